@@ -1,0 +1,129 @@
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import type { PrismaClient } from '../generated/prisma/client.js';
+import { NotFoundError, UnauthorizedError, ValidationError } from '../errors.js';
+
+/**
+ * API keys: `fo_live_` + 32 random base62 characters. Only a SHA-256 hash is stored (keys are high-entropy, so a
+ * fast hash is the right tool); the first 12 characters are kept as a visible prefix for people to tell keys apart.
+ */
+const KEY_PREFIX = 'fo_live_';
+const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+const VISIBLE = 12;
+
+export function generateKey(): string {
+  const bytes = randomBytes(48);
+  let out = '';
+  for (const b of bytes) {
+    if (b < 248) out += ALPHABET[b % 62]; // 248 = 4*62: no modulo bias
+    if (out.length === 32) break;
+  }
+  return out.length === 32 ? KEY_PREFIX + out : generateKey();
+}
+
+export const hashKey = (key: string) => createHash('sha256').update(key, 'utf8').digest('hex');
+export const keyPrefix = (key: string) => key.slice(0, VISIBLE);
+
+export interface Actor {
+  companyId: string;
+  keyId: string;
+  /** The user acting through this key: the key's user, or else the company's first owner/admin. */
+  userId: string;
+}
+
+export interface ApiKeyInfo {
+  id: string;
+  companyId: string;
+  name: string;
+  prefix: string;
+  userId: string | null;
+  createdAt: Date;
+  lastUsedAt: Date | null;
+  revokedAt: Date | null;
+}
+
+const keySelect = {
+  id: true,
+  companyId: true,
+  name: true,
+  prefix: true,
+  userId: true,
+  createdAt: true,
+  lastUsedAt: true,
+  revokedAt: true,
+} as const;
+
+export class ApiKeyService {
+  /** lastUsedAt is written at most once a minute per key, off the request's path. */
+  private lastTouched = new Map<string, number>();
+
+  constructor(private readonly prisma: PrismaClient) {}
+
+  async create(input: { companyId: string; name?: string; userId?: string; key?: string }) {
+    const company = await this.prisma.company.findUnique({ where: { id: input.companyId } });
+    if (!company) throw new NotFoundError('company', input.companyId);
+    if (input.userId) {
+      const user = await this.prisma.user.findUnique({
+        where: { companyId_uid: { companyId: input.companyId, uid: input.userId } },
+      });
+      if (!user) throw new NotFoundError('user', input.userId);
+    }
+    const key = input.key ?? generateKey();
+    if (key.length < 20) throw new ValidationError('an API key must be at least 20 characters long');
+    const row = await this.prisma.apiKey.create({
+      data: {
+        id: randomUUID(),
+        companyId: input.companyId,
+        name: input.name ?? 'default',
+        prefix: keyPrefix(key),
+        hash: hashKey(key),
+        userId: input.userId ?? null,
+      },
+      select: keySelect,
+    });
+    return { key, info: row as ApiKeyInfo };
+  }
+
+  async list(companyId: string): Promise<ApiKeyInfo[]> {
+    const company = await this.prisma.company.findUnique({ where: { id: companyId } });
+    if (!company) throw new NotFoundError('company', companyId);
+    return this.prisma.apiKey.findMany({ where: { companyId }, orderBy: { createdAt: 'asc' }, select: keySelect });
+  }
+
+  async revoke(keyId: string): Promise<ApiKeyInfo> {
+    const row = await this.prisma.apiKey.findUnique({ where: { id: keyId } });
+    if (!row) throw new NotFoundError('API key', keyId);
+    if (row.revokedAt) return row as ApiKeyInfo;
+    return this.prisma.apiKey.update({ where: { id: keyId }, data: { revokedAt: new Date() }, select: keySelect });
+  }
+
+  /** Resolves `Authorization: Bearer <key>` to an actor, or throws 401. */
+  async authenticate(authorization: string | null): Promise<Actor> {
+    if (!authorization) throw new UnauthorizedError('missing Authorization header: send "Authorization: Bearer <API key>"');
+    const m = /^Bearer[ ]+([^\s]+)\s*$/i.exec(authorization);
+    if (!m) throw new UnauthorizedError('malformed Authorization header: expected "Bearer <API key>"');
+    const row = await this.prisma.apiKey.findUnique({ where: { hash: hashKey(m[1]) } });
+    if (!row) throw new UnauthorizedError('unknown API key');
+    if (row.revokedAt) throw new UnauthorizedError('this API key has been revoked');
+    const userId = row.userId ?? (await this.defaultActor(row.companyId));
+    this.touch(row.id);
+    return { companyId: row.companyId, keyId: row.id, userId };
+  }
+
+  private async defaultActor(companyId: string): Promise<string> {
+    const users = await this.prisma.user.findMany({
+      where: { companyId, roles: { hasSome: ['owner', 'admin'] } },
+      orderBy: { createdAt: 'asc' },
+      select: { uid: true, roles: true },
+      take: 20,
+    });
+    const owner = users.find((u) => u.roles.includes('owner')) ?? users[0];
+    return owner?.uid ?? 'api';
+  }
+
+  private touch(id: string) {
+    const now = Date.now();
+    if ((this.lastTouched.get(id) ?? 0) > now - 60_000) return;
+    this.lastTouched.set(id, now);
+    void this.prisma.apiKey.update({ where: { id }, data: { lastUsedAt: new Date(now) } }).catch(() => {});
+  }
+}

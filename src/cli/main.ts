@@ -1,0 +1,230 @@
+import fs from 'node:fs';
+import http from 'node:http';
+import { Command, CommanderError } from 'commander';
+import { ApiKeyService } from '../auth/keys.js';
+import { ConfigError, loadConfig, type Config } from '../config.js';
+import { openDatabase, type Database } from '../db/database.js';
+import { DataDirBusyError, lockHolder } from '../db/lock.js';
+import { applyMigrations } from '../db/migrate.js';
+import { AppError } from '../errors.js';
+import { loadDemo } from '../modules/companies/demo.js';
+import { formatSummary, importData } from '../modules/companies/import.js';
+import { adminSocketPath, startServer } from '../server.js';
+
+/**
+ * The `fleetops` command (gaps §1). Commands that need the database open it themselves; on the embedded
+ * database, while a server holds it, they run inside that server over its admin socket instead.
+ */
+export interface Io {
+  out(line: string): void;
+  err(line: string): void;
+}
+
+const stdio: Io = {
+  out: (l) => process.stdout.write(l + '\n'),
+  err: (l) => process.stderr.write(l + '\n'),
+};
+
+class Exit extends Error {
+  constructor(readonly code: number) {
+    super(`exit ${code}`);
+  }
+}
+
+type DbRunner = <T>(fn: (db: Database) => Promise<T>) => Promise<T>;
+
+/** Builds the command tree. `withDb` decides where database work runs (own connection, or the server's). */
+function program(io: Io, withDb: DbRunner, config: () => Config, serve: () => Promise<void>): Command {
+  const cmd = new Command('fleetops')
+    .description('Fleet Ops: operations back end for aircraft and vehicle fleets')
+    .exitOverride()
+    .configureOutput({ writeOut: (s) => io.out(s.replace(/\n$/, '')), writeErr: (s) => io.err(s.replace(/\n$/, '')) });
+
+  cmd
+    .command('serve')
+    .description('start the HTTP server (REST /api/v1, GraphQL /graphql, docs /docs); applies pending migrations')
+    .action(serve);
+
+  cmd
+    .command('migrate')
+    .description('apply pending database migrations')
+    .action(() =>
+      withDb(async (db) => {
+        const applied = await applyMigrations(db.sql);
+        io.out(applied.length ? `applied ${applied.length} migration(s): ${applied.join(', ')}` : 'database is up to date');
+      }),
+    );
+
+  cmd
+    .command('import')
+    .description('create or update companies, users, aircraft, vehicles and API keys from a JSON file (one transaction)')
+    .argument('<file>', 'import file (see docs/import.md)')
+    .action(async (file: string) => {
+      let raw: unknown;
+      try {
+        raw = JSON.parse(fs.readFileSync(file, 'utf8'));
+      } catch (e) {
+        io.err(`fleetops import: cannot read ${file}: ${(e as Error).message}`);
+        throw new Exit(1);
+      }
+      await withDb(async (db) => {
+        const summaries = await importData(db, raw);
+        for (const s of summaries) io.out(formatSummary(s));
+      });
+    });
+
+  const keys = cmd.command('keys').description('manage API keys');
+  keys
+    .command('create')
+    .description('create an API key; its plaintext is printed once, alone, as the last line')
+    .requiredOption('--company <id>', 'company id')
+    .option('--name <label>', 'a label for the key', 'default')
+    .option('--user <uid>', 'the user that acts through this key (default: the company owner)')
+    .action((o: { company: string; name: string; user?: string }) =>
+      withDb(async (db) => {
+        const { key, info } = await new ApiKeyService(db.prisma).create({ companyId: o.company, name: o.name, userId: o.user });
+        io.out(`created API key ${info.id} (${info.prefix}...) "${info.name}" for company ${info.companyId}; it is shown only once:`);
+        io.out(key);
+      }),
+    );
+  keys
+    .command('list')
+    .description('list the API keys of a company')
+    .requiredOption('--company <id>', 'company id')
+    .action((o: { company: string }) =>
+      withDb(async (db) => {
+        const list = await new ApiKeyService(db.prisma).list(o.company);
+        if (!list.length) return io.out(`company ${o.company} has no API keys`);
+        io.out(['id', 'prefix', 'name', 'created', 'last used', 'revoked'].join('\t'));
+        for (const k of list) {
+          io.out(
+            [k.id, k.prefix + '...', k.name, k.createdAt.toISOString(), k.lastUsedAt?.toISOString() ?? '-', k.revokedAt?.toISOString() ?? '-'].join('\t'),
+          );
+        }
+      }),
+    );
+  keys
+    .command('revoke')
+    .description('revoke an API key (it answers 401 from then on)')
+    .argument('<keyId>', 'the key id from `keys list`')
+    .action((keyId: string) =>
+      withDb(async (db) => {
+        const k = await new ApiKeyService(db.prisma).revoke(keyId);
+        io.out(`revoked API key ${k.id} (${k.prefix}...) of company ${k.companyId}`);
+      }),
+    );
+
+  cmd
+    .command('demo')
+    .description('load a small demo company (aircraft, vehicles, users, a form) and print its API key')
+    .action(() =>
+      withDb(async (db) => {
+        const { key, companyId } = await loadDemo(db);
+        const c = config();
+        io.out(`demo company "${companyId}" loaded: 2 aircraft, 2 vehicles, 3 users, 1 form.`);
+        io.out(`try: curl -H "Authorization: Bearer ${key}" http://${c.host}:${c.port}/api/v1/aircraft`);
+        io.out('API key (shown only once):');
+        io.out(key);
+      }),
+    );
+  return cmd;
+}
+
+/** Runs argv against a database the caller already holds (the server's admin socket uses this). */
+export async function runWithDatabase(database: Database, argv: string[]) {
+  let stdout = '';
+  let stderr = '';
+  const io: Io = { out: (l) => void (stdout += l + '\n'), err: (l) => void (stderr += l + '\n') };
+  const code = await execute(io, argv, (fn) => fn(database), () => loadConfig(), async () => {
+    io.err('fleetops serve: a server is already running on this data directory');
+    throw new Exit(1);
+  });
+  return { code, stdout, stderr };
+}
+
+async function execute(io: Io, argv: string[], withDb: DbRunner, config: () => Config, serve: () => Promise<void>): Promise<number> {
+  try {
+    await program(io, withDb, config, serve).parseAsync(argv, { from: 'user' });
+    return 0;
+  } catch (e) {
+    if (e instanceof Exit) return e.code;
+    if (e instanceof CommanderError) return e.exitCode === 0 ? 0 : 2;
+    if (e instanceof AppError) {
+      io.err(`fleetops: ${e.message}`);
+      for (const fe of e.errors ?? []) if (fe.path || fe.message !== e.message) io.err(`  at ${fe.path || '/'}: ${fe.message}`);
+      return 1;
+    }
+    if (e instanceof DataDirBusyError || e instanceof ConfigError) {
+      io.err(`fleetops: ${e.message}`);
+      return 1;
+    }
+    io.err(`fleetops: ${(e as Error)?.stack ?? String(e)}`);
+    return 1;
+  }
+}
+
+function forward(socket: string, argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const req = http.request({ socketPath: socket, path: '/cli', method: 'POST', headers: { 'content-type': 'application/json' } }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (c) => (body += c));
+      res.on('end', () => {
+        try {
+          resolve(JSON.parse(body));
+        } catch (e) {
+          reject(e);
+        }
+      });
+    });
+    req.on('error', reject);
+    req.end(JSON.stringify({ argv }));
+  });
+}
+
+export async function main(argv: string[]): Promise<number> {
+  let config: Config;
+  try {
+    config = loadConfig();
+  } catch (e) {
+    stdio.err(`fleetops: ${(e as Error).message}`);
+    return 1;
+  }
+  const withDb: DbRunner = async (fn) => {
+    if (!config.databaseUrl) {
+      const holder = lockHolder(config.dataDir);
+      if (holder !== null) {
+        const socket = adminSocketPath(config.dataDir);
+        if (!fs.existsSync(socket)) throw new DataDirBusyError(config.dataDir, holder);
+        // the running server holds the embedded database: run this command inside it
+        const r = await forward(socket, argv).catch(() => {
+          throw new DataDirBusyError(config.dataDir, holder);
+        });
+        if (r.stdout) process.stdout.write(r.stdout);
+        if (r.stderr) process.stderr.write(r.stderr);
+        throw new Exit(r.code);
+      }
+    }
+    const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+    try {
+      return await fn(db);
+    } finally {
+      await db.close();
+    }
+  };
+  const serve = async () => {
+    const server = await startServer(config, runWithDatabase);
+    stdio.out(`fleetops listening on ${server.url} (${server.database.kind === 'pglite' ? `embedded database in ${config.dataDir}` : 'PostgreSQL'})`);
+    stdio.out(`REST ${server.url}/api/v1 · GraphQL ${server.url}/graphql · docs ${server.url}/docs`);
+    await new Promise<void>((resolve) => {
+      const stop = () => {
+        process.off('SIGINT', stop);
+        process.off('SIGTERM', stop);
+        server.close().then(resolve, resolve);
+      };
+      process.on('SIGINT', stop);
+      process.on('SIGTERM', stop);
+    });
+  };
+  return execute(stdio, argv, withDb, () => config, serve);
+}

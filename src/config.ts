@@ -1,0 +1,61 @@
+import { config as loadDotenv } from 'dotenv';
+import path from 'node:path';
+import { z } from 'zod';
+
+/** Configuration by environment variable (gaps.md §1); a .env file in the working directory is read too. */
+const boolish = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'])
+  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+
+const EnvSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  DATABASE_URL: z.string().min(1).optional(),
+  DATA_DIR: z.string().min(1).default('./data'),
+  RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).default(120),
+  REDIS_URL: z.string().min(1).optional(),
+  WEBHOOK_ALLOW_PRIVATE: boolish.default(false),
+  WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(1).default(10000),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  BODY_LIMIT_BYTES: z.coerce.number().int().min(1).default(1024 * 1024),
+});
+
+export type Config = {
+  port: number;
+  host: string;
+  databaseUrl?: string;
+  dataDir: string;
+  rateLimitPerMinute: number;
+  redisUrl?: string;
+  webhookAllowPrivate: boolean;
+  webhookTimeoutMs: number;
+  logLevel: string;
+  bodyLimitBytes: number;
+};
+
+export class ConfigError extends Error {}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, { dotenv = true } = {}): Config {
+  if (dotenv) loadDotenv({ quiet: true });
+  const blankToUndefined = Object.fromEntries(
+    Object.entries(env).filter(([k, v]) => k in EnvSchema.shape && v !== undefined && v !== ''),
+  );
+  const parsed = EnvSchema.safeParse(blankToUndefined);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
+    throw new ConfigError(`invalid configuration: ${lines.join('; ')}`);
+  }
+  const e = parsed.data;
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    databaseUrl: e.DATABASE_URL,
+    dataDir: path.resolve(e.DATA_DIR),
+    rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
+    redisUrl: e.REDIS_URL,
+    webhookAllowPrivate: e.WEBHOOK_ALLOW_PRIVATE,
+    webhookTimeoutMs: e.WEBHOOK_TIMEOUT_MS,
+    logLevel: e.LOG_LEVEL,
+    bodyLimitBytes: e.BODY_LIMIT_BYTES,
+  };
+}

@@ -1,0 +1,39 @@
+import type { Actor } from './auth/keys.js';
+import type { Database } from './db/database.js';
+import { scopedPrisma, type ScopedPrisma } from './db/scoped.js';
+import { AircraftService, createAircraftLoader } from './modules/aircraft/service.js';
+import { UserService, createUserLoader } from './modules/users/service.js';
+import { VehicleService } from './modules/vehicles/service.js';
+import { FormService } from './modules/forms/service.js';
+
+/**
+ * Everything a request works with: who is acting, the company-scoped Prisma client, per-request dataloaders
+ * (batching and caching by uid within the request), and the domain services bound to them.
+ * GraphQL resolvers, REST routes and CLI commands all go through `services`.
+ */
+export interface RequestContext {
+  actor: Actor;
+  companyId: string;
+  db: ScopedPrisma;
+  services: Services;
+}
+
+export function createServices(db: ScopedPrisma) {
+  const loaders = {
+    aircraft: createAircraftLoader(db),
+    user: createUserLoader(db),
+  };
+  return {
+    loaders,
+    aircraft: new AircraftService(db, loaders.aircraft),
+    users: new UserService(db, loaders.user),
+    vehicles: new VehicleService(db),
+    forms: new FormService(db),
+  };
+}
+export type Services = ReturnType<typeof createServices>;
+
+export function createContext(database: Database, actor: Actor): RequestContext {
+  const db = scopedPrisma(database.prisma, actor.companyId);
+  return { actor, companyId: actor.companyId, db, services: createServices(db) };
+}

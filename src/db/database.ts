@@ -1,0 +1,138 @@
+import { PGlite } from '@electric-sql/pglite';
+import { PrismaPg } from '@prisma/adapter-pg';
+import type { SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
+import path from 'node:path';
+import pg from 'pg';
+import { PrismaPGlite } from 'pglite-prisma-adapter';
+import { PrismaClient } from '../generated/prisma/client.js';
+import { acquireDataDirLock } from './lock.js';
+import { applyMigrations } from './migrate.js';
+
+/** A raw SQL connection that works the same on PGlite and PostgreSQL (used by migrations and tests). */
+export interface RawSql {
+  query<T = Record<string, unknown>>(text: string, params?: unknown[]): Promise<T[]>;
+  /** Run statements (several separated by `;`) without parameters. */
+  exec(text: string): Promise<void>;
+  /** Run `fn` on one connection inside BEGIN/COMMIT. */
+  transaction<T>(fn: (sql: RawSql) => Promise<T>): Promise<T>;
+}
+
+export interface Database {
+  kind: 'pglite' | 'postgres';
+  /** Unscoped client: only for auth, CLI and migrations. Requests use the company-scoped client (scoped.ts). */
+  prisma: PrismaClient;
+  sql: RawSql;
+  adapterFactory: SqlMigrationAwareDriverAdapterFactory;
+  close(): Promise<void>;
+}
+
+export interface OpenOptions {
+  databaseUrl?: string;
+  /** Directory of the embedded database; `memory://` for a throw-away in-memory one. */
+  dataDir: string;
+  migrate?: boolean;
+}
+
+function pgliteSql(db: PGlite): RawSql {
+  const self: RawSql = {
+    async query(text, params) {
+      return (await db.query(text, params as unknown[])).rows as never;
+    },
+    async exec(text) {
+      await db.exec(text);
+    },
+    async transaction(fn) {
+      return db.transaction(async (tx) => {
+        const inner: RawSql = {
+          query: async (text, params) => (await tx.query(text, params as unknown[])).rows as never,
+          exec: async (text) => void (await tx.exec(text)),
+          transaction: (f) => f(inner),
+        };
+        return fn(inner);
+      });
+    },
+  };
+  return self;
+}
+
+function poolSql(pool: pg.Pool): RawSql {
+  return {
+    async query(text, params) {
+      return (await pool.query(text, params as unknown[])).rows;
+    },
+    async exec(text) {
+      await pool.query(text);
+    },
+    async transaction(fn) {
+      const client = await pool.connect();
+      const inner: RawSql = {
+        query: async (text, params) => (await client.query(text, params as unknown[])).rows,
+        exec: async (text) => void (await client.query(text)),
+        transaction: (f) => f(inner),
+      };
+      try {
+        await client.query('BEGIN');
+        const out = await fn(inner);
+        await client.query('COMMIT');
+        return out;
+      } catch (e) {
+        await client.query('ROLLBACK').catch(() => {});
+        throw e;
+      } finally {
+        client.release();
+      }
+    },
+  };
+}
+
+export async function openDatabase(opts: OpenOptions): Promise<Database> {
+  let db: Database;
+  if (opts.databaseUrl) {
+    const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: 10 });
+    const adapterFactory = new PrismaPg(pool);
+    const prisma = new PrismaClient({ adapter: adapterFactory });
+    db = {
+      kind: 'postgres',
+      prisma,
+      sql: poolSql(pool),
+      adapterFactory,
+      async close() {
+        await prisma.$disconnect();
+        await pool.end();
+      },
+    };
+  } else {
+    const memory = opts.dataDir.startsWith('memory://');
+    const release = memory ? () => {} : acquireDataDirLock(opts.dataDir);
+    let lite: PGlite;
+    try {
+      lite = memory ? new PGlite() : new PGlite(path.join(opts.dataDir, 'pglite'));
+      await lite.waitReady;
+    } catch (e) {
+      release();
+      throw e;
+    }
+    const adapterFactory = new PrismaPGlite(lite);
+    const prisma = new PrismaClient({ adapter: adapterFactory });
+    db = {
+      kind: 'pglite',
+      prisma,
+      sql: pgliteSql(lite),
+      adapterFactory,
+      async close() {
+        await prisma.$disconnect();
+        await lite.close();
+        release();
+      },
+    };
+  }
+  if (opts.migrate !== false) {
+    try {
+      await applyMigrations(db.sql);
+    } catch (e) {
+      await db.close();
+      throw e;
+    }
+  }
+  return db;
+}

@@ -1,0 +1,80 @@
+import { Prisma, type PrismaClient } from '../generated/prisma/client.js';
+
+/**
+ * The company-scoped Prisma client every request works through. Each model query gets `companyId` added to its
+ * `where` (reads, updates, deletes) or its `data` (creates), so a record of another company is simply not there.
+ * `Company` is scoped by its `id`. It wraps a client or a transaction client alike (`$transaction` hands the
+ * callback a scoped transaction client). Raw SQL is not scoped: services that use it bind companyId themselves.
+ */
+const WHERE_OPS = new Set([
+  'findUnique',
+  'findUniqueOrThrow',
+  'findFirst',
+  'findFirstOrThrow',
+  'findMany',
+  'count',
+  'aggregate',
+  'groupBy',
+  'update',
+  'updateMany',
+  'updateManyAndReturn',
+  'delete',
+  'deleteMany',
+  'upsert',
+]);
+const CREATE_OPS = new Set(['create', 'createMany', 'createManyAndReturn']);
+
+const DELEGATES = new Map(
+  Object.values(Prisma.ModelName).map((m) => [m.charAt(0).toLowerCase() + m.slice(1), m as string]),
+);
+
+function scopeArgs(model: string, operation: string, args: any, companyId: string): any {
+  const a = { ...(args ?? {}) };
+  const key = model === 'Company' ? 'id' : 'companyId';
+  if (WHERE_OPS.has(operation)) a.where = { ...(a.where ?? {}), [key]: companyId };
+  if (operation === 'upsert') a.create = { ...(a.create ?? {}), [key]: companyId };
+  if (CREATE_OPS.has(operation)) {
+    if (model === 'Company') throw new Error('a company cannot be created through a company-scoped client');
+    a.data = Array.isArray(a.data) ? a.data.map((d: any) => ({ ...d, companyId })) : { ...a.data, companyId };
+  }
+  return a;
+}
+
+export type TxClient = Omit<PrismaClient, '$connect' | '$disconnect' | '$on' | '$transaction' | '$extends'>;
+export type ScopedPrisma = TxClient & {
+  readonly companyId: string;
+  /** Interactive transaction on a scoped transaction client (nested calls join the outer transaction). */
+  $transaction<T>(fn: (tx: ScopedPrisma) => Promise<T>, options?: { timeout?: number; maxWait?: number }): Promise<T>;
+};
+
+export function scopedPrisma(client: PrismaClient | TxClient, companyId: string): ScopedPrisma {
+  const delegates = new Map<string, unknown>();
+  return new Proxy(client as object, {
+    get(target, prop, receiver) {
+      if (prop === 'companyId') return companyId;
+      if (prop === '$transaction') {
+        return <T>(fn: (tx: ScopedPrisma) => Promise<T>, options?: object) => {
+          const t = target as PrismaClient;
+          if (typeof t.$transaction !== 'function') return fn(receiver as ScopedPrisma); // already in a transaction
+          return t.$transaction((tx) => fn(scopedPrisma(tx as TxClient, companyId)), { timeout: 20_000, maxWait: 20_000, ...options });
+        };
+      }
+      const model = typeof prop === 'string' ? DELEGATES.get(prop) : undefined;
+      if (!model) return Reflect.get(target, prop, receiver);
+      let d = delegates.get(prop as string);
+      if (!d) {
+        const inner = Reflect.get(target, prop) as Record<string, (args?: unknown) => unknown>;
+        d = new Proxy(inner, {
+          get(t, op) {
+            const fn = Reflect.get(t, op);
+            if (typeof fn !== 'function' || typeof op !== 'string') return fn;
+            if (!WHERE_OPS.has(op) && !CREATE_OPS.has(op)) return fn.bind(t);
+            return (args?: unknown) => fn.call(t, scopeArgs(model, op, args, companyId));
+          },
+        });
+        delegates.set(prop as string, d);
+      }
+      return d;
+    },
+  }) as ScopedPrisma;
+}

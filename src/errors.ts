@@ -1,0 +1,103 @@
+/**
+ * Domain errors. Services throw these; every channel maps them the same way: REST to RFC 9457 problem+json with
+ * the status below, GraphQL to an error whose extensions carry `code`, `status` and `errors`.
+ */
+export interface FieldError {
+  /** JSON Pointer into the input, e.g. `/trackingItems/hobbs` */
+  path: string;
+  message: string;
+}
+
+export abstract class AppError extends Error {
+  abstract readonly status: number;
+  abstract readonly code: string;
+  abstract readonly title: string;
+  readonly errors?: FieldError[];
+  constructor(message: string, errors?: FieldError[]) {
+    super(message);
+    this.errors = errors;
+  }
+}
+
+export class ValidationError extends AppError {
+  readonly status = 400;
+  readonly code = 'validation_error';
+  readonly title = 'Validation failed';
+  constructor(message: string, errors?: FieldError[]) {
+    super(message, errors ?? [{ path: '', message }]);
+  }
+}
+
+export class BadRequestError extends AppError {
+  readonly status = 400;
+  readonly code = 'bad_request';
+  readonly title = 'Bad request';
+}
+
+export class UnauthorizedError extends AppError {
+  readonly status = 401;
+  readonly code = 'unauthorized';
+  readonly title = 'Unauthorized';
+}
+
+export class NotFoundError extends AppError {
+  readonly status = 404;
+  readonly code = 'not_found';
+  readonly title = 'Not found';
+  constructor(resource: string, id?: string) {
+    super(id === undefined ? `${resource} not found` : `${resource} ${JSON.stringify(id)} not found`);
+  }
+}
+
+export class ConflictError extends AppError {
+  readonly status = 409;
+  readonly code = 'conflict';
+  readonly title = 'Conflict';
+}
+
+export class PayloadTooLargeError extends AppError {
+  readonly status = 413;
+  readonly code = 'payload_too_large';
+  readonly title = 'Payload too large';
+}
+
+export class UnsupportedMediaTypeError extends AppError {
+  readonly status = 415;
+  readonly code = 'unsupported_media_type';
+  readonly title = 'Unsupported media type';
+}
+
+export class MethodNotAllowedError extends AppError {
+  readonly status = 405;
+  readonly code = 'method_not_allowed';
+  readonly title = 'Method not allowed';
+  constructor(
+    message: string,
+    readonly allow: string[],
+  ) {
+    super(message);
+  }
+}
+
+export class RateLimitedError extends AppError {
+  readonly status = 429;
+  readonly code = 'rate_limited';
+  readonly title = 'Too many requests';
+  constructor(
+    message: string,
+    readonly retryAfterSeconds: number,
+  ) {
+    super(message);
+  }
+}
+
+/** Turns zod issues into FieldErrors with JSON Pointer paths. */
+export function fieldErrorsFromZod(
+  issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string }>,
+  prefix = '',
+): FieldError[] {
+  return issues.map((i) => ({
+    path: prefix + i.path.map((p) => '/' + String(p).replace(/~/g, '~0').replace(/\//g, '~1')).join(''),
+    message: i.message,
+  }));
+}

@@ -1,0 +1,81 @@
+import SchemaBuilder from '@pothos/core';
+import PrismaPlugin from '@pothos/plugin-prisma';
+import { GraphQLError, GraphQLScalarType, Kind, type ValueNode } from 'graphql';
+import { getDatamodel } from '../generated/pothos-types.js';
+import type PrismaTypes from '../generated/pothos-types.js';
+import type { RequestContext } from '../context.js';
+
+/** The one Pothos builder. Each module adds its types in src/modules/<domain>/graphql.ts. */
+export const builder = new SchemaBuilder<{
+  Context: RequestContext;
+  PrismaTypes: PrismaTypes;
+  DefaultFieldNullability: false;
+  Scalars: {
+    JSON: { Input: unknown; Output: unknown };
+    DateTime: { Input: Date; Output: Date | string };
+  };
+}>({
+  defaultFieldNullability: false,
+  plugins: [PrismaPlugin],
+  prisma: {
+    // relations load through the request's company-scoped client
+    client: (ctx) => ctx.db as never,
+    dmmf: getDatamodel(),
+    exposeDescriptions: false,
+    filterConnectionTotalCount: true,
+    onUnusedQuery: null,
+  },
+});
+
+function parseLiteral(ast: ValueNode, variables?: Record<string, unknown> | null): unknown {
+  switch (ast.kind) {
+    case Kind.STRING:
+    case Kind.BOOLEAN:
+      return ast.value;
+    case Kind.INT:
+    case Kind.FLOAT:
+      return Number(ast.value);
+    case Kind.OBJECT:
+      return Object.fromEntries(ast.fields.map((f) => [f.name.value, parseLiteral(f.value, variables)]));
+    case Kind.LIST:
+      return ast.values.map((v) => parseLiteral(v, variables));
+    case Kind.NULL:
+      return null;
+    case Kind.VARIABLE:
+      return variables?.[ast.name.value];
+    default:
+      return undefined;
+  }
+}
+
+builder.addScalarType(
+  'JSON',
+  new GraphQLScalarType({
+    name: 'JSON',
+    description: 'Any JSON value (objects keyed by tracking item, free-form form data, ...)',
+    serialize: (v) => v,
+    parseValue: (v) => v,
+    parseLiteral,
+  }),
+);
+
+builder.addScalarType(
+  'DateTime',
+  new GraphQLScalarType({
+    name: 'DateTime',
+    description: 'An ISO 8601 timestamp in UTC, e.g. 2026-01-31T08:30:00.000Z',
+    serialize: (v) => (v instanceof Date ? v.toISOString() : String(v)),
+    parseValue: (v) => {
+      const d = typeof v === 'string' ? new Date(v) : null;
+      if (!d || Number.isNaN(d.getTime())) throw new GraphQLError('DateTime must be an ISO 8601 string');
+      return d;
+    },
+    parseLiteral: (ast) => {
+      const d = ast.kind === Kind.STRING ? new Date(ast.value) : null;
+      if (!d || Number.isNaN(d.getTime())) throw new GraphQLError('DateTime must be an ISO 8601 string');
+      return d;
+    },
+  }),
+);
+
+builder.queryType({});

@@ -1,0 +1,12 @@
+import { lexicographicSortSchema, printSchema } from 'graphql';
+import { builder } from './builder.js';
+import '../modules/aircraft/graphql.js';
+import '../modules/users/graphql.js';
+
+/** The whole GraphQL schema: every module registers its types on the one builder, imported above. */
+export const schema = builder.toSchema();
+
+/** The SDL committed as schema.graphql (a test fails when it is stale). */
+export function printSchemaSDL(): string {
+  return printSchema(lexicographicSortSchema(schema)) + '\n';
+}

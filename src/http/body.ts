@@ -1,0 +1,43 @@
+import { BadRequestError, PayloadTooLargeError, UnsupportedMediaTypeError } from '../errors.js';
+
+/**
+ * Reads a JSON request body: 415 unless the media type is application/json (or +json), 413 over the limit (by
+ * Content-Length, and by the bytes actually read), 400 for malformed JSON.
+ */
+export async function readJsonBody(request: Request, limitBytes: number): Promise<unknown> {
+  const type = (request.headers.get('content-type') ?? '').split(';')[0].trim().toLowerCase();
+  if (type !== 'application/json' && !/^application\/[\w.+-]+\+json$/.test(type)) {
+    throw new UnsupportedMediaTypeError(
+      `the request body must be application/json (got ${type ? JSON.stringify(type) : 'no Content-Type'})`,
+    );
+  }
+  const declared = Number(request.headers.get('content-length') ?? NaN);
+  if (Number.isFinite(declared) && declared > limitBytes) {
+    throw new PayloadTooLargeError(`the request body is over the ${limitBytes}-byte limit`);
+  }
+  const text = await readLimited(request, limitBytes);
+  if (text.trim() === '') throw new BadRequestError('the request body is empty; send a JSON object');
+  try {
+    return JSON.parse(text);
+  } catch (e) {
+    throw new BadRequestError(`malformed JSON: ${(e as Error).message}`);
+  }
+}
+
+async function readLimited(request: Request, limitBytes: number): Promise<string> {
+  if (!request.body) return '';
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limitBytes) {
+      await reader.cancel().catch(() => {});
+      throw new PayloadTooLargeError(`the request body is over the ${limitBytes}-byte limit`);
+    }
+    chunks.push(value);
+  }
+  return new TextDecoder('utf-8').decode(Buffer.concat(chunks));
+}

@@ -1,0 +1,45 @@
+/** The /docs page: Swagger UI over /api/v1/openapi.json, from assets this service serves itself (no CDN). */
+const PROBLEM_CODES: [string, number, string][] = [
+  ['validation_error', 400, 'A field is missing, wrongly typed or not allowed; `errors` lists each one with a JSON Pointer `path`.'],
+  ['bad_request', 400, 'Malformed JSON, an empty body or a bad query parameter.'],
+  ['unauthorized', 401, 'Missing, malformed, unknown or revoked API key (`WWW-Authenticate: Bearer`).'],
+  ['not_found', 404, 'No such record in your company (records of other companies are never visible).'],
+  ['method_not_allowed', 405, 'The path exists but not with this method (`Allow` lists the methods).'],
+  ['conflict', 409, 'A uniqueness or state conflict.'],
+  ['payload_too_large', 413, 'The body is over the size limit (1 MiB by default).'],
+  ['unsupported_media_type', 415, 'The body is not `application/json`.'],
+  ['rate_limited', 429, 'Too many requests for this API key; see `Retry-After` and `RateLimit`.'],
+  ['internal_error', 500, 'An unexpected error; it has been logged.'],
+];
+
+export function docsHtml(): string {
+  const rows = PROBLEM_CODES.map(
+    ([code, status, text]) => `<tr id="problem-${code}"><td><code>${code}</code></td><td>${status}</td><td>${text}</td></tr>`,
+  ).join('\n');
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Fleet Ops API</title>
+<link rel="stylesheet" href="/docs/assets/swagger-ui.css">
+<style>body{margin:0;font-family:system-ui,sans-serif} .problems{max-width:1460px;margin:0 auto;padding:0 20px 40px}
+.problems table{border-collapse:collapse} .problems td,.problems th{border:1px solid #ddd;padding:4px 8px;text-align:left}</style>
+</head>
+<body>
+<div id="swagger-ui"></div>
+<section class="problems">
+<h2>Errors</h2>
+<p>Every error is <code>application/problem+json</code> (RFC 9457) with <code>type</code>, <code>title</code>, <code>status</code>, <code>detail</code> and <code>code</code>.
+GraphQL is served at <code>/graphql</code> with the same bearer key; its errors carry the same <code>code</code> in <code>extensions</code>.</p>
+<table><thead><tr><th>code</th><th>status</th><th>meaning</th></tr></thead><tbody>
+${rows}
+</tbody></table>
+</section>
+<script src="/docs/assets/swagger-ui-bundle.js"></script>
+<script>
+window.ui = SwaggerUIBundle({ url: '/api/v1/openapi.json', dom_id: '#swagger-ui', deepLinking: true, persistAuthorization: true });
+</script>
+</body>
+</html>`;
+}

@@ -1,0 +1,52 @@
+import { Redis } from 'ioredis';
+import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import { RateLimitedError } from '../errors.js';
+
+/**
+ * Per-API-key rate limit (gaps §2): N requests a minute, counted in memory, or in Redis when REDIS_URL is set so
+ * several server processes share one budget. Answers carry IETF draft `RateLimit-Policy` / `RateLimit` headers.
+ */
+export interface RateLimit {
+  /** Consumes one request for the key; returns the headers to send, or throws RateLimitedError (429). */
+  consume(key: string): Promise<Record<string, string>>;
+  close(): Promise<void>;
+}
+
+export function createRateLimit(opts: { perMinute: number; redisUrl?: string; prefix?: string }): RateLimit {
+  if (opts.perMinute <= 0) return { consume: async () => ({}), close: async () => {} };
+  let redis: Redis | undefined;
+  let limiter: RateLimiterAbstract;
+  const common = { points: opts.perMinute, duration: 60, keyPrefix: opts.prefix ?? 'fleetops:rl' };
+  if (opts.redisUrl) {
+    redis = new Redis(opts.redisUrl, { enableOfflineQueue: true, maxRetriesPerRequest: 2, lazyConnect: false });
+    limiter = new RateLimiterRedis({ storeClient: redis, ...common });
+  } else {
+    limiter = new RateLimiterMemory(common);
+  }
+  const policy = `${opts.perMinute};w=60`;
+  const headers = (r: RateLimiterRes) => ({
+    'ratelimit-policy': policy,
+    ratelimit: `limit=${opts.perMinute}, remaining=${Math.max(0, r.remainingPoints)}, reset=${Math.ceil(r.msBeforeNext / 1000)}`,
+  });
+  return {
+    async consume(key) {
+      try {
+        return headers(await limiter.consume(key, 1));
+      } catch (e) {
+        if (e instanceof RateLimiterRes) {
+          const retry = Math.max(1, Math.ceil(e.msBeforeNext / 1000));
+          const err = new RateLimitedError(
+            `rate limit of ${opts.perMinute} requests per minute exceeded; retry in ${retry} s`,
+            retry,
+          );
+          Object.assign(err, { headers: headers(e) });
+          throw err;
+        }
+        throw e;
+      }
+    },
+    async close() {
+      await redis?.quit().catch(() => {});
+    },
+  };
+}

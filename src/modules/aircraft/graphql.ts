@@ -1,0 +1,67 @@
+import { builder } from '../../graphql/builder.js';
+import { totalsOf } from './service.js';
+
+/** GraphQL adapter for aircraft: types and queries over AircraftService. */
+export const AircraftType = builder.prismaObject('Aircraft', {
+  description: 'An aircraft; its tracking items declare the dynamic fields flight logs carry.',
+  fields: (t) => ({
+    uid: t.exposeID('uid'),
+    registration: t.exposeString('registration'),
+    type: t.exposeString('type', { description: 'Aircraft type code' }),
+    category: t.exposeString('category', { description: 'Fixed-wing, rotary-wing, drone, ...' }),
+    manufacturer: t.exposeString('manufacturer', { nullable: true }),
+    model: t.exposeString('model', { nullable: true }),
+    engineType: t.exposeString('engineType'),
+    engineCount: t.exposeInt('engineCount'),
+    status: t.exposeString('status'),
+    companyId: t.exposeString('companyId'),
+    maintenanceTrackingItems: t.field({
+      type: 'JSON',
+      description: 'map<string, TrackingItemMetadata>: fields on flight logs that accumulate into totals',
+      resolve: (a) => a.maintenanceTrackingItems ?? {},
+    }),
+    logTrackingItems: t.field({
+      type: 'JSON',
+      description: 'map<string, TrackingItemMetadata>: fields on flight logs that do not accumulate',
+      resolve: (a) => a.logTrackingItems ?? {},
+    }),
+    totals: t.field({
+      type: 'JSON',
+      description: 'map<string, number>: initialValues plus the sum over live flight logs, per maintenance item',
+      resolve: (a) => totalsOf(a),
+    }),
+    initialValues: t.field({
+      type: 'JSON',
+      description: 'map<string, number>: starting value per maintenance tracking item',
+      resolve: (a) => a.initialValues ?? {},
+    }),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
+  }),
+});
+
+export const AircraftListType = builder
+  .objectRef<{ data: unknown[]; count: number }>('AircraftList')
+  .implement({
+    fields: (t) => ({
+      data: t.field({ type: [AircraftType], resolve: (p) => p.data as never }),
+      count: t.exposeInt('count'),
+    }),
+  });
+
+builder.queryFields((t) => ({
+  aircraftList: t.field({
+    type: AircraftListType,
+    description: 'All aircraft of the company, with their tracking schemas and totals.',
+    resolve: async (_root, _args, ctx) => {
+      const data = await ctx.services.aircraft.list();
+      return { data, count: data.length };
+    },
+  }),
+  aircraft: t.prismaField({
+    type: 'Aircraft',
+    description: 'One aircraft by uid; NOT_FOUND when the company has no such aircraft.',
+    args: { id: t.arg.id({ required: true }) },
+    resolve: (_query, _root, args, ctx) => ctx.services.aircraft.get(String(args.id)),
+  }),
+}));

@@ -1,0 +1,133 @@
+import DataLoader from 'dataloader';
+import { z } from 'zod';
+import type { Aircraft } from '../../generated/prisma/client.js';
+import type { ScopedPrisma } from '../../db/scoped.js';
+import { NotFoundError, ValidationError, fieldErrorsFromZod } from '../../errors.js';
+import { NumberMapSchema, TrackingMapSchema, asNumberMap, asTrackingMap } from '../tracking/schema.js';
+
+export type { Aircraft };
+
+/** Aircraft as an import file or the demo describes it (api-v1 §2.2; aircraft are read-only over the API). */
+export const AircraftInputSchema = z
+  .object({
+    uid: z.string().min(1).max(128),
+    registration: z.string().min(1).max(32),
+    type: z.string().min(1),
+    category: z.string().min(1),
+    manufacturer: z.string().optional(),
+    model: z.string().optional(),
+    engineType: z.string().min(1),
+    engineCount: z.number().int().min(0),
+    status: z.string().min(1).default('active'),
+    maintenanceTrackingItems: TrackingMapSchema.default({}),
+    logTrackingItems: TrackingMapSchema.default({}),
+    initialValues: NumberMapSchema.default({}),
+  })
+  .strict()
+  .superRefine((a, ctx) => {
+    for (const key of Object.keys(a.logTrackingItems)) {
+      if (key in a.maintenanceTrackingItems) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['logTrackingItems', key],
+          message: `${key} is already a maintenance tracking item`,
+        });
+      }
+    }
+    for (const key of Object.keys(a.initialValues)) {
+      const item = a.maintenanceTrackingItems[key];
+      if (!item) {
+        ctx.addIssue({ code: 'custom', path: ['initialValues', key], message: `${key} is not a maintenance tracking item` });
+      } else if (item.type !== 'number') {
+        ctx.addIssue({ code: 'custom', path: ['initialValues', key], message: `${key} is not a number item` });
+      }
+    }
+  });
+export type AircraftInput = z.input<typeof AircraftInputSchema>;
+
+export function createAircraftLoader(db: ScopedPrisma) {
+  return new DataLoader<string, Aircraft | null>(async (uids) => {
+    const rows = await db.aircraft.findMany({ where: { uid: { in: [...uids] } } });
+    const byUid = new Map(rows.map((r) => [r.uid, r]));
+    return uids.map((u) => byUid.get(u) ?? null);
+  });
+}
+
+/** Totals at rest hold exactly initialValues + the sum over live flight logs; every maintenance key is present. */
+export function totalsOf(a: Pick<Aircraft, 'totals' | 'maintenanceTrackingItems' | 'initialValues'>) {
+  const totals = asNumberMap(a.totals);
+  const initial = asNumberMap(a.initialValues);
+  const out: Record<string, number> = {};
+  for (const key of Object.keys(asTrackingMap(a.maintenanceTrackingItems))) out[key] = totals[key] ?? initial[key] ?? 0;
+  return out;
+}
+
+export class AircraftService {
+  constructor(
+    private readonly db: ScopedPrisma,
+    private readonly loader: DataLoader<string, Aircraft | null>,
+  ) {}
+
+  async list(): Promise<Aircraft[]> {
+    const rows = await this.db.aircraft.findMany({ orderBy: [{ registration: 'asc' }, { uid: 'asc' }] });
+    for (const r of rows) this.loader.prime(r.uid, r);
+    return rows;
+  }
+
+  /** The aircraft, or 404 (an aircraft of another company is not found). */
+  async get(uid: string): Promise<Aircraft> {
+    const row = await this.loader.load(uid);
+    if (!row) throw new NotFoundError('aircraft', uid);
+    return row;
+  }
+
+  find(uid: string): Promise<Aircraft | null> {
+    return this.loader.load(uid);
+  }
+
+  /** Creates or updates an aircraft by uid (import, demo). Totals are recomputed from initial values and logs. */
+  async upsert(input: AircraftInput, pathPrefix = ''): Promise<'created' | 'updated'> {
+    const parsed = AircraftInputSchema.safeParse(input);
+    if (!parsed.success) {
+      throw new ValidationError('invalid aircraft', fieldErrorsFromZod(parsed.error.issues, pathPrefix));
+    }
+    const a = parsed.data;
+    const data = {
+      registration: a.registration,
+      type: a.type,
+      category: a.category,
+      manufacturer: a.manufacturer ?? null,
+      model: a.model ?? null,
+      engineType: a.engineType,
+      engineCount: a.engineCount,
+      status: a.status,
+      maintenanceTrackingItems: a.maintenanceTrackingItems,
+      logTrackingItems: a.logTrackingItems,
+      initialValues: a.initialValues,
+    };
+    const existing = await this.db.aircraft.findFirst({ where: { uid: a.uid }, select: { uid: true } });
+    if (existing) await this.db.aircraft.updateMany({ where: { uid: a.uid }, data });
+    else await this.db.aircraft.create({ data: { uid: a.uid, ...data } as never });
+    await this.recomputeTotals(a.uid);
+    this.loader.clear(a.uid);
+    return existing ? 'updated' : 'created';
+  }
+
+  /**
+   * totals[key] = initialValues[key] + sum of key over the aircraft's flight logs, computed in SQL on numeric
+   * values, so the stored figures are exact decimals (no binary floating-point drift).
+   */
+  async recomputeTotals(uid: string): Promise<void> {
+    const row = await this.db.aircraft.findFirst({ where: { uid }, select: { companyId: true } });
+    if (!row) throw new NotFoundError('aircraft', uid);
+    await this.db.$executeRaw`
+      UPDATE "Aircraft" a SET totals = COALESCE((
+        SELECT jsonb_object_agg(k.key, COALESCE((a."initialValues" ->> k.key)::numeric, 0) + COALESCE((
+          SELECT SUM((f.tracking ->> k.key)::numeric) FROM "FlightLog" f
+          WHERE f."companyId" = a."companyId" AND f."aircraftId" = a.uid
+            AND jsonb_typeof(f.tracking -> k.key) = 'number'), 0))
+        FROM jsonb_each(a."maintenanceTrackingItems") k
+        WHERE k.value ->> 'type' = 'number'), '{}'::jsonb)
+      WHERE a."companyId" = ${row.companyId} AND a.uid = ${uid}`;
+  }
+}

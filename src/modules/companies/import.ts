@@ -1,0 +1,118 @@
+import { z } from 'zod';
+import { ApiKeyService, hashKey } from '../../auth/keys.js';
+import { createServices } from '../../context.js';
+import type { Database } from '../../db/database.js';
+import { scopedPrisma, type TxClient } from '../../db/scoped.js';
+import { AppError, ValidationError, fieldErrorsFromZod } from '../../errors.js';
+
+/**
+ * `fleetops import FILE.json` (gaps §1): creates or updates companies, users, aircraft, vehicles and API keys,
+ * idempotent by uid/id, in ONE transaction: a bad entry rolls everything back and the error names the entry
+ * by its JSON Pointer (e.g. /companies/0/aircraft/1/registration).
+ */
+const entityList = z.array(z.record(z.string(), z.unknown())).default([]);
+
+export const ImportFileSchema = z
+  .object({
+    companies: z
+      .array(
+        z
+          .object({
+            id: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/, 'company id: letters, digits, _ . - (max 64)'),
+            name: z.string().min(1),
+            users: entityList,
+            aircraft: entityList,
+            vehicles: entityList,
+            apiKeys: z
+              .array(z.object({ name: z.string().min(1).default('imported'), key: z.string().min(20), userId: z.string().optional() }).strict())
+              .default([]),
+          })
+          .strict(),
+      )
+      .min(1, 'the file lists no companies'),
+  })
+  .strict();
+
+export interface CompanyImportSummary {
+  id: string;
+  company: 'created' | 'updated';
+  users: Tally;
+  aircraft: Tally;
+  vehicles: Tally;
+  apiKeys: Tally;
+}
+type Tally = { created: number; updated: number };
+
+export class ImportError extends Error {}
+
+export async function importData(database: Database, raw: unknown): Promise<CompanyImportSummary[]> {
+  const parsed = ImportFileSchema.safeParse(raw);
+  if (!parsed.success) throw new ValidationError('invalid import file', fieldErrorsFromZod(parsed.error.issues));
+  const file = parsed.data;
+  const ids = new Set<string>();
+  file.companies.forEach((c, i) => {
+    if (ids.has(c.id)) throw new ValidationError('invalid import file', [{ path: `/companies/${i}/id`, message: `company ${c.id} is listed twice` }]);
+    ids.add(c.id);
+  });
+
+  return database.prisma.$transaction(
+    async (tx) => {
+      const summaries: CompanyImportSummary[] = [];
+      for (const [ci, c] of file.companies.entries()) {
+        const at = `/companies/${ci}`;
+        const existing = await tx.company.findUnique({ where: { id: c.id } });
+        if (existing) await tx.company.update({ where: { id: c.id }, data: { name: c.name } });
+        else await tx.company.create({ data: { id: c.id, name: c.name } });
+        const services = createServices(scopedPrisma(tx as TxClient, c.id));
+        const s: CompanyImportSummary = {
+          id: c.id,
+          company: existing ? 'updated' : 'created',
+          users: { created: 0, updated: 0 },
+          aircraft: { created: 0, updated: 0 },
+          vehicles: { created: 0, updated: 0 },
+          apiKeys: { created: 0, updated: 0 },
+        };
+        const seen = (kind: string, list: Record<string, unknown>[]) => {
+          const uids = new Set<unknown>();
+          list.forEach((e, i) => {
+            if (uids.has(e.uid)) throw new ValidationError('invalid import file', [{ path: `${at}/${kind}/${i}/uid`, message: `uid ${String(e.uid)} is listed twice` }]);
+            uids.add(e.uid);
+          });
+        };
+        seen('users', c.users);
+        seen('aircraft', c.aircraft);
+        seen('vehicles', c.vehicles);
+        for (const [i, u] of c.users.entries()) s.users[await services.users.upsert(u as never, `${at}/users/${i}`)]++;
+        for (const [i, a] of c.aircraft.entries()) s.aircraft[await services.aircraft.upsert(a as never, `${at}/aircraft/${i}`)]++;
+        for (const [i, v] of c.vehicles.entries()) s.vehicles[await services.vehicles.upsert(v as never, `${at}/vehicles/${i}`)]++;
+        const keys = new ApiKeyService(tx as never);
+        for (const [i, k] of c.apiKeys.entries()) {
+          const found = await tx.apiKey.findUnique({ where: { hash: hashKey(k.key) } });
+          if (found && found.companyId !== c.id) {
+            throw new ValidationError('invalid import file', [{ path: `${at}/apiKeys/${i}/key`, message: 'this key already belongs to another company' }]);
+          }
+          if (found) {
+            await tx.apiKey.update({ where: { id: found.id }, data: { name: k.name, userId: k.userId ?? null, revokedAt: null } });
+            s.apiKeys.updated++;
+          } else {
+            try {
+              await keys.create({ companyId: c.id, name: k.name, key: k.key, userId: k.userId });
+            } catch (e) {
+              if (e instanceof AppError) throw new ValidationError('invalid import file', [{ path: `${at}/apiKeys/${i}`, message: e.message }]);
+              throw e;
+            }
+            s.apiKeys.created++;
+          }
+        }
+        summaries.push(s);
+      }
+      return summaries;
+    },
+    { timeout: 120_000, maxWait: 30_000 },
+  );
+}
+
+export function formatSummary(s: CompanyImportSummary): string {
+  const t = (name: string, x: Tally) => `${name} ${x.created} created, ${x.updated} updated`;
+  return `${s.id}: company ${s.company}; ${t('users', s.users)}; ${t('aircraft', s.aircraft)}; ${t('vehicles', s.vehicles)}; ${t('API keys', s.apiKeys)}`;
+}

@@ -1,0 +1,27 @@
+import { z } from 'zod';
+
+/** TrackingItemMetadata (api-v1 §2.1): the value type of aircraft and vehicle tracking-item maps. */
+export const TrackingItemMetadataSchema = z
+  .object({
+    displayText: z.string().min(1),
+    type: z.enum(['number', 'string']),
+    precision: z.number().int().min(0).max(10).optional(),
+  })
+  .strict();
+
+export type TrackingItemMetadata = z.infer<typeof TrackingItemMetadataSchema>;
+
+/** Tracking keys become top-level JSON properties on flight logs, so they must be plain identifiers. */
+export const TrackingKeySchema = z
+  .string()
+  .regex(/^[A-Za-z_][A-Za-z0-9_]{0,63}$/, 'a tracking key is a letter or _ followed by up to 63 letters, digits or _');
+
+export const TrackingMapSchema = z.record(TrackingKeySchema, TrackingItemMetadataSchema);
+export type TrackingMap = z.infer<typeof TrackingMapSchema>;
+
+export const NumberMapSchema = z.record(TrackingKeySchema, z.number().finite());
+export type NumberMap = z.infer<typeof NumberMapSchema>;
+
+/** JSON columns come back as unknown; tracking maps and totals are objects by construction. */
+export const asTrackingMap = (v: unknown): TrackingMap => (v && typeof v === 'object' ? (v as TrackingMap) : {});
+export const asNumberMap = (v: unknown): NumberMap => (v && typeof v === 'object' ? (v as NumberMap) : {});

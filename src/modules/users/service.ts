@@ -1,0 +1,103 @@
+import DataLoader from 'dataloader';
+import { z } from 'zod';
+import type { User } from '../../generated/prisma/client.js';
+import type { ScopedPrisma } from '../../db/scoped.js';
+import { NotFoundError, ValidationError, fieldErrorsFromZod } from '../../errors.js';
+
+export type { User };
+
+export const USER_STATUSES = ['Active', 'Pending', 'Inactive'] as const;
+
+/** A user as an import file describes it (api-v1 §2.12; users are read-only over the API). */
+export const UserInputSchema = z
+  .object({
+    uid: z.string().min(1).max(128),
+    email: z.email(),
+    displayName: z.string().min(1),
+    firstName: z.string().optional(),
+    lastName: z.string().optional(),
+    status: z.enum(USER_STATUSES).default('Active'),
+    roles: z.array(z.string().min(1)).default([]),
+    phone: z
+      .string()
+      .regex(/^\+[1-9]\d{1,14}$/, 'phone must be in E.164 format, e.g. +61400000000')
+      .optional(),
+    timezone: z
+      .string()
+      .refine((tz) => isTimeZone(tz), 'timezone must be an IANA time zone such as Australia/Sydney')
+      .optional(),
+  })
+  .strict();
+export type UserInput = z.input<typeof UserInputSchema>;
+
+export function isTimeZone(tz: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: tz });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export const UserFilterSchema = z.object({
+  status: z.enum(USER_STATUSES).optional(),
+  role: z.string().min(1).optional(),
+});
+export type UserFilter = z.infer<typeof UserFilterSchema>;
+
+export function createUserLoader(db: ScopedPrisma) {
+  return new DataLoader<string, User | null>(async (uids) => {
+    const rows = await db.user.findMany({ where: { uid: { in: [...uids] } } });
+    const byUid = new Map(rows.map((r) => [r.uid, r]));
+    return uids.map((u) => byUid.get(u) ?? null);
+  });
+}
+
+export class UserService {
+  constructor(
+    private readonly db: ScopedPrisma,
+    private readonly loader: DataLoader<string, User | null>,
+  ) {}
+
+  async list(filter: UserFilter = {}): Promise<User[]> {
+    const parsed = UserFilterSchema.safeParse(filter);
+    if (!parsed.success) throw new ValidationError('invalid user filter', fieldErrorsFromZod(parsed.error.issues));
+    const { status, role } = parsed.data;
+    const rows = await this.db.user.findMany({
+      where: { ...(status ? { status } : {}), ...(role ? { roles: { has: role } } : {}) },
+      orderBy: [{ displayName: 'asc' }, { uid: 'asc' }],
+    });
+    for (const r of rows) this.loader.prime(r.uid, r);
+    return rows;
+  }
+
+  async get(uid: string): Promise<User> {
+    const row = await this.loader.load(uid);
+    if (!row) throw new NotFoundError('user', uid);
+    return row;
+  }
+
+  find(uid: string): Promise<User | null> {
+    return this.loader.load(uid);
+  }
+
+  async upsert(input: UserInput, pathPrefix = ''): Promise<'created' | 'updated'> {
+    const parsed = UserInputSchema.safeParse(input);
+    if (!parsed.success) throw new ValidationError('invalid user', fieldErrorsFromZod(parsed.error.issues, pathPrefix));
+    const u = parsed.data;
+    const data = {
+      email: u.email,
+      displayName: u.displayName,
+      firstName: u.firstName ?? null,
+      lastName: u.lastName ?? null,
+      status: u.status,
+      roles: u.roles,
+      phone: u.phone ?? null,
+      timezone: u.timezone ?? null,
+    };
+    const n = await this.db.user.updateMany({ where: { uid: u.uid }, data });
+    if (n.count === 0) await this.db.user.create({ data: { uid: u.uid, ...data } as never });
+    this.loader.clear(u.uid);
+    return n.count === 0 ? 'created' : 'updated';
+  }
+}

@@ -1,0 +1,77 @@
+import { z } from 'zod';
+
+/**
+ * The declarative REST contract layer. Each module declares its routes here-shaped: which GraphQL field SOFA
+ * executes, the HTTP method/path/status, zod schemas for parameters, body and response (used for request checks
+ * and for the OpenAPI 3.1 document), and an optional `present` step for what GraphQL cannot express (dynamic
+ * top-level keys, `fields` projection, omitted optional fields). No business rule lives in a route.
+ */
+export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+
+export interface PresentInput {
+  query: URLSearchParams;
+  params: Record<string, string>;
+}
+
+export interface RouteSpec {
+  operationId: string;
+  /** The GraphQL root field SOFA runs for this route, e.g. `Query.aircraft`. */
+  field: `Query.${string}` | `Mutation.${string}`;
+  method: HttpMethod;
+  /** OpenAPI-style path relative to /api/v1, e.g. `/aircraft/{id}`. */
+  path: string;
+  summary: string;
+  description?: string;
+  tag: string;
+  /** Path parameters (names must match the GraphQL field's arguments). */
+  params?: z.ZodObject;
+  /** Query parameters (names must match the GraphQL field's arguments). */
+  query?: z.ZodObject;
+  /** JSON request body: a registered schema. */
+  body?: z.ZodType;
+  /** The GraphQL argument a flat JSON body is passed as (e.g. `input`). */
+  bodyArg?: string;
+  /** Success status and body (a registered schema). */
+  status: 200 | 201;
+  response: z.ZodType;
+  /** Error statuses this route can answer besides 401/413/415/429/500. */
+  errors: number[];
+  /** Turns the GraphQL field's data into the REST body. */
+  present?: (data: any, input: PresentInput) => unknown;
+  /** Extra response media types (e.g. text/csv) answered by this route's own handler. */
+  alternates?: Record<string, { description: string }>;
+}
+
+/** Named schemas of the REST contract: become `#/components/schemas/<id>` in the OpenAPI document. */
+export const contractSchemas = z.registry<{ id: string; description?: string }>();
+
+export function named<T extends z.ZodType>(id: string, schema: T, description?: string): T {
+  contractSchemas.add(schema, description ? { id, description } : { id });
+  return schema;
+}
+
+export const FieldErrorSchema = z.object({ path: z.string(), message: z.string() });
+
+export const ProblemSchema = named(
+  'Problem',
+  z.object({
+    type: z.string().describe('URI reference of the problem type'),
+    title: z.string(),
+    status: z.number().int(),
+    detail: z.string(),
+    code: z.string().describe('validation_error, bad_request, unauthorized, not_found, conflict, ...'),
+    errors: z.array(FieldErrorSchema).optional(),
+  }),
+  'RFC 9457 problem details',
+);
+
+export function defineRoutes(routes: RouteSpec[]): RouteSpec[] {
+  return routes;
+}
+
+/** Removes keys whose value is null or undefined (optional fields are omitted, not null, in REST bodies). */
+export function omitNulls<T extends Record<string, unknown>>(obj: T, keep: readonly string[] = []): Partial<T> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(obj)) if ((v !== null && v !== undefined) || keep.includes(k)) out[k] = v;
+  return out as Partial<T>;
+}

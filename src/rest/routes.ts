@@ -1,0 +1,6 @@
+import { aircraftRoutes } from '../modules/aircraft/rest.js';
+import { userRoutes } from '../modules/users/rest.js';
+import type { RouteSpec } from './contract.js';
+
+/** Every REST route of /api/v1, as the modules declare them. */
+export const restRoutes: RouteSpec[] = [...aircraftRoutes, ...userRoutes];

@@ -1,0 +1,95 @@
+// The migrations in prisma/migrations must build exactly the schema of prisma/schema.prisma (no drift), on PGlite
+// always and on PostgreSQL when TEST_DATABASE_URL is set (a fresh database is created on that server and dropped).
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { describe, expect, it } from 'vitest';
+import { type Database, openDatabase } from '../src/db/database.js';
+import { applyMigrations, readMigrations } from '../src/db/migrate.js';
+import { diffSql, isEmptyDiff, schemaEngineVersion } from '../src/db/schema-engine.js';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const schema = { kind: 'schema', text: fs.readFileSync(path.join(ROOT, 'prisma/schema.prisma'), 'utf8') } as const;
+const TIMEOUT = 60_000;
+
+/** Applies every migration to an empty database, then diffs it against the schema. */
+async function checkNoDrift(db: Database): Promise<void> {
+  const database = { kind: 'database', adapterFactory: db.adapterFactory } as const;
+
+  // The check can fail: an empty database is far from the schema.
+  const fromEmpty = await diffSql(database, schema);
+  expect(isEmptyDiff(fromEmpty)).toBe(false);
+  expect(fromEmpty).toMatch(/CREATE TABLE "Company"/);
+
+  const names = readMigrations().map((m) => m.name);
+  expect(await applyMigrations(db.sql)).toEqual(names);
+  expect(await applyMigrations(db.sql)).toEqual([]); // idempotent
+
+  const drift = await diffSql(database, schema);
+  expect(drift, `migrations and prisma/schema.prisma differ; to catch up:\n${drift}`).toBe('');
+}
+
+describe('migrations', () => {
+  it('exist, in Prisma folder format, with a postgresql lock file', () => {
+    const dir = path.join(ROOT, 'prisma/migrations');
+    expect(fs.readFileSync(path.join(dir, 'migration_lock.toml'), 'utf8')).toMatch(/^provider = "postgresql"$/m);
+    const names = readMigrations().map((m) => m.name);
+    expect(names.length).toBeGreaterThan(0);
+    for (const name of names) expect(name).toMatch(/^\d{14}_[A-Za-z0-9_]+$/);
+  });
+
+  it('the Wasm schema engine is the one prisma was released with', async () => {
+    const fromPrisma = createRequire(createRequire(import.meta.url).resolve('prisma/package.json'));
+    const fromEngines = createRequire(fromPrisma.resolve('@prisma/engines/package.json'));
+    const { prisma } = fromEngines('@prisma/engines-version/package.json') as { prisma: { enginesVersion: string } };
+    expect(await schemaEngineVersion()).toBe(prisma.enginesVersion);
+  }, TIMEOUT);
+
+  it('diffSql: schema-only diffs and "no difference"', async () => {
+    const full = await diffSql({ kind: 'empty' }, schema);
+    expect(full.match(/^CREATE TABLE /gm)).toHaveLength(12);
+    expect(await diffSql(schema, schema)).toBe('');
+    expect(await diffSql({ kind: 'empty' }, { kind: 'empty' })).toBe('');
+    expect(isEmptyDiff('-- This is an empty migration.\n')).toBe(true);
+    expect(isEmptyDiff('-- x\nSELECT 1;\n')).toBe(false);
+    await expect(diffSql({ kind: 'empty' }, { kind: 'schema', text: 'model X { id Int }' })).rejects.toThrow(
+      /Error validating/,
+    );
+  }, TIMEOUT);
+
+  it('build prisma/schema.prisma on PGlite (no drift)', async () => {
+    const db = await openDatabase({ dataDir: 'memory://', migrate: false });
+    try {
+      await checkNoDrift(db);
+    } finally {
+      await db.close();
+    }
+  }, TIMEOUT);
+
+  const serverUrl = process.env.TEST_DATABASE_URL;
+  it.skipIf(!serverUrl)('build prisma/schema.prisma on PostgreSQL (TEST_DATABASE_URL, no drift)', async () => {
+    const name = `fleetops_mig_${randomBytes(6).toString('hex')}`;
+    const admin = new pg.Client({ connectionString: serverUrl });
+    await admin.connect();
+    try {
+      await admin.query(`CREATE DATABASE "${name}"`);
+      try {
+        const url = new URL(serverUrl!);
+        url.pathname = `/${name}`;
+        const db = await openDatabase({ databaseUrl: url.toString(), dataDir: 'memory://', migrate: false });
+        try {
+          await checkNoDrift(db);
+        } finally {
+          await db.close();
+        }
+      } finally {
+        await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+      }
+    } finally {
+      await admin.end();
+    }
+  }, TIMEOUT);
+});
