@@ -1,8 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
-import { GraphQLError } from 'graphql';
-import { createYoga, maskError as defaultMaskError } from 'graphql-yoga';
+import { createGraphQLError, createYoga, maskError as defaultMaskError } from 'graphql-yoga';
 import pino, { type Logger } from 'pino';
 import { ApiKeyService } from './auth/keys.js';
 import type { Config } from './config.js';
@@ -40,15 +39,19 @@ const DOC_ASSETS: Record<string, string> = {
   'swagger-ui-bundle.js': 'text/javascript; charset=utf-8',
 };
 
-/** Domain errors keep their message and carry code/status/errors to GraphQL clients; anything else is masked. */
+/**
+ * Domain errors keep their message and carry code/status/errors to GraphQL clients; anything else is masked.
+ * (Duck-typed: yoga and our modules may hold different copies of graphql's error class.)
+ */
 function maskError(error: unknown, message: string, isDev?: boolean): Error {
-  const original = error instanceof GraphQLError ? (error.originalError ?? error) : error;
-  if (original instanceof AppError && error instanceof GraphQLError) {
-    return new GraphQLError(original.message, {
-      nodes: error.nodes,
-      source: error.source,
-      positions: error.positions,
-      path: error.path,
+  const e = error as { originalError?: unknown; nodes?: never; source?: never; positions?: never; path?: never };
+  const original = e?.originalError ?? error;
+  if (original instanceof AppError && original !== error) {
+    return createGraphQLError(original.message, {
+      nodes: e.nodes,
+      source: e.source,
+      positions: e.positions,
+      path: e.path,
       originalError: original,
       extensions: {
         code: original.code.toUpperCase(),

@@ -28,8 +28,8 @@ export interface Database {
 
 export interface OpenOptions {
   databaseUrl?: string;
-  /** Directory of the embedded database; `memory://` for a throw-away in-memory one. */
-  dataDir: string;
+  /** Directory of the embedded database (when no databaseUrl); `memory://` for a throw-away in-memory one. */
+  dataDir?: string;
   migrate?: boolean;
 }
 
@@ -102,11 +102,12 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
       },
     };
   } else {
-    const memory = opts.dataDir.startsWith('memory://');
-    const release = memory ? () => {} : acquireDataDirLock(opts.dataDir);
+    const dataDir = opts.dataDir ?? path.resolve('data');
+    const memory = dataDir.startsWith('memory://');
+    const release = memory ? () => {} : acquireDataDirLock(dataDir);
     let lite: PGlite;
     try {
-      lite = memory ? new PGlite() : new PGlite(path.join(opts.dataDir, 'pglite'));
+      lite = memory ? new PGlite() : new PGlite(path.join(dataDir, 'pglite'));
       await lite.waitReady;
     } catch (e) {
       release();

@@ -1,0 +1,12 @@
+import { API_VERSION } from './app.js';
+import { printSchemaSDL } from './graphql/schema.js';
+import { buildOpenApi } from './rest/openapi.js';
+import { restRoutes } from './rest/routes.js';
+
+/** The committed, generated contract files: the GraphQL SDL and the OpenAPI document. */
+export function contractFiles(): Record<string, string> {
+  return {
+    'schema.graphql': printSchemaSDL(),
+    'docs/openapi.json': JSON.stringify(buildOpenApi(restRoutes, { version: API_VERSION }), null, 2) + '\n',
+  };
+}
