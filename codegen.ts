@@ -10,7 +10,7 @@ const config: CodegenConfig = {
   documents: ['test/operations/**/*.graphql'],
   generates: {
     'test/generated/graphql.ts': {
-      plugins: ['typescript', 'typescript-operations', 'typed-document-node'],
+      plugins: ['typescript-operations', 'typed-document-node'],
       config: {
         scalars: { JSON: 'any', DateTime: 'string' },
         enumsAsTypes: true,
