@@ -5,6 +5,7 @@ import { AircraftService, createAircraftLoader } from './modules/aircraft/servic
 import { UserService, createUserLoader } from './modules/users/service.js';
 import { VehicleService } from './modules/vehicles/service.js';
 import { FormService } from './modules/forms/service.js';
+import { FlightLogService } from './modules/flight-logs/service.js';
 
 /**
  * Everything a request works with: who is acting, the company-scoped Prisma client, per-request dataloaders
@@ -29,6 +30,7 @@ export function createServices(db: ScopedPrisma) {
     users: new UserService(db, loaders.user),
     vehicles: new VehicleService(db),
     forms: new FormService(db),
+    flightLogs: new FlightLogService(db),
   };
 }
 export type Services = ReturnType<typeof createServices>;

@@ -79,3 +79,4 @@ builder.addScalarType(
 );
 
 builder.queryType({});
+builder.mutationType({});

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { RequestContext } from '../context.js';
 
 /**
  * The declarative REST contract layer. Each module declares its routes here-shaped: which GraphQL field SOFA
@@ -31,6 +32,11 @@ export interface RouteSpec {
   body?: z.ZodType;
   /** The GraphQL argument a flat JSON body is passed as (e.g. `input`). */
   bodyArg?: string;
+  /**
+   * With bodyArg: body keys that are not fields of that argument's input type are moved into this JSON field of
+   * it (flight logs: extra top-level properties are tracking values).
+   */
+  extraKeysInto?: string;
   /** Success status and body (a registered schema). */
   status: 200 | 201;
   response: z.ZodType;
@@ -38,8 +44,8 @@ export interface RouteSpec {
   errors: number[];
   /** Turns the GraphQL field's data into the REST body. */
   present?: (data: any, input: PresentInput) => unknown;
-  /** Extra response media types (e.g. text/csv) answered by this route's own handler. */
-  alternates?: Record<string, { description: string }>;
+  /** Extra response media types (e.g. text/csv), chosen by the Accept header and answered by `handle`. */
+  alternates?: Record<string, { description: string; handle: (ctx: RequestContext, query: URLSearchParams) => Promise<Response> }>;
 }
 
 /** Named schemas of the REST contract: become `#/components/schemas/<id>` in the OpenAPI document. */

@@ -1,5 +1,15 @@
 import { createSofaRouter, createSofa } from 'sofa-api';
-import type { GraphQLError, GraphQLSchema } from 'graphql';
+import {
+  TypeInfo,
+  execute as graphqlExecute,
+  getNamedType,
+  isInputObjectType,
+  visit,
+  visitWithTypeInfo,
+  type DocumentNode,
+  type GraphQLError,
+  type GraphQLSchema,
+} from 'graphql';
 import type { Logger } from 'pino';
 import {
   AppError,
@@ -42,10 +52,24 @@ export function createRestFacade(opts: FacadeOptions) {
       schema: opts.schema,
       routes: sofaRoutes as never,
       depthLimit: 1,
+      execute: ((args: Parameters<typeof graphqlExecute>[0]) =>
+        graphqlExecute({ ...args, document: restSelection(opts.schema, args.document) })) as never,
       context: (serverContext: any) => serverContext[CONTEXT],
       errorHandler: ((errors: ReadonlyArray<GraphQLError>) => errorResponse(errors, opts.logger)) as never,
     }),
   );
+
+  // input field names per route with `extraKeysInto`: the other body keys move into that field
+  const inputFields = new Map<RouteSpec, Set<string>>();
+  for (const r of opts.routes) {
+    if (!r.bodyArg || !r.extraKeysInto) continue;
+    const [root, name] = r.field.split('.');
+    const type = root === 'Query' ? opts.schema.getQueryType() : opts.schema.getMutationType();
+    const arg = type?.getFields()[name]?.args.find((a) => a.name === r.bodyArg);
+    const input = arg && getNamedType(arg.type);
+    if (!input || !isInputObjectType(input)) throw new Error(`route ${r.operationId}: ${r.bodyArg} is not an input object`);
+    inputFields.set(r, new Set(Object.keys(input.getFields())));
+  }
 
   return async function handle(request: Request, url: URL, ctx: RequestContext): Promise<Response> {
     try {
@@ -71,9 +95,16 @@ export function createRestFacade(opts: FacadeOptions) {
         if (!q.success) throw new ValidationError('invalid query parameter', fieldErrorsFromZod(q.error.issues, '/query'));
       }
 
+      const alternate = spec.alternates && preferredAlternate(request.headers.get('accept'), Object.keys(spec.alternates));
+      if (alternate) return await spec.alternates![alternate].handle(ctx, url.searchParams);
+
       let body: string | undefined;
       if (spec.body) {
-        const json = await readJsonBody(request, opts.bodyLimitBytes);
+        let json = await readJsonBody(request, opts.bodyLimitBytes);
+        const known = inputFields.get(spec);
+        if (known && json && typeof json === 'object' && !Array.isArray(json)) {
+          json = moveExtraKeys(json as Record<string, unknown>, known, spec.extraKeysInto!);
+        }
         body = JSON.stringify(spec.bodyArg ? { [spec.bodyArg]: json } : json);
       }
       const sofaRequest = new Request(url, {
@@ -93,6 +124,64 @@ export function createRestFacade(opts: FacadeOptions) {
   };
 }
 
+/** Flat body → input: keys that are not input fields go into `into` (the JSON field of the input for them). */
+function moveExtraKeys(body: Record<string, unknown>, known: Set<string>, into: string): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  const extra: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(body)) (known.has(k) ? out : extra)[k] = v;
+  if (!Object.keys(extra).length) return out;
+  const nested = out[into];
+  if (nested !== undefined && nested !== null && (typeof nested !== 'object' || Array.isArray(nested))) return out; // service reports it
+  const merged: Record<string, unknown> = { ...((nested as Record<string, unknown>) ?? {}) };
+  for (const [k, v] of Object.entries(extra)) {
+    if (k in merged) {
+      throw new ValidationError(`invalid request: ${k} is given twice`, [
+        { path: `/${k}`, message: `${k} is given twice (top level and in ${into})` },
+      ]);
+    }
+    merged[k] = v;
+  }
+  out[into] = merged;
+  return out;
+}
+
+/** The alternate media type the client prefers over JSON, if any (by Accept order and q-values). */
+function preferredAlternate(accept: string | null, types: string[]): string | undefined {
+  if (!accept) return undefined;
+  let best: { type: string; q: number } | undefined;
+  let jsonQ = -1;
+  for (const part of accept.split(',')) {
+    const [type, ...params] = part.trim().toLowerCase().split(';');
+    const qParam = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
+    const q = qParam ? Number(qParam.slice(2)) || 0 : 1;
+    if (type === 'application/json' || type === 'application/*' || type === '*/*') jsonQ = Math.max(jsonQ, type === '*/*' ? q - 0.001 : q);
+    if (types.includes(type) && q > 0 && (!best || q > best.q)) best = { type, q };
+  }
+  return best && best.q > jsonQ ? best.type : undefined;
+}
+
+/**
+ * REST bodies carry a resource's own fields: fields marked `extensions: { rest: false }` (relations such as a
+ * log's aircraft, for GraphQL clients) are dropped from SOFA's generated selection. Cached per document.
+ */
+const pruned = new WeakMap<DocumentNode, DocumentNode>();
+function restSelection(schema: GraphQLSchema, doc: DocumentNode): DocumentNode {
+  let out = pruned.get(doc);
+  if (!out) {
+    const typeInfo = new TypeInfo(schema);
+    out = visit(
+      doc,
+      visitWithTypeInfo(typeInfo, {
+        Field() {
+          return typeInfo.getFieldDef()?.extensions?.rest === false ? null : undefined;
+        },
+      }),
+    );
+    pruned.set(doc, out);
+  }
+  return out;
+}
+
 /** Maps GraphQL execution errors to one problem+json response: the most severe domain error wins. */
 function errorResponse(errors: ReadonlyArray<GraphQLError | Error>, logger: Logger): Response {
   let chosen: AppError | undefined;
@@ -101,9 +190,33 @@ function errorResponse(errors: ReadonlyArray<GraphQLError | Error>, logger: Logg
     if (original instanceof AppError && (!chosen || original.status > chosen.status)) chosen = original;
   }
   if (chosen) return problemResponse(chosen);
+  const fieldErrors = errors.map((e) => coercionError(e.message)).filter((f) => f !== null);
+  if (fieldErrors.length && fieldErrors.length === errors.length) {
+    return problemResponse(new ValidationError(fieldErrors.length === 1 ? `invalid request: ${fieldErrors[0].path}: ${fieldErrors[0].message}` : `invalid request: ${fieldErrors.length} invalid fields`, fieldErrors));
+  }
   const first = errors[0] as GraphQLError | undefined;
   const status = (first?.extensions?.http as { status?: number } | undefined)?.status;
   if (status && status < 500) return problemResponse(new BadRequestError(first!.message));
   logger.error({ errors }, 'REST operation failed');
   return internalErrorResponse();
+}
+
+/**
+ * graphql-js variable coercion messages, e.g. `Variable "$input" got invalid value "x" at "input.pax"; Int cannot
+ * represent non-integer value: "x"` or `Field "pilot" of required type "String!" was not provided.`, as field errors.
+ */
+function coercionError(message: string): { path: string; message: string } | null {
+  const m = /^Variable "\$(\w+)" got invalid value (?:.*?)(?: at "([^"]+)")?; (.*)$/s.exec(message);
+  if (!m) return null;
+  const [, variable, at, reason] = m;
+  const segments = (at ?? variable).split('.').slice(1);
+  const missing = /^Field "(\w+)" of required type "[^"]+" was not provided\.?$/.exec(reason);
+  if (missing) return { path: [...segments, missing[1]].map((x) => '/' + x).join(''), message: `${missing[1]} is required` };
+  const unknown = /^Field "(\w+)" is not defined by type "[^"]+"\.?/.exec(reason);
+  if (unknown) return { path: [...segments, unknown[1]].map((x) => '/' + x).join(''), message: `${unknown[1]} is not a field of this body` };
+  const path = segments.length ? segments.map((x) => '/' + x).join('') : '/' + variable;
+  const last = segments[segments.length - 1] ?? variable;
+  const typed = /^(Int|Float|String|Boolean|ID) cannot represent (.*)$/.exec(reason);
+  const want = typed ? { Int: 'a whole number', Float: 'a number', String: 'a string', Boolean: 'a boolean', ID: 'a string' }[typed[1]] : undefined;
+  return { path, message: want ? `${last} must be ${want}` : reason.replace(/\.$/, '') };
 }

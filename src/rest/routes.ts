@@ -1,6 +1,7 @@
 import { aircraftRoutes } from '../modules/aircraft/rest.js';
 import { userRoutes } from '../modules/users/rest.js';
+import { flightLogRoutes } from '../modules/flight-logs/rest.js';
 import type { RouteSpec } from './contract.js';
 
 /** Every REST route of /api/v1, as the modules declare them. */
-export const restRoutes: RouteSpec[] = [...aircraftRoutes, ...userRoutes];
+export const restRoutes: RouteSpec[] = [...aircraftRoutes, ...flightLogRoutes, ...userRoutes];

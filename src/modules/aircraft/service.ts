@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { Aircraft } from '../../generated/prisma/client.js';
 import type { ScopedPrisma } from '../../db/scoped.js';
 import { NotFoundError, ValidationError, fieldErrorsFromZod } from '../../errors.js';
+import { recomputeAircraftTotals } from './totals.js';
 import { NumberMapSchema, TrackingMapSchema, asNumberMap, asTrackingMap } from '../tracking/schema.js';
 
 export type { Aircraft };
@@ -108,26 +109,8 @@ export class AircraftService {
     const existing = await this.db.aircraft.findFirst({ where: { uid: a.uid }, select: { uid: true } });
     if (existing) await this.db.aircraft.updateMany({ where: { uid: a.uid }, data });
     else await this.db.aircraft.create({ data: { uid: a.uid, ...data } as never });
-    await this.recomputeTotals(a.uid);
+    await recomputeAircraftTotals(this.db, [a.uid]);
     this.loader.clear(a.uid);
     return existing ? 'updated' : 'created';
-  }
-
-  /**
-   * totals[key] = initialValues[key] + sum of key over the aircraft's flight logs, computed in SQL on numeric
-   * values, so the stored figures are exact decimals (no binary floating-point drift).
-   */
-  async recomputeTotals(uid: string): Promise<void> {
-    const row = await this.db.aircraft.findFirst({ where: { uid }, select: { companyId: true } });
-    if (!row) throw new NotFoundError('aircraft', uid);
-    await this.db.$executeRaw`
-      UPDATE "Aircraft" a SET totals = COALESCE((
-        SELECT jsonb_object_agg(k.key, COALESCE((a."initialValues" ->> k.key)::numeric, 0) + COALESCE((
-          SELECT SUM((f.tracking ->> k.key)::numeric) FROM "FlightLog" f
-          WHERE f."companyId" = a."companyId" AND f."aircraftId" = a.uid
-            AND jsonb_typeof(f.tracking -> k.key) = 'number'), 0))
-        FROM jsonb_each(a."maintenanceTrackingItems") k
-        WHERE k.value ->> 'type' = 'number'), '{}'::jsonb)
-      WHERE a."companyId" = ${row.companyId} AND a.uid = ${uid}`;
   }
 }

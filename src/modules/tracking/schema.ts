@@ -16,7 +16,22 @@ export const TrackingKeySchema = z
   .string()
   .regex(/^[A-Za-z_][A-Za-z0-9_]{0,63}$/, 'a tracking key is a letter or _ followed by up to 63 letters, digits or _');
 
-export const TrackingMapSchema = z.record(TrackingKeySchema, TrackingItemMetadataSchema);
+/**
+ * Names a tracking key cannot take: flight-log fields, server-controlled fields and `trackingItems`, because
+ * tracking values appear as top-level properties on flight logs beside them.
+ */
+export const RESERVED_TRACKING_KEYS = new Set([
+  'uid', 'companyId', 'createdAt', 'updatedAt', 'timeDate', 'pilot', 'copilot', 'copilotType', 'aircraftId',
+  'aircraftRegistration', 'flightNumber', 'startLocation', 'endLocation', 'pax', 'notes', 'trackingItems',
+]);
+
+export const TrackingMapSchema = z.record(TrackingKeySchema, TrackingItemMetadataSchema).superRefine((map, ctx) => {
+  for (const key of Object.keys(map)) {
+    if (RESERVED_TRACKING_KEYS.has(key)) {
+      ctx.addIssue({ code: 'custom', path: [key], message: `${key} is a flight-log field name and cannot be a tracking key` });
+    }
+  }
+});
 export type TrackingMap = z.infer<typeof TrackingMapSchema>;
 
 export const NumberMapSchema = z.record(TrackingKeySchema, z.number().finite());

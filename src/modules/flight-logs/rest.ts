@@ -1,0 +1,279 @@
+import { stringify } from 'csv-stringify';
+import { z } from 'zod';
+import { defineRoutes, named, type PresentInput } from '../../rest/contract.js';
+import type { RequestContext } from '../../context.js';
+import { ValidationError } from '../../errors.js';
+import { asTrackingMap } from '../tracking/schema.js';
+import { BATCH_MAX, COPILOT_TYPES, FlightLogFilterSchema, OUTPUT_FIELDS, type FlightLog } from './service.js';
+
+/** REST adapter for flight logs (api-v1 §4.2): declarations, the flat representation, projection and CSV. */
+const TrackingValue = z.union([z.number(), z.string(), z.null()]);
+
+export const FlightLogDoc = named(
+  'FlightLog',
+  z
+    .object({
+      uid: z.string(),
+      timeDate: z.string().describe('Flight date/time, ISO 8601 UTC'),
+      pilot: z.string().describe('Pilot user id'),
+      copilot: z.string().optional(),
+      copilotType: z.enum(COPILOT_TYPES).optional(),
+      aircraftId: z.string(),
+      aircraftRegistration: z.string(),
+      flightNumber: z.string().optional(),
+      startLocation: z.string(),
+      endLocation: z.string(),
+      pax: z.number().nullable(),
+      notes: z.string().optional(),
+      companyId: z.string(),
+      createdAt: z.string().optional(),
+      updatedAt: z.string().optional(),
+    })
+    .catchall(z.union([z.number(), z.string()]))
+    .describe('The aircraft\u2019s tracking values appear as extra top-level keys. With `fields`, only those fields plus uid.'),
+);
+
+const bodyFields = {
+  timeDate: z.string().describe('ISO 8601 date-time (UTC when no offset is given)'),
+  pilot: z.string().describe('Pilot user id'),
+  copilot: z.string().optional(),
+  copilotType: z.enum(COPILOT_TYPES).optional(),
+  aircraftId: z.string(),
+  aircraftRegistration: z.string().describe('Must match the aircraft'),
+  flightNumber: z.string().optional(),
+  startLocation: z.string(),
+  endLocation: z.string(),
+  pax: z.number().int().min(0).nullable(),
+  notes: z.string().optional(),
+  trackingItems: z
+    .record(z.string(), TrackingValue)
+    .optional()
+    .describe('Tracking values keyed by the aircraft\u2019s maintenance or log tracking item keys'),
+};
+
+export const CreateFlightLogBody = named(
+  'CreateFlightLogBody',
+  z
+    .object(bodyFields)
+    .catchall(TrackingValue)
+    .describe('Tracking values may also be sent as extra top-level properties. uid, companyId, createdAt and updatedAt must not be sent.'),
+);
+export const UpdateFlightLogBody = named(
+  'UpdateFlightLogBody',
+  z
+    .object(
+      Object.fromEntries(Object.entries(bodyFields).map(([k, v]) => [k, (v as z.ZodType).optional()])) as {
+        [K in keyof typeof bodyFields]: z.ZodOptional<(typeof bodyFields)[K]>;
+      },
+    )
+    .catchall(TrackingValue)
+    .describe('Only the fields to change. null clears an optional field or removes a tracking value.'),
+);
+export const WriteResultDoc = named(
+  'WriteResult',
+  z.object({ uid: z.string(), status: z.enum(['created', 'updated', 'deleted', 'no_changes']) }),
+);
+export const BatchResultDoc = named(
+  'BatchResult',
+  z.object({
+    results: z.array(WriteResultDoc).describe('Successfully processed items'),
+    errors: z.array(z.object({ index: z.number().int(), error: z.string() })).describe('Failed items with their input index'),
+  }),
+);
+export const FlightLogPageDoc = named(
+  'FlightLogPage',
+  z.object({ data: z.array(FlightLogDoc), count: z.number().int(), nextCursor: z.string().nullable() }),
+);
+export const BatchCreateBody = named(
+  'BatchCreateFlightLogsBody',
+  z.object({ items: z.array(CreateFlightLogBody).min(1).max(BATCH_MAX) }),
+);
+export const BatchDeleteBody = named('BatchDeleteFlightLogsBody', z.object({ ids: z.array(z.string()).min(1).max(BATCH_MAX) }));
+
+const FIELD_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/** `fields=a,b`: the names to keep (uid always), or undefined for all. */
+export function parseFields(value: string | null): Set<string> | undefined {
+  if (value === null) return undefined;
+  const names = value.split(',').map((s) => s.trim()).filter(Boolean);
+  const bad = names.filter((n) => !FIELD_NAME.test(n));
+  if (!names.length || bad.length) {
+    throw new ValidationError('invalid fields parameter', [
+      { path: '/query/fields', message: 'fields is a comma-separated list of field names, e.g. timeDate,pilot,hobbs' },
+    ]);
+  }
+  return new Set(['uid', ...names]);
+}
+
+/** The flat REST shape: core fields (optional ones omitted when empty, pax always), then tracking values. */
+export function presentFlightLog(log: Record<string, any>, fields?: Set<string>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const key of OUTPUT_FIELDS) {
+    const v = log[key];
+    if (v !== null && v !== undefined) out[key] = v instanceof Date ? v.toISOString() : v;
+    else if (key === 'pax') out.pax = null;
+  }
+  for (const [k, v] of Object.entries((log.trackingItems ?? log.tracking ?? {}) as Record<string, unknown>)) out[k] = v;
+  if (!fields) return out;
+  return Object.fromEntries(Object.entries(out).filter(([k]) => fields.has(k)));
+}
+
+const presentPage = (d: any, { query }: PresentInput) => {
+  const fields = parseFields(query.get('fields'));
+  return { data: d.data.map((l: any) => presentFlightLog(l, fields)), count: d.count, nextCursor: d.nextCursor };
+};
+
+/** `Accept: text/csv`: the same filtered rows, one column per core field and per tracking key, streamed. */
+async function csvExport(ctx: RequestContext, query: URLSearchParams): Promise<Response> {
+  const filter: Record<string, string> = {};
+  for (const k of ['aircraftId', 'aircraftRegistration', 'pilotId', 'startDate', 'endDate']) {
+    const v = query.get(k);
+    if (v !== null) filter[k] = v;
+  }
+  // fail before streaming starts: a bad filter is a 400, not a broken stream
+  await ctx.services.flightLogs.list({ ...filter, limit: 1 });
+  const aircraft = filter.aircraftId
+    ? [await ctx.services.aircraft.find(filter.aircraftId)].filter((a) => a !== null)
+    : await ctx.services.aircraft.list();
+  const trackingKeys: string[] = [];
+  for (const a of aircraft) {
+    for (const k of [...Object.keys(asTrackingMap(a.maintenanceTrackingItems)), ...Object.keys(asTrackingMap(a.logTrackingItems))]) {
+      if (!trackingKeys.includes(k)) trackingKeys.push(k);
+    }
+  }
+  const columns = [...OUTPUT_FIELDS, ...trackingKeys];
+  const csv = stringify({ header: true, columns });
+  const pages = ctx.services.flightLogs.iterate(filter);
+  const stream = new ReadableStream<Uint8Array>({
+    async start(controller) {
+      csv.on('data', (chunk: Buffer) => controller.enqueue(new Uint8Array(chunk)));
+      csv.on('end', () => controller.close());
+      csv.on('error', (e: Error) => controller.error(e));
+      try {
+        for await (const page of pages) {
+          for (const log of page as FlightLog[]) {
+            const flat = presentFlightLog(log as never);
+            if (!csv.write(columns.map((c) => flat[c] ?? ''))) await new Promise((r) => csv.once('drain', r));
+          }
+        }
+        csv.end();
+      } catch (e) {
+        controller.error(e);
+      }
+    },
+  });
+  return new Response(stream, {
+    headers: {
+      'content-type': 'text/csv; charset=utf-8',
+      'content-disposition': 'attachment; filename="flight-logs.csv"',
+    },
+  });
+}
+
+const idParam = z.object({ id: z.string().min(1).describe('Flight log uid') });
+
+export const flightLogRoutes = defineRoutes([
+  {
+    operationId: 'listFlightLogs',
+    field: 'Query.flightLogs',
+    method: 'GET',
+    path: '/flight-logs',
+    tag: 'Flight logs',
+    summary: 'List flight logs',
+    description:
+      'Newest first (timeDate desc, uid desc). Page with `limit` and the `nextCursor` of the previous page. ' +
+      '`fields` keeps only the named fields (core or tracking) plus uid. With `Accept: text/csv` the same filtered ' +
+      'rows are streamed as CSV (all pages), one column per core field and per tracking key.',
+    query: FlightLogFilterSchema.extend({
+      fields: z.string().optional().describe('Comma-separated field names to return (uid is always returned)'),
+    }),
+    status: 200,
+    response: FlightLogPageDoc,
+    errors: [400],
+    present: presentPage,
+    alternates: { 'text/csv': { description: 'CSV of every matching log', handle: csvExport } },
+  },
+  {
+    operationId: 'getFlightLog',
+    field: 'Query.flightLog',
+    method: 'GET',
+    path: '/flight-logs/{id}',
+    tag: 'Flight logs',
+    summary: 'Get a flight log',
+    params: idParam,
+    status: 200,
+    response: FlightLogDoc,
+    errors: [404],
+    present: (d) => presentFlightLog(d),
+  },
+  {
+    operationId: 'createFlightLog',
+    field: 'Mutation.createFlightLog',
+    method: 'POST',
+    path: '/flight-logs',
+    tag: 'Flight logs',
+    summary: 'Create a flight log',
+    description: 'Maintenance tracking values accumulate into the aircraft\u2019s totals in the same transaction.',
+    body: CreateFlightLogBody,
+    bodyArg: 'input',
+    extraKeysInto: 'trackingItems',
+    status: 201,
+    response: WriteResultDoc,
+    errors: [400],
+  },
+  {
+    operationId: 'updateFlightLog',
+    field: 'Mutation.updateFlightLog',
+    method: 'PATCH',
+    path: '/flight-logs/{id}',
+    tag: 'Flight logs',
+    summary: 'Update a flight log',
+    description: 'Changes to maintenance tracking values (or a move to another aircraft) update the totals.',
+    params: idParam,
+    body: UpdateFlightLogBody,
+    bodyArg: 'input',
+    extraKeysInto: 'trackingItems',
+    status: 200,
+    response: WriteResultDoc,
+    errors: [400, 404],
+  },
+  {
+    operationId: 'deleteFlightLog',
+    field: 'Mutation.deleteFlightLog',
+    method: 'DELETE',
+    path: '/flight-logs/{id}',
+    tag: 'Flight logs',
+    summary: 'Delete a flight log',
+    description: 'The aircraft\u2019s maintenance totals are updated.',
+    params: idParam,
+    status: 200,
+    response: WriteResultDoc,
+    errors: [404],
+  },
+  {
+    operationId: 'batchCreateFlightLogs',
+    field: 'Mutation.createFlightLogs',
+    method: 'POST',
+    path: '/flight-logs/batch',
+    tag: 'Flight logs',
+    summary: 'Create 1 to 50 flight logs',
+    description: 'Each item is processed independently; failed items are reported in `errors` with their index.',
+    body: BatchCreateBody,
+    status: 200,
+    response: BatchResultDoc,
+    errors: [400],
+  },
+  {
+    operationId: 'batchDeleteFlightLogs',
+    field: 'Mutation.deleteFlightLogs',
+    method: 'POST',
+    path: '/flight-logs/batch-delete',
+    tag: 'Flight logs',
+    summary: 'Delete 1 to 50 flight logs',
+    description: 'Each id is processed independently; unknown ids are reported in `errors` with their index.',
+    body: BatchDeleteBody,
+    status: 200,
+    response: BatchResultDoc,
+    errors: [400],
+  },
+]);

@@ -1,0 +1,493 @@
+import { z } from 'zod';
+import type { Aircraft, FlightLog } from '../../generated/prisma/client.js';
+import type { ScopedPrisma } from '../../db/scoped.js';
+import {
+  AppError,
+  NotFoundError,
+  ValidationError,
+  fieldErrorsFromZod,
+  type FieldError,
+} from '../../errors.js';
+import { lockAircraft, recomputeAircraftTotals } from '../aircraft/totals.js';
+import { asTrackingMap } from '../tracking/schema.js';
+import { decodeCursor, encodeCursor } from './cursor.js';
+
+/**
+ * Flight logs (api-v1 §2.3-2.7, §4.2; gaps §4). This service owns every flight-log rule: input validation
+ * (required fields, types, server-controlled fields, tracking keys and types against the aircraft), the aircraft
+ * must be the company's and match the registration, keyset pagination, and the exact running totals, kept in the
+ * same transaction as each write (see ../aircraft/totals.ts).
+ */
+export type { FlightLog };
+
+export const COPILOT_TYPES = ['Co-Pilot', 'ICUS', 'Dual'] as const;
+export const SERVER_CONTROLLED = ['uid', 'companyId', 'createdAt', 'updatedAt'] as const;
+export const CORE_FIELDS = [
+  'timeDate',
+  'pilot',
+  'copilot',
+  'copilotType',
+  'aircraftId',
+  'aircraftRegistration',
+  'flightNumber',
+  'startLocation',
+  'endLocation',
+  'pax',
+  'notes',
+] as const;
+/** Fields a log has in responses, in contract order (tracking values follow as top-level keys). */
+export const OUTPUT_FIELDS = ['uid', ...CORE_FIELDS, 'companyId', 'createdAt', 'updatedAt'] as const;
+
+export const BATCH_MAX = 50;
+export const PAGE_MAX = 500;
+export const PAGE_DEFAULT = 100;
+
+export type WriteStatus = 'created' | 'updated' | 'deleted' | 'no_changes';
+export interface WriteResult {
+  uid: string;
+  status: WriteStatus;
+}
+export interface BatchResult {
+  results: WriteResult[];
+  errors: { index: number; error: string }[];
+}
+
+const ISO_8601 =
+  /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}(?::?\d{2})?)?)?$/i;
+
+/** An ISO 8601 date or date-time; without an offset it is UTC. */
+export function parseIsoDate(v: string): Date | null {
+  if (!ISO_8601.test(v)) return null;
+  const s = /^\d{4}-\d{2}-\d{2}$/.test(v) ? `${v}T00:00:00Z` : /(?:Z|[+-]\d{2}(?::?\d{2})?)$/i.test(v.slice(10)) ? v : `${v}Z`;
+  const d = new Date(s.replace(' ', 'T'));
+  return Number.isNaN(d.getTime()) ? null : d;
+}
+
+const IsoDate = z.any().transform((v, ctx) => {
+  if (v instanceof Date && !Number.isNaN(v.getTime())) return v;
+  const d = typeof v === 'string' ? parseIsoDate(v) : null;
+  if (!d) {
+    ctx.addIssue({ code: 'custom', message: 'timeDate must be an ISO 8601 date-time, e.g. 2026-03-01T09:30:00Z' });
+    return z.NEVER;
+  }
+  return d;
+});
+
+const text = (what: string) => z.string({ error: `${what} must be a string` }).trim().min(1, `${what} must not be empty`);
+const optionalText = (what: string) =>
+  z
+    .string({ error: `${what} must be a string or null` })
+    .nullable()
+    .optional()
+    .transform((v) => (v === undefined ? undefined : v === null || v.trim() === '' ? null : v));
+
+const Pax = z
+  .number({ error: 'pax must be a number or null' })
+  .int('pax must be a whole number')
+  .min(0, 'pax must not be negative')
+  .nullable();
+
+const CoreCreate = z.object({
+  timeDate: IsoDate,
+  pilot: text('pilot'),
+  copilot: optionalText('copilot'),
+  copilotType: z
+    .enum(COPILOT_TYPES, { error: `copilotType must be one of ${COPILOT_TYPES.join(', ')}` })
+    .nullable()
+    .optional(),
+  aircraftId: text('aircraftId'),
+  aircraftRegistration: text('aircraftRegistration'),
+  flightNumber: optionalText('flightNumber'),
+  startLocation: text('startLocation'),
+  endLocation: text('endLocation'),
+  pax: Pax,
+  notes: optionalText('notes'),
+});
+const CoreUpdate = CoreCreate.partial();
+
+type TrackingValue = number | string | null;
+
+/** A raw body split into core fields and tracking values (from `trackingItems` and extra top-level keys). */
+interface Normalized {
+  core: Record<string, unknown>;
+  tracking: Record<string, TrackingValue>;
+  errors: FieldError[];
+}
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/**
+ * Tracking values may come in `trackingItems` or as extra top-level properties (gaps §4). Server-controlled
+ * fields are refused. Values must be number, string or null here; their declared types are checked later.
+ */
+function normalize(raw: unknown): Normalized {
+  if (!isPlainObject(raw)) throw new ValidationError('a flight log must be a JSON object');
+  const core: Record<string, unknown> = {};
+  const tracking: Record<string, TrackingValue> = {};
+  const errors: FieldError[] = [];
+  const core_ = new Set<string>(CORE_FIELDS);
+  const serverControlled = new Set<string>(SERVER_CONTROLLED);
+  const put = (key: string, value: unknown, path: string) => {
+    if (key in tracking) {
+      errors.push({ path, message: `${key} is given twice (top level and in trackingItems)` });
+    } else if (value === null || typeof value === 'number' || typeof value === 'string') {
+      if (typeof value === 'number' && !Number.isFinite(value)) errors.push({ path, message: `${key} must be a finite number` });
+      else tracking[key] = value;
+    } else {
+      errors.push({ path, message: `${key} must be a number, a string or null` });
+    }
+  };
+  for (const [key, value] of Object.entries(raw)) {
+    if (serverControlled.has(key)) {
+      errors.push({ path: `/${key}`, message: `${key} is set by the server and must not be sent` });
+    } else if (core_.has(key)) {
+      if (value !== undefined) core[key] = value;
+    } else if (key !== 'trackingItems') {
+      put(key, value, `/${key}`);
+    }
+  }
+  if ('trackingItems' in raw && raw.trackingItems !== undefined && raw.trackingItems !== null) {
+    if (!isPlainObject(raw.trackingItems)) {
+      errors.push({ path: '/trackingItems', message: 'trackingItems must be an object of tracking values' });
+    } else {
+      for (const [key, value] of Object.entries(raw.trackingItems)) {
+        if (serverControlled.has(key)) errors.push({ path: `/${key}`, message: `${key} is set by the server and must not be sent` });
+        else put(key, value, `/trackingItems/${key}`);
+      }
+    }
+  }
+  return { core, tracking, errors };
+}
+
+/** Checks tracking values against the aircraft's declared keys and types. */
+function checkTracking(aircraft: Aircraft, tracking: Record<string, TrackingValue>, errors: FieldError[]) {
+  const maint = asTrackingMap(aircraft.maintenanceTrackingItems);
+  const log = asTrackingMap(aircraft.logTrackingItems);
+  for (const [key, value] of Object.entries(tracking)) {
+    const item = maint[key] ?? log[key];
+    const path = `/trackingItems/${key}`;
+    if (!item) {
+      const known = [...Object.keys(maint), ...Object.keys(log)];
+      errors.push({
+        path,
+        message: `unknown tracking field ${key} for aircraft ${aircraft.registration}` +
+          (known.length ? ` (its fields: ${known.join(', ')})` : ' (it declares no tracking fields)'),
+      });
+    } else if (value !== null && typeof value !== item.type) {
+      errors.push({ path, message: `${key} must be a ${item.type} or null, not a ${typeof value}` });
+    }
+  }
+}
+
+function withoutNulls(tracking: Record<string, TrackingValue>): Record<string, number | string> {
+  const out: Record<string, number | string> = {};
+  for (const [k, v] of Object.entries(tracking)) if (v !== null) out[k] = v;
+  return out;
+}
+
+function fail(errors: FieldError[]): never {
+  const summary = errors.length === 1 ? `${errors[0].path || 'body'}: ${errors[0].message}` : `${errors.length} invalid fields`;
+  throw new ValidationError(`invalid flight log: ${summary}`, errors);
+}
+
+/** One-line message of an error for batch results. */
+export function errorMessage(e: AppError): string {
+  const details = (e.errors ?? []).filter((f) => !e.message.includes(f.message));
+  return details.length ? `${e.message}: ${details.map((f) => `${f.path || '/'} ${f.message}`).join('; ')}` : e.message;
+}
+
+function newUid(): string {
+  // time-ordered (48-bit ms) + 80 random bits, base32: sorts roughly by creation, unguessable
+  const t = Date.now().toString(32).padStart(10, '0');
+  const r = crypto.getRandomValues(new Uint8Array(10));
+  return 'fl_' + t + [...r].map((b) => (b % 32).toString(32)).join('');
+}
+
+export const FlightLogFilterSchema = z
+  .object({
+    aircraftId: z.string().min(1).optional().describe('Only logs of this aircraft uid'),
+    aircraftRegistration: z.string().min(1).optional().describe('Only logs with this registration'),
+    pilotId: z.string().min(1).optional().describe('Only logs flown by this pilot user id'),
+    startDate: z
+      .string()
+      .refine((v) => parseIsoDate(v) !== null, 'startDate must be an ISO 8601 date or date-time')
+      .optional()
+      .describe('ISO 8601; logs at or after this instant (a date means its start, UTC)'),
+    endDate: z
+      .string()
+      .refine((v) => parseIsoDate(v) !== null, 'endDate must be an ISO 8601 date or date-time')
+      .optional()
+      .describe('ISO 8601; logs at or before this instant (a date alone includes that whole day, UTC)'),
+    limit: z.coerce
+      .number({ error: 'limit must be a whole number from 1 to 500' })
+      .int('limit must be a whole number from 1 to 500')
+      .min(1, 'limit must be a whole number from 1 to 500')
+      .max(PAGE_MAX, 'limit must be a whole number from 1 to 500')
+      .optional()
+      .describe('Page size, 1 to 500 (default 100)'),
+    cursor: z.string().min(1).optional().describe('The nextCursor of the previous page'),
+  })
+  .strict();
+export type FlightLogFilter = z.input<typeof FlightLogFilterSchema>;
+
+export interface FlightLogPage {
+  data: FlightLog[];
+  count: number;
+  nextCursor: string | null;
+}
+
+function filterWhere(f: z.output<typeof FlightLogFilterSchema>) {
+  const where: Record<string, unknown> = {};
+  if (f.aircraftId) where.aircraftId = f.aircraftId;
+  if (f.aircraftRegistration) where.aircraftRegistration = f.aircraftRegistration;
+  if (f.pilotId) where.pilot = f.pilotId;
+  const time: Record<string, Date> = {};
+  if (f.startDate) time.gte = parseIsoDate(f.startDate)!;
+  if (f.endDate) {
+    const end = parseIsoDate(f.endDate)!;
+    if (/^\d{4}-\d{2}-\d{2}$/.test(f.endDate)) time.lt = new Date(end.getTime() + 86_400_000);
+    else time.lte = end;
+  }
+  if (Object.keys(time).length) where.timeDate = time;
+  return where;
+}
+
+/** Retries a transaction that lost a deadlock or serialization race (PostgreSQL 40P01/40001). */
+async function retrying<T>(fn: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await fn();
+    } catch (e) {
+      const msg = String((e as Error)?.message ?? '');
+      const retryable = /40P01|40001|deadlock detected|could not serialize|P2034/.test(msg + ((e as { code?: string }).code ?? ''));
+      if (!retryable || attempt >= 5) throw e;
+      await new Promise((r) => setTimeout(r, 5 * attempt + Math.random() * 20));
+    }
+  }
+}
+
+export class FlightLogService {
+  constructor(private readonly db: ScopedPrisma) {}
+
+  async list(filter: FlightLogFilter = {}): Promise<FlightLogPage> {
+    const parsed = FlightLogFilterSchema.safeParse(filter);
+    if (!parsed.success) throw new ValidationError('invalid flight-log query', fieldErrorsFromZod(parsed.error.issues));
+    const f = parsed.data;
+    const limit = f.limit ?? PAGE_DEFAULT;
+    const where = filterWhere(f);
+    if (f.cursor) {
+      const c = decodeCursor(f.cursor);
+      if (!c) throw new ValidationError('invalid flight-log query', [{ path: '/cursor', message: 'cursor is not a nextCursor this service issued' }]);
+      where.OR = [{ timeDate: { lt: c.t } }, { timeDate: c.t, uid: { lt: c.u } }];
+    }
+    const rows = await this.db.flightLog.findMany({
+      where,
+      orderBy: [{ timeDate: 'desc' }, { uid: 'desc' }],
+      take: limit + 1,
+    });
+    const page = rows.slice(0, limit);
+    const last = page[page.length - 1];
+    return {
+      data: page,
+      count: page.length,
+      nextCursor: rows.length > limit && last ? encodeCursor({ t: last.timeDate, u: last.uid }) : null,
+    };
+  }
+
+  /** Every log matching the filter, page by page (CSV export). */
+  async *iterate(filter: Omit<FlightLogFilter, 'limit' | 'cursor'>): AsyncGenerator<FlightLog[]> {
+    let cursor: string | undefined;
+    do {
+      const page = await this.list({ ...filter, limit: PAGE_MAX, cursor });
+      if (page.data.length) yield page.data;
+      cursor = page.nextCursor ?? undefined;
+    } while (cursor);
+  }
+
+  async get(uid: string): Promise<FlightLog> {
+    const row = await this.db.flightLog.findFirst({ where: { uid } });
+    if (!row) throw new NotFoundError('flight log', uid);
+    return row;
+  }
+
+  async create(raw: unknown): Promise<WriteResult> {
+    const n = normalize(raw);
+    const parsed = CoreCreate.safeParse(n.core);
+    const errors = [...n.errors, ...(parsed.success ? [] : fieldErrorsFromZod(parsed.error.issues))];
+    for (const key of ['timeDate', 'pilot', 'aircraftId', 'aircraftRegistration', 'startLocation', 'endLocation', 'pax']) {
+      if (n.core[key] === undefined) {
+        const at = errors.findIndex((e) => e.path === `/${key}`);
+        const message = key === 'pax' ? 'pax is required (a number, or null)' : `${key} is required`;
+        if (at >= 0) errors[at] = { path: `/${key}`, message };
+        else errors.push({ path: `/${key}`, message });
+      }
+    }
+    if (!parsed.success || errors.length) fail(errors);
+    const core = parsed.data;
+    const uid = newUid();
+    await retrying(() =>
+      this.db.$transaction(async (tx) => {
+        await lockAircraft(tx, [core.aircraftId]);
+        const aircraft = await this.aircraftFor(tx, core.aircraftId, core.aircraftRegistration);
+        const errs: FieldError[] = [];
+        checkTracking(aircraft, n.tracking, errs);
+        if (errs.length) fail(errs);
+        await tx.flightLog.create({
+          data: {
+            uid,
+            timeDate: core.timeDate,
+            pilot: core.pilot,
+            copilot: core.copilot ?? null,
+            copilotType: core.copilotType ?? null,
+            aircraftId: aircraft.uid,
+            aircraftRegistration: aircraft.registration,
+            flightNumber: core.flightNumber ?? null,
+            startLocation: core.startLocation,
+            endLocation: core.endLocation,
+            pax: core.pax,
+            notes: core.notes ?? null,
+            tracking: withoutNulls(n.tracking),
+          } as never,
+        });
+        await recomputeAircraftTotals(tx, [aircraft.uid]);
+      }),
+    );
+    return { uid, status: 'created' };
+  }
+
+  async update(uid: string, raw: unknown): Promise<WriteResult> {
+    const n = normalize(raw);
+    const parsed = CoreUpdate.safeParse(n.core);
+    const errors = [...n.errors, ...(parsed.success ? [] : fieldErrorsFromZod(parsed.error.issues))];
+    if (!parsed.success || errors.length) fail(errors);
+    const patch = parsed.data;
+    return retrying(() =>
+      this.db.$transaction(async (tx) => {
+        const current = await this.lockLog(tx, uid);
+        const targetId = patch.aircraftId ?? current.aircraftId;
+        await lockAircraft(tx, [current.aircraftId, targetId]);
+        // a registration that is sent must match the (new or current) aircraft; the stored registration always
+        // follows the aircraft
+        const aircraft = await this.aircraftFor(tx, targetId, patch.aircraftRegistration);
+
+        const tracking: Record<string, TrackingValue> = { ...(current.tracking as Record<string, TrackingValue>) };
+        for (const [k, v] of Object.entries(n.tracking)) {
+          if (v === null) delete tracking[k];
+          else tracking[k] = v;
+        }
+        const errs: FieldError[] = [];
+        // a change of aircraft re-checks every kept value against the new aircraft's fields
+        checkTracking(aircraft, targetId === current.aircraftId ? n.tracking : tracking, errs);
+        if (errs.length) fail(errs);
+
+        const next = {
+          timeDate: patch.timeDate ?? current.timeDate,
+          pilot: patch.pilot ?? current.pilot,
+          copilot: patch.copilot === undefined ? current.copilot : patch.copilot,
+          copilotType: patch.copilotType === undefined ? current.copilotType : patch.copilotType,
+          aircraftId: aircraft.uid,
+          aircraftRegistration: aircraft.registration,
+          flightNumber: patch.flightNumber === undefined ? current.flightNumber : patch.flightNumber,
+          startLocation: patch.startLocation ?? current.startLocation,
+          endLocation: patch.endLocation ?? current.endLocation,
+          pax: patch.pax === undefined ? current.pax : patch.pax,
+          notes: patch.notes === undefined ? current.notes : patch.notes,
+          tracking: withoutNulls(tracking),
+        };
+        if (sameLog(current, next)) return { uid, status: 'no_changes' as const };
+        await tx.flightLog.updateMany({ where: { uid }, data: next as never });
+        await recomputeAircraftTotals(tx, [current.aircraftId, aircraft.uid]);
+        return { uid, status: 'updated' as const };
+      }),
+    );
+  }
+
+  async delete(uid: string): Promise<WriteResult> {
+    return retrying(() =>
+      this.db.$transaction(async (tx) => {
+        const current = await this.lockLog(tx, uid);
+        await lockAircraft(tx, [current.aircraftId]);
+        await tx.flightLog.deleteMany({ where: { uid } });
+        await recomputeAircraftTotals(tx, [current.aircraftId]);
+        return { uid, status: 'deleted' as const };
+      }),
+    );
+  }
+
+  /** Each item is created independently (its own transaction); failures are reported with their index. */
+  async batchCreate(items: unknown): Promise<BatchResult> {
+    const list = batchList(items, 'items');
+    return this.batch(list, (item) => this.create(item));
+  }
+
+  async batchDelete(ids: unknown): Promise<BatchResult> {
+    const list = batchList(ids, 'ids');
+    return this.batch(list, (id) => {
+      if (typeof id !== 'string' || !id) throw new ValidationError('each id must be a non-empty string');
+      return this.delete(id);
+    });
+  }
+
+  private async batch<T>(list: T[], fn: (item: T) => Promise<WriteResult>): Promise<BatchResult> {
+    const out: BatchResult = { results: [], errors: [] };
+    for (const [index, item] of list.entries()) {
+      try {
+        out.results.push(await fn(item));
+      } catch (e) {
+        if (!(e instanceof AppError)) throw e;
+        out.errors.push({ index, error: errorMessage(e) });
+      }
+    }
+    return out;
+  }
+
+  private async lockLog(tx: ScopedPrisma, uid: string): Promise<FlightLog> {
+    const rows = await tx.$queryRaw<{ uid: string }[]>`
+      SELECT uid FROM "FlightLog" WHERE "companyId" = ${tx.companyId} AND uid = ${uid} FOR UPDATE`;
+    if (!rows.length) throw new NotFoundError('flight log', uid);
+    return (await tx.flightLog.findFirst({ where: { uid } }))!;
+  }
+
+  /** The company's aircraft for a log; 400 when it is not one, or when the registration does not match. */
+  private async aircraftFor(tx: ScopedPrisma, aircraftId: string, registration: string | undefined): Promise<Aircraft> {
+    const aircraft = await tx.aircraft.findFirst({ where: { uid: aircraftId } });
+    if (!aircraft) {
+      fail([{ path: '/aircraftId', message: `aircraft ${aircraftId} is not an aircraft of your company` }]);
+    }
+    if (registration !== undefined && registration !== aircraft.registration) {
+      fail([
+        {
+          path: '/aircraftRegistration',
+          message: `aircraftRegistration ${registration} does not match aircraft ${aircraftId} (registration ${aircraft.registration})`,
+        },
+      ]);
+    }
+    return aircraft;
+  }
+}
+
+function batchList(value: unknown, name: string): unknown[] {
+  if (!Array.isArray(value)) throw new ValidationError(`${name} must be an array`, [{ path: `/${name}`, message: `${name} must be an array` }]);
+  if (value.length < 1 || value.length > BATCH_MAX) {
+    throw new ValidationError(`${name} must hold 1 to ${BATCH_MAX} entries (got ${value.length})`, [
+      { path: `/${name}`, message: `1 to ${BATCH_MAX} entries` },
+    ]);
+  }
+  return value;
+}
+
+function sameLog(a: FlightLog, b: Record<string, unknown>): boolean {
+  for (const key of CORE_FIELDS) {
+    const x = (a as Record<string, unknown>)[key];
+    const y = b[key];
+    if (x instanceof Date && y instanceof Date ? x.getTime() !== y.getTime() : (x ?? null) !== (y ?? null)) return false;
+  }
+  return canonical(a.tracking) === canonical(b.tracking);
+}
+
+function canonical(v: unknown): string {
+  const o = (v ?? {}) as Record<string, unknown>;
+  return JSON.stringify(Object.keys(o).sort().map((k) => [k, o[k]]));
+}
