@@ -11,10 +11,10 @@ import { importData } from '../src/modules/companies/import.js';
  */
 export const onPostgres = !!process.env.TEST_DATABASE_URL;
 
-export function openTestDatabase(): Promise<Database> {
+export function openTestDatabase(onQuery?: (sql: string) => void): Promise<Database> {
   return onPostgres
-    ? openDatabase({ databaseUrl: process.env.TEST_DATABASE_URL })
-    : openDatabase({ dataDir: 'memory://' });
+    ? openDatabase({ databaseUrl: process.env.TEST_DATABASE_URL, onQuery })
+    : openDatabase({ dataDir: 'memory://', onQuery });
 }
 
 export const uniq = () => randomBytes(4).toString('hex');
@@ -68,8 +68,10 @@ export interface TestEnv {
   close(): Promise<void>;
 }
 
-export async function createTestEnv(opts: { rateLimitPerMinute?: number } = {}): Promise<TestEnv> {
-  const database = await openTestDatabase();
+export async function createTestEnv(
+  opts: { rateLimitPerMinute?: number; onQuery?: (sql: string) => void } = {},
+): Promise<TestEnv> {
+  const database = await openTestDatabase(opts.onQuery);
   const s = uniq();
   const a = { id: `acme-${s}`, key: newKey(), prefix: 'acme' };
   const b = { id: `globex-${s}`, key: newKey(), prefix: 'globex' };

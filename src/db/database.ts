@@ -7,6 +7,7 @@ import { PrismaPGlite } from 'pglite-prisma-adapter';
 import { PrismaClient } from '../generated/prisma/client.js';
 import { acquireDataDirLock } from './lock.js';
 import { applyMigrations } from './migrate.js';
+import { instrumentAdapter, type QueryListener } from './instrument.js';
 
 /** A raw SQL connection that works the same on PGlite and PostgreSQL (used by migrations and tests). */
 export interface RawSql {
@@ -31,6 +32,8 @@ export interface OpenOptions {
   /** Directory of the embedded database (when no databaseUrl); `memory://` for a throw-away in-memory one. */
   dataDir?: string;
   migrate?: boolean;
+  /** Called with every SQL statement Prisma sends (tests count statements; trace logging). */
+  onQuery?: QueryListener;
 }
 
 function pgliteSql(db: PGlite): RawSql {
@@ -90,7 +93,7 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
   if (opts.databaseUrl) {
     const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: 10 });
     const adapterFactory = new PrismaPg(pool);
-    const prisma = new PrismaClient({ adapter: adapterFactory });
+    const prisma = new PrismaClient({ adapter: opts.onQuery ? instrumentAdapter(adapterFactory, opts.onQuery) : adapterFactory });
     db = {
       kind: 'postgres',
       prisma,
@@ -114,7 +117,7 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
       throw e;
     }
     const adapterFactory = new PrismaPGlite(lite);
-    const prisma = new PrismaClient({ adapter: adapterFactory });
+    const prisma = new PrismaClient({ adapter: opts.onQuery ? instrumentAdapter(adapterFactory, opts.onQuery) : adapterFactory });
     db = {
       kind: 'pglite',
       prisma,

@@ -1,0 +1,62 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestEnv, type TestEnv } from './helpers.js';
+
+/** Lists of logs with their aircraft and pilot resolve in a fixed number of SQL statements, whatever their length. */
+let env: TestEnv;
+let statements = 0;
+beforeAll(async () => {
+  env = await createTestEnv({ onQuery: () => statements++ });
+}, 60_000);
+afterAll(() => env?.close());
+
+async function createLogs(n: number, from: number) {
+  const items = Array.from({ length: n }, (_, i) => ({
+    timeDate: new Date(Date.UTC(2026, 0, 1, 0, from + i)).toISOString(),
+    pilot: (from + i) % 2 ? 'acme-pilot' : 'acme-owner',
+    copilot: 'acme-new',
+    aircraftId: (from + i) % 3 ? 'acme-ac-1' : 'acme-ac-2',
+    aircraftRegistration: (from + i) % 3 ? 'VH-ACM' : 'VH-ACZ',
+    startLocation: 'YSSY',
+    endLocation: 'YSBK',
+    pax: 1,
+  }));
+  const r = await env.json('POST', '/api/v1/flight-logs/batch', { body: { items } });
+  expect(r.body.errors).toEqual([]);
+}
+
+async function count(fn: () => Promise<unknown>): Promise<number> {
+  statements = 0;
+  await fn();
+  return statements;
+}
+
+const LIST = `query($n: Int) { flightLogs(limit: $n) { count data { uid aircraft { registration totals } pilotUser { displayName } copilotUser { uid } } } }`;
+
+describe('N+1', () => {
+  it('GraphQL: a page of logs with aircraft, pilot and co-pilot costs the same statements for 6 or 48 logs', async () => {
+    const baseline = await count(() => env.gql('{ __typename }'));
+    await createLogs(6, 0);
+    const small = await count(async () => {
+      const r = await env.gql(LIST, { n: 6 });
+      expect(r.body.data.flightLogs.count).toBe(6);
+      expect(r.body.data.flightLogs.data.every((l: any) => l.aircraft.registration && l.pilotUser.displayName)).toBe(true);
+    });
+    await createLogs(42, 6);
+    const large = await count(async () => {
+      const r = await env.gql(LIST, { n: 48 });
+      expect(r.body.data.flightLogs.count).toBe(48);
+    });
+    expect(large).toBe(small);
+    // one statement for the page, one for its aircraft, one for its users
+    expect(small - baseline).toBeLessThanOrEqual(3);
+  });
+
+  it('REST: a page of logs is one query, no relation loads', async () => {
+    const baseline = await count(() => env.json('GET', '/api/v1/users/acme-pilot'));
+    const n = await count(async () => {
+      const r = await env.json('GET', '/api/v1/flight-logs?limit=48');
+      expect(r.body.count).toBe(48);
+    });
+    expect(n - baseline).toBeLessThanOrEqual(1);
+  });
+});
