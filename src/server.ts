@@ -22,7 +22,7 @@ export const adminSocketPath = (dataDir: string) => path.join(dataDir, 'fleetops
 
 export async function startServer(
   config: Config,
-  cliHandler?: (database: Database, argv: string[]) => Promise<{ code: number; stdout: string; stderr: string }>,
+  cliHandler?: (database: Database, argv: string[], cwd?: string) => Promise<{ code: number; stdout: string; stderr: string }>,
 ): Promise<RunningServer> {
   const logger = pino({ level: config.logLevel });
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
@@ -50,8 +50,8 @@ export async function startServer(
       let body = '';
       for await (const chunk of req) body += chunk;
       try {
-        const { argv } = JSON.parse(body) as { argv: string[] };
-        const out = await cliHandler(database, argv);
+        const { argv, cwd } = JSON.parse(body) as { argv: string[]; cwd?: string };
+        const out = await cliHandler(database, argv, cwd);
         res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(out));
       } catch (e) {
         res.writeHead(500).end(JSON.stringify({ code: 1, stdout: '', stderr: String(e) + '\n' }));

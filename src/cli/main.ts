@@ -1,12 +1,17 @@
 import fs from 'node:fs';
 import http from 'node:http';
+import path from 'node:path';
+import { Presets, SingleBar } from 'cli-progress';
 import { Command, CommanderError } from 'commander';
 import { ApiKeyService } from '../auth/keys.js';
 import { ConfigError, loadConfig, type Config } from '../config.js';
 import { openDatabase, type Database } from '../db/database.js';
 import { DataDirBusyError, lockHolder } from '../db/lock.js';
 import { applyMigrations } from '../db/migrate.js';
-import { AppError } from '../errors.js';
+import { AppError, NotFoundError } from '../errors.js';
+import { createServices } from '../context.js';
+import { scopedPrisma } from '../db/scoped.js';
+import { CsvError, importFlightLogsCsv } from '../modules/flight-logs/csv.js';
 import { loadDemo } from '../modules/companies/demo.js';
 import { formatSummary, importData } from '../modules/companies/import.js';
 import { adminSocketPath, startServer } from '../server.js';
@@ -18,11 +23,17 @@ import { adminSocketPath, startServer } from '../server.js';
 export interface Io {
   out(line: string): void;
   err(line: string): void;
+  /** The directory relative file names are read from (the caller's, also when run inside the server). */
+  cwd: string;
+  /** A progress bar is drawn only on a terminal. */
+  tty: boolean;
 }
 
 const stdio: Io = {
   out: (l) => process.stdout.write(l + '\n'),
   err: (l) => process.stderr.write(l + '\n'),
+  cwd: process.cwd(),
+  tty: !!process.stderr.isTTY,
 };
 
 class Exit extends Error {
@@ -62,7 +73,7 @@ function program(io: Io, withDb: DbRunner, config: () => Config, serve: () => Pr
     .action(async (file: string) => {
       let raw: unknown;
       try {
-        raw = JSON.parse(fs.readFileSync(file, 'utf8'));
+        raw = JSON.parse(fs.readFileSync(path.resolve(io.cwd, file), 'utf8'));
       } catch (e) {
         io.err(`fleetops import: cannot read ${file}: ${(e as Error).message}`);
         throw new Exit(1);
@@ -71,6 +82,55 @@ function program(io: Io, withDb: DbRunner, config: () => Config, serve: () => Pr
         const summaries = await importData(db, raw);
         for (const s of summaries) io.out(formatSummary(s));
       });
+    });
+
+  cmd
+    .command('import-logs')
+    .description('load flight logs from a CSV file through the same rules as the API (totals kept); reports rejected rows by line')
+    .requiredOption('--company <id>', 'company id')
+    .argument('<file>', 'CSV file with a header row: timeDate, pilot, aircraftId, ... and tracking keys (docs/import.md)')
+    .action(async (file: string, o: { company: string }) => {
+      let text: string;
+      try {
+        text = fs.readFileSync(path.resolve(io.cwd, file), 'utf8');
+      } catch (e) {
+        io.err(`fleetops import-logs: cannot read ${file}: ${(e as Error).message}`);
+        throw new Exit(1);
+      }
+      const code = await withDb(async (db) => {
+        const company = await db.prisma.company.findUnique({ where: { id: o.company } });
+        if (!company) throw new NotFoundError('company', o.company);
+        const services = createServices(scopedPrisma(db.prisma, o.company));
+        const bar = io.tty ? new SingleBar({ format: 'importing {bar} {value}/{total} rows', hideCursor: true, stream: process.stderr }, Presets.shades_classic) : undefined;
+        let started = false;
+        let result;
+        try {
+          result = await importFlightLogsCsv(services.flightLogs, text, {
+            aircraft: (uid) => services.aircraft.find(uid),
+            onProgress: (done, total) => {
+              if (!bar) return;
+              if (!started) bar.start(total, 0);
+              started = true;
+              bar.update(done);
+            },
+          });
+        } catch (e) {
+          if (e instanceof CsvError) {
+            io.err(`fleetops import-logs: ${e.message}`);
+            return 1;
+          }
+          throw e;
+        } finally {
+          bar?.stop();
+        }
+        if (result.ignoredColumns.length) io.out(`ignored server-controlled columns: ${result.ignoredColumns.join(', ')}`);
+        io.out(`imported ${result.imported} flight log(s) into ${o.company}; rejected ${result.rejected.length}`);
+        const shown = result.rejected.slice(0, 100);
+        for (const r of shown) io.err(`line ${r.line}: ${r.error}`);
+        if (result.rejected.length > shown.length) io.err(`... and ${result.rejected.length - shown.length} more rejected rows`);
+        return result.rejected.length ? 1 : 0;
+      });
+      if (code) throw new Exit(code);
     });
 
   const keys = cmd.command('keys').description('manage API keys');
@@ -131,10 +191,10 @@ function program(io: Io, withDb: DbRunner, config: () => Config, serve: () => Pr
 }
 
 /** Runs argv against a database the caller already holds (the server's admin socket uses this). */
-export async function runWithDatabase(database: Database, argv: string[]) {
+export async function runWithDatabase(database: Database, argv: string[], cwd?: string) {
   let stdout = '';
   let stderr = '';
-  const io: Io = { out: (l) => void (stdout += l + '\n'), err: (l) => void (stderr += l + '\n') };
+  const io: Io = { out: (l) => void (stdout += l + '\n'), err: (l) => void (stderr += l + '\n'), cwd: cwd ?? process.cwd(), tty: false };
   const code = await execute(io, argv, (fn) => fn(database), () => loadConfig(), async () => {
     io.err('fleetops serve: a server is already running on this data directory');
     throw new Exit(1);
@@ -163,7 +223,7 @@ async function execute(io: Io, argv: string[], withDb: DbRunner, config: () => C
   }
 }
 
-function forward(socket: string, argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+function forward(socket: string, argv: string[], cwd: string): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
     const req = http.request({ socketPath: socket, path: '/cli', method: 'POST', headers: { 'content-type': 'application/json' } }, (res) => {
       let body = '';
@@ -178,7 +238,7 @@ function forward(socket: string, argv: string[]): Promise<{ code: number; stdout
       });
     });
     req.on('error', reject);
-    req.end(JSON.stringify({ argv }));
+    req.end(JSON.stringify({ argv, cwd }));
   });
 }
 
@@ -197,7 +257,7 @@ export async function main(argv: string[]): Promise<number> {
         const socket = adminSocketPath(config.dataDir);
         if (!fs.existsSync(socket)) throw new DataDirBusyError(config.dataDir, holder);
         // the running server holds the embedded database: run this command inside it
-        const r = await forward(socket, argv).catch(() => {
+        const r = await forward(socket, argv, process.cwd()).catch(() => {
           throw new DataDirBusyError(config.dataDir, holder);
         });
         if (r.stdout) process.stdout.write(r.stdout);

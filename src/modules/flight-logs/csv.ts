@@ -1,0 +1,90 @@
+import { parse } from 'csv-parse/sync';
+import type { Aircraft } from '../../generated/prisma/client.js';
+import { AppError } from '../../errors.js';
+import { asTrackingMap } from '../tracking/schema.js';
+import { CORE_FIELDS, SERVER_CONTROLLED, errorMessage, type FlightLogService } from './service.js';
+
+/**
+ * Flight logs from CSV (`fleetops import-logs`): one row per log, a header row naming the columns: core fields
+ * (timeDate, pilot, ..., pax, notes) and tracking keys. The columns of an export (`Accept: text/csv`) are
+ * accepted as they are: uid, companyId, createdAt and updatedAt are ignored. Every row goes through
+ * FlightLogService.create, so the rules and the totals are exactly those of the API.
+ */
+export interface CsvImportResult {
+  imported: number;
+  rejected: { line: number; error: string }[];
+  ignoredColumns: string[];
+}
+
+export interface CsvImportOptions {
+  onProgress?: (done: number, total: number) => void;
+  /** Looks up an aircraft of the company (to type tracking cells as the aircraft declares them). */
+  aircraft: (uid: string) => Promise<Aircraft | null>;
+}
+
+/** A CSV cell as the JSON value the API would take: empty is absent, number items and pax become numbers. */
+function cellsToInput(row: Record<string, string>, aircraft: Aircraft | null): Record<string, unknown> {
+  const input: Record<string, unknown> = {};
+  const core = new Set<string>(CORE_FIELDS);
+  const maint = asTrackingMap(aircraft?.maintenanceTrackingItems);
+  const log = asTrackingMap(aircraft?.logTrackingItems);
+  for (const [column, raw] of Object.entries(row)) {
+    const cell = raw.trim();
+    if (SERVER_CONTROLLED.includes(column as never)) continue;
+    if (column === 'pax') {
+      input.pax = cell === '' ? null : toNumber(cell);
+      continue;
+    }
+    if (cell === '') continue;
+    if (core.has(column)) input[column] = cell;
+    else {
+      const item = maint[column] ?? log[column];
+      input[column] = item?.type === 'number' ? toNumber(cell) : cell;
+    }
+  }
+  return input;
+}
+
+/** A number when the cell is one (leaving it a string lets the service report the wrong type). */
+function toNumber(cell: string): number | string {
+  const n = Number(cell);
+  return cell !== '' && Number.isFinite(n) ? n : cell;
+}
+
+export async function importFlightLogsCsv(
+  service: FlightLogService,
+  text: string,
+  opts: CsvImportOptions,
+): Promise<CsvImportResult> {
+  let records: { record: Record<string, string>; info: { lines: number } }[];
+  try {
+    records = parse(text, { columns: true, bom: true, skip_empty_lines: true, info: true, relax_column_count: false });
+  } catch (e) {
+    throw new CsvError(`not a valid CSV file: ${(e as Error).message}`);
+  }
+  const header = records.length ? Object.keys(records[0].record) : [];
+  for (const required of ['timeDate', 'pilot', 'aircraftId', 'aircraftRegistration', 'startLocation', 'endLocation']) {
+    if (records.length && !header.includes(required)) throw new CsvError(`the header row has no ${required} column`);
+  }
+  const result: CsvImportResult = {
+    imported: 0,
+    rejected: [],
+    ignoredColumns: header.filter((c) => SERVER_CONTROLLED.includes(c as never)),
+  };
+  const aircraftCache = new Map<string, Aircraft | null>();
+  for (const [i, { record, info }] of records.entries()) {
+    const id = record.aircraftId?.trim() ?? '';
+    if (!aircraftCache.has(id)) aircraftCache.set(id, id ? await opts.aircraft(id) : null);
+    try {
+      await service.create(cellsToInput(record, aircraftCache.get(id) ?? null));
+      result.imported++;
+    } catch (e) {
+      if (!(e instanceof AppError)) throw e;
+      result.rejected.push({ line: info.lines, error: errorMessage(e) });
+    }
+    opts.onProgress?.(i + 1, records.length);
+  }
+  return result;
+}
+
+export class CsvError extends Error {}
