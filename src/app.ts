@@ -10,7 +10,7 @@ import type { Database } from './db/database.js';
 import { AppError, NotFoundError, RateLimitedError } from './errors.js';
 import { internalErrorResponse, problemResponse } from './http/problem.js';
 import { createRateLimit } from './http/rate-limit.js';
-import { PayloadTooLargeError } from './errors.js';
+import { withLimitedBody } from './http/body.js';
 import { schema } from './graphql/schema.js';
 import { docsHtml } from './http/docs.js';
 import { createRestFacade } from './rest/facade.js';
@@ -119,12 +119,9 @@ export function createApp(opts: AppOptions): App {
       return { res: new Response(openapiJson, { headers: { 'content-type': 'application/json' } }) };
     }
     if (p === '/graphql') {
-      const declared = Number(request.headers.get('content-length') ?? NaN);
-      if (Number.isFinite(declared) && declared > config.bodyLimitBytes) {
-        throw new PayloadTooLargeError(`the request body is over the ${config.bodyLimitBytes}-byte limit`);
-      }
       const { ctx, headers } = await authenticate(request);
-      const res = await yoga.fetch(request, { fleet: ctx });
+      const limited = await withLimitedBody(request, config.bodyLimitBytes);
+      const res = await yoga.fetch(limited, { fleet: ctx });
       return { res: withHeaders(res, headers), companyId: ctx.companyId };
     }
     if (p === API_BASE || p.startsWith(API_BASE + '/')) {

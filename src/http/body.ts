@@ -24,6 +24,19 @@ export async function readJsonBody(request: Request, limitBytes: number): Promis
   }
 }
 
+/** The request with its body read under the limit (413 past it), for handlers that read bodies themselves. */
+export async function withLimitedBody(request: Request, limitBytes: number): Promise<Request> {
+  if (!request.body) return request;
+  const declared = Number(request.headers.get('content-length') ?? NaN);
+  if (Number.isFinite(declared) && declared > limitBytes) {
+    throw new PayloadTooLargeError(`the request body is over the ${limitBytes}-byte limit`);
+  }
+  const text = await readLimited(request, limitBytes);
+  const headers = new Headers(request.headers);
+  headers.delete('content-length');
+  return new Request(request.url, { method: request.method, headers, body: text });
+}
+
 async function readLimited(request: Request, limitBytes: number): Promise<string> {
   if (!request.body) return '';
   const reader = request.body.getReader();

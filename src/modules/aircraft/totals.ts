@@ -3,9 +3,13 @@ import type { ScopedPrisma } from '../../db/scoped.js';
 /**
  * THE totals rule (api-v1 §2.2, gaps §4): for every number maintenance tracking item of an aircraft,
  *   totals[key] = initialValues[key] + sum of key over the aircraft's live flight logs.
- * Recomputed from scratch in SQL on `numeric` (jsonb numbers are numeric), so the stored figures are exact
- * decimals and cannot drift. Callers run it inside the transaction that changed the logs, after locking the
- * aircraft rows with `lockAircraft`, so concurrent writers serialise and every recompute sees committed logs.
+ * All arithmetic is SQL `numeric` (jsonb numbers are numeric), so the stored figures are exact decimals.
+ *
+ * `recomputeAircraftTotals` computes the rule from scratch (when an aircraft's items or initial values change).
+ * A flight-log write instead applies its own difference with `applyTotalsDelta`, in the transaction that writes the
+ * log and after `lockAircraft`, so concurrent writers serialise on the aircraft row and each applies its change to
+ * the committed totals: exact, and O(1) per write however many logs the aircraft has. The tests recompute from
+ * scratch after concurrent mixed writes and compare.
  */
 export async function recomputeAircraftTotals(tx: ScopedPrisma, uids: Iterable<string>): Promise<void> {
   const list = [...new Set(uids)];
@@ -28,4 +32,24 @@ export async function lockAircraft(tx: ScopedPrisma, uids: Iterable<string>): Pr
   await tx.$queryRaw`
     SELECT uid FROM "Aircraft" WHERE "companyId" = ${tx.companyId} AND uid = ANY(${list}::text[])
     ORDER BY uid FOR UPDATE`;
+}
+
+type Tracking = Record<string, unknown> | null | undefined;
+
+/**
+ * Adds `add` and subtracts `sub` (a log's tracking values after and before a write; null for none) to the
+ * aircraft's totals, for its number maintenance items only. Callers hold the lock from `lockAircraft`.
+ */
+export async function applyTotalsDelta(tx: ScopedPrisma, uid: string, add: Tracking, sub: Tracking): Promise<void> {
+  await tx.$executeRaw`
+    UPDATE "Aircraft" a SET totals = COALESCE((
+      SELECT jsonb_object_agg(k.key,
+        COALESCE((a.totals ->> k.key)::numeric, (a."initialValues" ->> k.key)::numeric, 0)
+        + CASE WHEN jsonb_typeof(${JSON.stringify(add ?? {})}::jsonb -> k.key) = 'number'
+               THEN (${JSON.stringify(add ?? {})}::jsonb ->> k.key)::numeric ELSE 0 END
+        - CASE WHEN jsonb_typeof(${JSON.stringify(sub ?? {})}::jsonb -> k.key) = 'number'
+               THEN (${JSON.stringify(sub ?? {})}::jsonb ->> k.key)::numeric ELSE 0 END)
+      FROM jsonb_each(a."maintenanceTrackingItems") k
+      WHERE k.value ->> 'type' = 'number'), '{}'::jsonb), "updatedAt" = now()
+    WHERE a."companyId" = ${tx.companyId} AND a.uid = ${uid}`;
 }

@@ -8,7 +8,7 @@ import {
   fieldErrorsFromZod,
   type FieldError,
 } from '../../errors.js';
-import { lockAircraft, recomputeAircraftTotals } from '../aircraft/totals.js';
+import { applyTotalsDelta, lockAircraft } from '../aircraft/totals.js';
 import { asTrackingMap } from '../tracking/schema.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
 
@@ -351,7 +351,7 @@ export class FlightLogService {
             tracking: withoutNulls(n.tracking),
           } as never,
         });
-        await recomputeAircraftTotals(tx, [aircraft.uid]);
+        await applyTotalsDelta(tx, aircraft.uid, withoutNulls(n.tracking), null);
       }),
     );
     return { uid, status: 'created' };
@@ -398,7 +398,12 @@ export class FlightLogService {
         };
         if (sameLog(current, next)) return { uid, status: 'no_changes' as const };
         await tx.flightLog.updateMany({ where: { uid }, data: next as never });
-        await recomputeAircraftTotals(tx, [current.aircraftId, aircraft.uid]);
+        const before = current.tracking as Record<string, unknown>;
+        if (aircraft.uid === current.aircraftId) await applyTotalsDelta(tx, aircraft.uid, next.tracking, before);
+        else {
+          await applyTotalsDelta(tx, current.aircraftId, null, before);
+          await applyTotalsDelta(tx, aircraft.uid, next.tracking, null);
+        }
         return { uid, status: 'updated' as const };
       }),
     );
@@ -410,7 +415,7 @@ export class FlightLogService {
         const current = await this.lockLog(tx, uid);
         await lockAircraft(tx, [current.aircraftId]);
         await tx.flightLog.deleteMany({ where: { uid } });
-        await recomputeAircraftTotals(tx, [current.aircraftId]);
+        await applyTotalsDelta(tx, current.aircraftId, null, current.tracking as Record<string, unknown>);
         return { uid, status: 'deleted' as const };
       }),
     );
