@@ -66,11 +66,12 @@ function bareHandler(sql: RawSql): http.RequestListener {
           [companyId, uid, aircraftId, aircraftRegistration, timeDate, pilot, startLocation, endLocation, pax, JSON.stringify(tracking)],
         );
         await q(
-          `UPDATE "Aircraft" a SET totals = COALESCE((SELECT jsonb_object_agg(k.key, COALESCE((a."initialValues" ->> k.key)::numeric, 0) + COALESCE((
-             SELECT SUM((f.tracking ->> k.key)::numeric) FROM "FlightLog" f WHERE f."companyId" = a."companyId" AND f."aircraftId" = a.uid
-             AND jsonb_typeof(f.tracking -> k.key) = 'number'), 0)) FROM jsonb_each(a."maintenanceTrackingItems") k
-             WHERE k.value ->> 'type' = 'number'), '{}'::jsonb), "updatedAt" = now() WHERE a."companyId" = $1 AND a.uid = ANY($2::text[])`,
-          [companyId, [aircraftId]],
+          `UPDATE "Aircraft" a SET totals = COALESCE((SELECT jsonb_object_agg(k.key,
+             COALESCE((a.totals ->> k.key)::numeric, (a."initialValues" ->> k.key)::numeric, 0)
+             + CASE WHEN jsonb_typeof($3::jsonb -> k.key) = 'number' THEN ($3::jsonb ->> k.key)::numeric ELSE 0 END)
+             FROM jsonb_each(a."maintenanceTrackingItems") k WHERE k.value ->> 'type' = 'number'), '{}'::jsonb),
+             "updatedAt" = now() WHERE a."companyId" = $1 AND a.uid = $2`,
+          [companyId, aircraftId, JSON.stringify(tracking)],
         );
       });
       results.push({ uid, status: 'created' });
