@@ -42,7 +42,7 @@ class Exit extends Error {
   }
 }
 
-type DbRunner = <T>(fn: (db: Database) => Promise<T>) => Promise<T>;
+type DbRunner = <T>(fn: (db: Database) => Promise<T>, opts?: { migrate?: boolean }) => Promise<T>;
 
 /** Builds the command tree. `withDb` decides where database work runs (own connection, or the server's). */
 function program(io: Io, withDb: DbRunner, config: () => Config, serve: () => Promise<void>): Command {
@@ -63,7 +63,7 @@ function program(io: Io, withDb: DbRunner, config: () => Config, serve: () => Pr
       withDb(async (db) => {
         const applied = await applyMigrations(db.sql);
         io.out(applied.length ? `applied ${applied.length} migration(s): ${applied.join(', ')}` : 'database is up to date');
-      }),
+      }, { migrate: false }),
     );
 
   cmd
@@ -250,7 +250,7 @@ export async function main(argv: string[]): Promise<number> {
     stdio.err(`fleetops: ${(e as Error).message}`);
     return 1;
   }
-  const withDb: DbRunner = async (fn) => {
+  const withDb: DbRunner = async (fn, opts) => {
     if (!config.databaseUrl) {
       const holder = lockHolder(config.dataDir);
       if (holder !== null) {
@@ -265,7 +265,7 @@ export async function main(argv: string[]): Promise<number> {
         throw new Exit(r.code);
       }
     }
-    const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+    const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, migrate: opts?.migrate });
     try {
       return await fn(db);
     } finally {

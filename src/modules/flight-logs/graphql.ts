@@ -1,7 +1,8 @@
 import { builder } from '../../graphql/builder.js';
 import { AircraftType } from '../aircraft/graphql.js';
 import { UserType } from '../users/graphql.js';
-import { COPILOT_TYPES, type BatchResult, type FlightLogPage, type WriteResult } from './service.js';
+import { BatchResultType, WriteResultType, stripNulls } from '../../graphql/common.js';
+import { COPILOT_TYPES, type FlightLogPage } from './service.js';
 
 /** GraphQL adapter for flight logs: types, queries and mutations over FlightLogService. */
 export const FlightLogType = builder.prismaObject('FlightLog', {
@@ -53,31 +54,6 @@ export const FlightLogPageType = builder.objectRef<FlightLogPage>('FlightLogPage
     data: t.field({ type: [FlightLogType], resolve: (p) => p.data }),
     count: t.exposeInt('count', { description: 'Logs in this page' }),
     nextCursor: t.exposeString('nextCursor', { nullable: true, description: 'Pass as `cursor` for the next page; null at the end' }),
-  }),
-});
-
-export const WriteStatusEnum = builder.enumType('WriteStatus', {
-  values: ['created', 'updated', 'deleted', 'no_changes'] as const,
-});
-
-export const WriteResultType = builder.objectRef<WriteResult>('WriteResult').implement({
-  fields: (t) => ({
-    uid: t.exposeID('uid'),
-    status: t.field({ type: WriteStatusEnum, resolve: (r) => r.status }),
-  }),
-});
-
-export const BatchErrorType = builder.objectRef<{ index: number; error: string }>('BatchError').implement({
-  fields: (t) => ({
-    index: t.exposeInt('index', { description: 'Position of the failed item in the input' }),
-    error: t.exposeString('error'),
-  }),
-});
-
-export const BatchResultType = builder.objectRef<BatchResult>('BatchResult').implement({
-  fields: (t) => ({
-    results: t.field({ type: [WriteResultType], resolve: (r) => r.results }),
-    errors: t.field({ type: [BatchErrorType], resolve: (r) => r.errors }),
   }),
 });
 
@@ -156,7 +132,3 @@ builder.mutationFields((t) => ({
     resolve: (_r, args, ctx) => ctx.services.flightLogs.batchDelete(args.ids),
   }),
 }));
-
-function stripNulls<T extends Record<string, unknown>>(o: T): { [K in keyof T]?: Exclude<T[K], null> } {
-  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== null && v !== undefined)) as never;
-}

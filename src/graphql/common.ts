@@ -1,0 +1,43 @@
+import { builder } from './builder.js';
+
+/** Result types shared by every resource's mutations. */
+export const WRITE_STATUSES = ['created', 'updated', 'deleted', 'restored', 'no_changes', 'installed', 'removed'] as const;
+export type WriteStatusValue = (typeof WRITE_STATUSES)[number];
+
+export const WriteStatusEnum = builder.enumType('WriteStatus', {
+  description: 'What a write did. Each resource uses the subset its contract names.',
+  values: WRITE_STATUSES,
+});
+
+export interface WriteResultShape {
+  uid: string;
+  status: WriteStatusValue;
+}
+
+export const WriteResultType = builder.objectRef<WriteResultShape>('WriteResult').implement({
+  fields: (t) => ({
+    uid: t.exposeID('uid'),
+    status: t.field({ type: WriteStatusEnum, resolve: (r) => r.status }),
+  }),
+});
+
+export const BatchErrorType = builder.objectRef<{ index: number; error: string }>('BatchError').implement({
+  fields: (t) => ({
+    index: t.exposeInt('index', { description: 'Position of the failed item in the input' }),
+    error: t.exposeString('error'),
+  }),
+});
+
+export const BatchResultType = builder
+  .objectRef<{ results: WriteResultShape[]; errors: { index: number; error: string }[] }>('BatchResult')
+  .implement({
+    fields: (t) => ({
+      results: t.field({ type: [WriteResultType], resolve: (r) => r.results }),
+      errors: t.field({ type: [BatchErrorType], resolve: (r) => r.errors }),
+    }),
+  });
+
+/** GraphQL optional args arrive as null; services take absent. */
+export function stripNulls<T extends Record<string, unknown>>(o: T): { [K in keyof T]?: Exclude<T[K], null> } {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== null && v !== undefined)) as never;
+}

@@ -1,0 +1,577 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+
+/**
+ * Each describe block is one scenario with its own DATA_DIR: the blocks run concurrently with one another
+ * (describe.concurrent), the steps inside a block run in order (step = test.sequential).
+ */
+const step = test.sequential;
+
+/**
+ * The `fleetops` command as a user runs it (gaps.md §1): `node bin/fleetops.js ...` in a child process, with a
+ * fresh DATA_DIR per scenario, and a started `fleetops serve` answering real HTTP on 127.0.0.1.
+ */
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const BIN = path.join(ROOT, 'bin', 'fleetops.js');
+const KEY_RE = /^fo_live_[0-9A-Za-z]{32}$/;
+const LONG = 60_000; // one command, or a server's start
+const STEP = 90_000; // a step of several commands (the machine may be shared with other test runs)
+
+interface RunResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+const tempDirs: string[] = [];
+const servers = new Set<Server>();
+
+function tempDir(label: string): string {
+  // short paths: the admin socket DATA_DIR/fleetops.sock must stay under the Unix socket path limit
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `focli-${label}-`));
+  tempDirs.push(dir);
+  return dir;
+}
+
+const BASE_ENV: NodeJS.ProcessEnv = (() => {
+  const env = { ...process.env };
+  for (const k of ['DATABASE_URL', 'TEST_DATABASE_URL', 'PORT', 'HOST', 'DATA_DIR', 'REDIS_URL', 'LOG_LEVEL', 'RATE_LIMIT_PER_MINUTE']) delete env[k];
+  return env;
+})();
+
+/** Runs `fleetops ARGS` to completion. cwd defaults to a scratch dir so no stray .env is read. */
+function fleetops(args: string[], opts: { env: Record<string, string>; cwd?: string; timeoutMs?: number }): Promise<RunResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], {
+      cwd: opts.cwd ?? os.tmpdir(),
+      env: { ...BASE_ENV, LOG_LEVEL: 'silent', ...opts.env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (c) => (stdout += c));
+    child.stderr.setEncoding('utf8').on('data', (c) => (stderr += c));
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`fleetops ${args.join(' ')} did not finish in ${opts.timeoutMs ?? LONG} ms\nstdout: ${stdout}\nstderr: ${stderr}`));
+    }, opts.timeoutMs ?? LONG);
+    child.on('error', (e) => {
+      clearTimeout(timer);
+      reject(e);
+    });
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+const lines = (s: string) => s.split('\n').filter((l) => l.trim() !== '');
+const lastLine = (s: string) => {
+  // the last line of stdout, exactly as printed (stdout ends with one newline)
+  const parts = s.replace(/\n$/, '').split('\n');
+  return parts[parts.length - 1];
+};
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+interface Server {
+  proc: ChildProcess;
+  url: string;
+  output(): string;
+  stop(): Promise<void>;
+}
+
+/** Starts `fleetops serve` and waits until GET /healthz answers 200. */
+async function serve(env: Record<string, string>, cwd?: string): Promise<Server> {
+  const port = await freePort();
+  const proc = spawn(process.execPath, [BIN, 'serve'], {
+    cwd: cwd ?? os.tmpdir(),
+    env: { ...BASE_ENV, LOG_LEVEL: 'silent', HOST: '127.0.0.1', PORT: String(port), ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  proc.stdout!.setEncoding('utf8').on('data', (c) => (out += c));
+  proc.stderr!.setEncoding('utf8').on('data', (c) => (out += c));
+  let exited: number | null | undefined;
+  const exit = new Promise<void>((resolve) =>
+    proc.on('exit', (code) => {
+      exited = code;
+      resolve();
+    }),
+  );
+  const url = `http://127.0.0.1:${port}`;
+  const server: Server = {
+    proc,
+    url,
+    output: () => out,
+    async stop() {
+      servers.delete(server);
+      if (exited === undefined) {
+        proc.kill('SIGTERM');
+        const done = await Promise.race([exit.then(() => true), sleep(30_000).then(() => false)]);
+        if (!done) {
+          proc.kill('SIGKILL');
+          await exit;
+        }
+      }
+    },
+  };
+  servers.add(server);
+  const deadline = Date.now() + LONG;
+  for (;;) {
+    if (exited !== undefined) throw new Error(`fleetops serve exited with ${exited} before answering:\n${out}`);
+    try {
+      const res = await fetch(`${url}/healthz`);
+      if (res.status === 200) break;
+    } catch {
+      /* not listening yet */
+    }
+    if (Date.now() > deadline) {
+      await server.stop();
+      throw new Error(`fleetops serve did not answer /healthz within ${LONG} ms:\n${out}`);
+    }
+    await sleep(200);
+  }
+  return server;
+}
+
+async function api(server: Server, route: string, key: string) {
+  const res = await fetch(`${server.url}/api/v1${route}`, { headers: { authorization: `Bearer ${key}` } });
+  const text = await res.text();
+  let body: any;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    body = text;
+  }
+  return { status: res.status, body };
+}
+
+/** A plaintext key in the product's own format: `fo_live_` + 32 base62 characters. */
+function liveKey(): string {
+  const alphabet = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+  let s = '';
+  for (const b of randomBytes(64)) if (b < 248 && s.length < 32) s += alphabet[b % 62];
+  return 'fo_live_' + s;
+}
+
+/** One company following the import format of gaps.md §1. */
+function company(id: string, tag: string, key: string) {
+  const up = tag.toUpperCase();
+  return {
+    id,
+    name: `${up} Aviation`,
+    users: [
+      { uid: `${tag}-owner`, email: `owner@${tag}.test`, displayName: 'Olivia Owner', firstName: 'Olivia', lastName: 'Owner', status: 'Active', roles: ['owner', 'admin'], timezone: 'Australia/Sydney' },
+      { uid: `${tag}-pilot`, email: `pilot@${tag}.test`, displayName: 'Pat Pilot', firstName: 'Pat', lastName: 'Pilot', status: 'Active', roles: ['pilot'], phone: '+61400000000', timezone: 'Australia/Sydney' },
+    ],
+    aircraft: [
+      {
+        uid: `${tag}-ac-1`, registration: `VH-${up.slice(0, 3)}`, type: 'B06', category: 'rotary-wing', manufacturer: 'Bell', model: '206B',
+        engineType: 'turbine', engineCount: 1, status: 'active',
+        maintenanceTrackingItems: { hobbs: { displayText: 'Hobbs', type: 'number', precision: 1 }, landings: { displayText: 'Landings', type: 'number', precision: 0 } },
+        logTrackingItems: { fuelUplift: { displayText: 'Fuel uplift', type: 'number' }, remarks: { displayText: 'Remarks', type: 'string' } },
+        initialValues: { hobbs: 1200.5, landings: 3000 },
+      },
+      {
+        uid: `${tag}-ac-2`, registration: `VH-${up.slice(0, 2)}Z`, type: 'C172', category: 'fixed-wing', manufacturer: 'Cessna', model: '172S',
+        engineType: 'piston', engineCount: 1, status: 'active',
+        maintenanceTrackingItems: { tacho: { displayText: 'Tacho', type: 'number', precision: 2 } },
+        logTrackingItems: {},
+        initialValues: { tacho: 4321.25 },
+      },
+    ],
+    vehicles: [{ uid: `${tag}-v-1`, make: 'Toyota', model: 'Hilux', registration: `${up.slice(0, 3)}123`, tracking: { kilometers: true, miles: false, hours: false } }],
+    apiKeys: [{ name: 'integration', key }],
+  };
+}
+
+function writeJson(dir: string, name: string, data: unknown): string {
+  const file = path.join(dir, name);
+  fs.writeFileSync(file, typeof data === 'string' ? data : JSON.stringify(data, null, 2));
+  return file;
+}
+
+/** Checks the aircraft listing of an imported company (2 aircraft, totals = initialValues). */
+function expectImportedAircraft(body: any, tag: string) {
+  expect(body.count).toBe(2);
+  expect(body.data).toHaveLength(2);
+  const byUid = Object.fromEntries(body.data.map((a: any) => [a.uid, a]));
+  expect(Object.keys(byUid).sort()).toEqual([`${tag}-ac-1`, `${tag}-ac-2`]);
+  expect(byUid[`${tag}-ac-1`].totals).toEqual({ hobbs: 1200.5, landings: 3000 });
+  expect(byUid[`${tag}-ac-1`].initialValues).toEqual({ hobbs: 1200.5, landings: 3000 });
+  expect(byUid[`${tag}-ac-2`].totals).toEqual({ tacho: 4321.25 });
+}
+
+afterAll(async () => {
+  for (const s of [...servers]) await s.stop();
+  for (const d of tempDirs) fs.rmSync(d, { recursive: true, force: true });
+}, LONG);
+
+describe.concurrent('README journey: fleetops serve, then demo and keys while it runs', () => {
+  let dataDir: string;
+  let server: Server;
+  let demoKey: string;
+  let demoKeyId: string;
+
+  beforeAll(async () => {
+    dataDir = tempDir('srv');
+    server = await serve({ DATA_DIR: dataDir });
+  }, STEP);
+  afterAll(async () => {
+    await server?.stop();
+    // a stopped server leaves neither its lock nor its admin socket behind
+    if (dataDir) {
+      expect(fs.existsSync(path.join(dataDir, 'fleetops.sock'))).toBe(false);
+      expect(fs.existsSync(path.join(dataDir, 'fleetops.lock'))).toBe(false);
+    }
+  }, STEP);
+
+  step('serve prints where it listens', () => {
+    expect(server.output()).toContain(`listening on ${server.url}`);
+  });
+
+  step('fleetops demo while the server runs prints a working key as the last line', async () => {
+    const r = await fleetops(['demo'], { env: { DATA_DIR: dataDir } });
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    demoKey = lastLine(r.stdout);
+    expect(demoKey).toMatch(KEY_RE);
+    const res = await api(server, '/aircraft', demoKey);
+    expect(res.status).toBe(200);
+    expect(res.body.count).toBe(2);
+    expect(res.body.data).toHaveLength(2);
+  }, STEP);
+
+  step('keys list shows the demo key by prefix; keys revoke makes it answer 401', async () => {
+    expect(demoKey).toMatch(KEY_RE);
+    const list = await fleetops(['keys', 'list', '--company', 'demo'], { env: { DATA_DIR: dataDir } });
+    expect(list.code).toBe(0);
+    const row = lines(list.stdout).find((l) => l.includes(demoKey.slice(0, 12)));
+    expect(row, list.stdout).toBeDefined();
+    expect(list.stdout).not.toContain(demoKey); // only the prefix is ever shown again
+    demoKeyId = row!.split('\t')[0];
+    expect(demoKeyId).toMatch(/\S/);
+
+    const revoke = await fleetops(['keys', 'revoke', demoKeyId], { env: { DATA_DIR: dataDir } });
+    expect(revoke.code).toBe(0);
+    expect(revoke.stdout).toContain(demoKeyId);
+    expect((await api(server, '/aircraft', demoKey)).status).toBe(401);
+  }, STEP);
+
+  step('keys create --company demo --name ci prints the new key alone as the last line, and it works', async () => {
+    const r = await fleetops(['keys', 'create', '--company', 'demo', '--name', 'ci'], { env: { DATA_DIR: dataDir } });
+    expect(r.code).toBe(0);
+    const key = lastLine(r.stdout);
+    expect(key).toMatch(KEY_RE);
+    // printed once: no other line carries it
+    expect(r.stdout.split(key).length - 1).toBe(1);
+    const res = await api(server, '/aircraft', key);
+    expect(res.status).toBe(200);
+    expect(res.body.count).toBe(2);
+  }, STEP);
+
+  step('import with a relative path from another working directory, while the server runs', async () => {
+    const work = tempDir('cwd');
+    const key = liveKey();
+    writeJson(work, 'companies.json', { companies: [company('relco', 'rel', key)] });
+    const r = await fleetops(['import', 'companies.json'], { env: { DATA_DIR: dataDir }, cwd: work });
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(lines(r.stdout)).toHaveLength(1);
+    expect(r.stdout).toMatch(/relco/);
+    const res = await api(server, '/aircraft', key);
+    expect(res.status).toBe(200);
+    expectImportedAircraft(res.body, 'rel');
+  }, STEP);
+
+  step('an invalid import file sent to the running server exits 1 and names the entry', async () => {
+    const work = tempDir('bad');
+    const file = writeJson(work, 'bad-shape.json', { companies: [{ id: 'bad id!', name: 'X' }] });
+    const r = await fleetops(['import', file], { env: { DATA_DIR: dataDir } });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain('/companies/0/id');
+  }, STEP);
+
+  step('a second serve on the same data directory says the database is in use and exits 1', async () => {
+    const port = await freePort();
+    const r = await fleetops(['serve'], { env: { DATA_DIR: dataDir, PORT: String(port) } });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/in use|already running/i);
+    // the running server is unharmed
+    expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
+  }, STEP);
+});
+
+describe.concurrent('without a server: migrate, import, keys', () => {
+  let dataDir: string;
+  let work: string;
+  const acmeKey = liveKey();
+  const globexKey = liveKey();
+  const goodFile = () => ({ companies: [company('acme', 'acme', acmeKey), company('globex', 'globex', globexKey)] });
+  const rejectedKeys = [liveKey(), liveKey()];
+
+  beforeAll(() => {
+    dataDir = tempDir('db');
+    work = tempDir('files');
+  });
+
+  step('migrate applies the migrations on a fresh data directory, then says it is up to date', async () => {
+    const first = await fleetops(['migrate'], { env: { DATA_DIR: dataDir } });
+    expect(first.stderr).toBe('');
+    expect(first.code).toBe(0);
+    expect(first.stdout).toMatch(/applied \d+ migration/);
+    const second = await fleetops(['migrate'], { env: { DATA_DIR: dataDir } });
+    expect(second.code).toBe(0);
+    expect(second.stdout).toMatch(/up to date/);
+  }, STEP);
+
+  step('import prints one line per company and is idempotent', async () => {
+    const file = writeJson(work, 'good.json', goodFile());
+    const first = await fleetops(['import', file], { env: { DATA_DIR: dataDir } });
+    expect(first.stderr).toBe('');
+    expect(first.code).toBe(0);
+    const out1 = lines(first.stdout);
+    expect(out1).toHaveLength(2);
+    expect(out1[0]).toMatch(/^acme\b.*created/);
+    expect(out1[1]).toMatch(/^globex\b.*created/);
+    expect(out1[0]).toMatch(/aircraft 2 created, 0 updated/);
+    expect(out1[0]).toMatch(/users 2 created, 0 updated/);
+
+    const again = await fleetops(['import', file], { env: { DATA_DIR: dataDir } });
+    expect(again.stderr).toBe('');
+    expect(again.code).toBe(0);
+    const out2 = lines(again.stdout);
+    expect(out2).toHaveLength(2);
+    for (const l of out2) {
+      expect(l).toMatch(/company updated/);
+      expect(l).toMatch(/users 0 created, 2 updated/);
+      expect(l).toMatch(/aircraft 0 created, 2 updated/);
+      expect(l).toMatch(/vehicles 0 created, 1 updated/);
+      expect(l).toMatch(/keys 0 created, 1 updated/i);
+    }
+  }, STEP);
+
+  step('an invalid file exits 1, names the bad entry by JSON Pointer, and writes nothing', async () => {
+    // 1) the first company is new and valid; the second one's second aircraft has an unknown tracking key
+    const bad1: { companies: any[] } = goodFile();
+    bad1.companies[0] = company('newco', 'newco', rejectedKeys[0]);
+    bad1.companies[1].aircraft[1].initialValues = { tacho: 1, bogus: 5 };
+    const f1 = writeJson(work, 'bad-aircraft.json', bad1);
+    const r1 = await fleetops(['import', f1], { env: { DATA_DIR: dataDir } });
+    expect(r1.code).toBe(1);
+    expect(r1.stdout).toBe('');
+    expect(r1.stderr).toContain('/companies/1/aircraft/1/initialValues/bogus');
+
+    // 2) the first company is the existing acme, changed and with a new key; the second has a user with a bad email
+    const bad2 = goodFile();
+    bad2.companies[0].name = 'Acme Renamed';
+    bad2.companies[0].aircraft[0].registration = 'VH-CHG';
+    bad2.companies[0].apiKeys.push({ name: 'extra', key: rejectedKeys[1] });
+    bad2.companies[1] = company('newco2', 'newco2', liveKey());
+    bad2.companies[1].users[1].email = 'not-an-email';
+    const f2 = writeJson(work, 'bad-user.json', bad2);
+    const r2 = await fleetops(['import', f2], { env: { DATA_DIR: dataDir } });
+    expect(r2.code).toBe(1);
+    expect(r2.stdout).toBe('');
+    expect(r2.stderr).toContain('/companies/1/users/1/email');
+
+    // that nothing of either file was written is checked by the last step, with a server on this data directory
+  }, STEP);
+
+  step('keys create for an unknown company and keys revoke of an unknown id exit 1', async () => {
+    const c = await fleetops(['keys', 'create', '--company', 'nope'], { env: { DATA_DIR: dataDir } });
+    expect(c.code).toBe(1);
+    expect(c.stderr).toMatch(/company "?nope"? not found/);
+    expect(c.stdout).not.toMatch(/fo_live_/);
+
+    const r = await fleetops(['keys', 'revoke', '00000000-0000-4000-8000-000000000000'], { env: { DATA_DIR: dataDir } });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/not found/);
+  }, STEP);
+
+  step('a server on that data directory serves exactly the imported data', async () => {
+    const server = await serve({ DATA_DIR: dataDir });
+    try {
+      for (const [tag, key] of [['acme', acmeKey], ['globex', globexKey]] as const) {
+        const res = await api(server, '/aircraft', key);
+        expect(res.status).toBe(200);
+        expectImportedAircraft(res.body, tag); // imported twice, still 2 aircraft; the rejected rename did not land
+        expect(res.body.data.map((a: any) => a.registration)).not.toContain('VH-CHG');
+        const users = await api(server, '/users', key);
+        expect(users.status).toBe(200);
+        expect(users.body.count).toBe(2);
+      }
+      for (const k of rejectedKeys) expect((await api(server, '/aircraft', k)).status).toBe(401);
+      // keys list runs inside the server now (admin socket): the rejected files' first companies do not exist
+      for (const id of ['newco', 'newco2']) {
+        const l = await fleetops(['keys', 'list', '--company', id], { env: { DATA_DIR: dataDir } });
+        expect(l.code, `company ${id}: ${l.stdout}`).toBe(1);
+        expect(l.stderr).toMatch(/company "?\w+"? not found/);
+      }
+      // and acme still has exactly its imported key
+      const acme = await fleetops(['keys', 'list', '--company', 'acme'], { env: { DATA_DIR: dataDir } });
+      expect(acme.code).toBe(0);
+      expect(acme.stdout).toContain(acmeKey.slice(0, 12));
+      expect(acme.stdout).not.toContain(rejectedKeys[1].slice(0, 12));
+      expect(lines(acme.stdout).filter((l) => l.includes('fo_live_'))).toHaveLength(1);
+    } finally {
+      await server.stop();
+    }
+  }, STEP);
+});
+
+describe.concurrent('import files that cannot be read', () => {
+  let dataDir: string;
+  let work: string;
+  beforeAll(() => {
+    dataDir = tempDir('nofile');
+    work = tempDir('nofiles');
+  });
+
+  step('a file that is not JSON, or is missing, exits 1 with a clear message', async () => {
+    const notJson = writeJson(work, 'broken.json', '{"companies": [ {"id": "x", ');
+    const a = await fleetops(['import', notJson], { env: { DATA_DIR: dataDir } });
+    expect(a.code).toBe(1);
+    expect(a.stdout).toBe('');
+    expect(a.stderr).toContain('broken.json');
+    expect(a.stderr).toMatch(/JSON/i);
+
+    const missing = path.join(work, 'no-such-file.json');
+    const b = await fleetops(['import', missing], { env: { DATA_DIR: dataDir } });
+    expect(b.code).toBe(1);
+    expect(b.stdout).toBe('');
+    expect(b.stderr).toContain('no-such-file.json');
+    expect(b.stderr).toMatch(/no such file|not found|ENOENT|cannot read/i);
+    // neither opened (let alone created) a database
+    expect(fs.existsSync(path.join(dataDir, 'pglite'))).toBe(false);
+  }, STEP);
+});
+
+describe.concurrent('busy embedded database', () => {
+  let holder: ChildProcess | undefined;
+  afterAll(async () => {
+    if (holder && holder.exitCode === null && holder.signalCode === null) {
+      const gone = new Promise((r) => holder!.once('exit', r));
+      holder.kill('SIGTERM');
+      await gone;
+    }
+  });
+
+  step('migrate on a data directory held by a live process without an admin socket says so and exits 1', async () => {
+    holder = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)'], { stdio: 'ignore' });
+    await new Promise((r) => holder!.once('spawn', r));
+    const dataDir = tempDir('busy');
+    fs.writeFileSync(path.join(dataDir, 'fleetops.lock'), String(holder.pid));
+
+    const r = await fleetops(['migrate'], { env: { DATA_DIR: dataDir } });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/in use/);
+    expect(r.stderr).toContain(String(holder.pid));
+    expect(fs.existsSync(path.join(dataDir, 'pglite'))).toBe(false); // it did not open the database anyway
+
+    // a leftover socket file nobody answers on is no way in either
+    fs.writeFileSync(path.join(dataDir, 'fleetops.sock'), '');
+    const r2 = await fleetops(['keys', 'list', '--company', 'demo'], { env: { DATA_DIR: dataDir } });
+    expect(r2.code).toBe(1);
+    expect(r2.stderr).toMatch(/in use/);
+  }, STEP);
+});
+
+const PG_URL = process.env.TEST_DATABASE_URL;
+
+describe.skipIf(!PG_URL)('on PostgreSQL (DATABASE_URL)', { concurrent: true }, () => {
+  const dbName = `fleetops_cli_${randomBytes(5).toString('hex')}`;
+  let databaseUrl: string;
+  let dataDir: string;
+  let server: Server | undefined;
+
+  beforeAll(async () => {
+    const admin = new pg.Client({ connectionString: PG_URL });
+    await admin.connect();
+    try {
+      await admin.query(`CREATE DATABASE "${dbName}"`);
+    } finally {
+      await admin.end();
+    }
+    const u = new URL(PG_URL!);
+    u.pathname = '/' + dbName;
+    databaseUrl = u.toString();
+    dataDir = tempDir('pg');
+  }, LONG);
+
+  afterAll(async () => {
+    await server?.stop();
+    const admin = new pg.Client({ connectionString: PG_URL });
+    await admin.connect();
+    try {
+      await admin.query(`DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`);
+    } finally {
+      await admin.end();
+    }
+  }, STEP);
+
+  step('import, keys create and serve share the PostgreSQL database', async () => {
+    const env = { DATABASE_URL: databaseUrl, DATA_DIR: dataDir };
+    const work = tempDir('pgfiles');
+    const acmeKey = liveKey();
+    const globexKey = liveKey();
+    const file = writeJson(work, 'good.json', { companies: [company('acme', 'acme', acmeKey), company('globex', 'globex', globexKey)] });
+
+    const imp = await fleetops(['import', file], { env });
+    expect(imp.stderr).toBe('');
+    expect(imp.code).toBe(0);
+    expect(lines(imp.stdout)).toHaveLength(2);
+    expect(imp.stdout).toMatch(/^acme\b.*company created/m);
+
+    const again = await fleetops(['import', file], { env });
+    expect(again.code).toBe(0);
+    expect(lines(again.stdout).every((l) => /company updated/.test(l))).toBe(true);
+
+    const created = await fleetops(['keys', 'create', '--company', 'globex', '--name', 'ci'], { env });
+    expect(created.code).toBe(0);
+    const ciKey = lastLine(created.stdout);
+    expect(ciKey).toMatch(KEY_RE);
+
+    // the embedded database was never touched
+    expect(fs.existsSync(path.join(dataDir, 'pglite'))).toBe(false);
+
+    server = await serve(env);
+    const a = await api(server, '/aircraft', acmeKey);
+    expect(a.status).toBe(200);
+    expectImportedAircraft(a.body, 'acme');
+    const g = await api(server, '/aircraft', ciKey);
+    expect(g.status).toBe(200);
+    expectImportedAircraft(g.body, 'globex');
+
+    // on PostgreSQL other commands run beside the server on their own connection
+    const list = await fleetops(['keys', 'list', '--company', 'globex'], { env });
+    expect(list.code).toBe(0);
+    const row = lines(list.stdout).find((l) => l.includes(ciKey.slice(0, 12)));
+    expect(row).toBeDefined();
+    const revoke = await fleetops(['keys', 'revoke', row!.split('\t')[0]], { env });
+    expect(revoke.code).toBe(0);
+    expect((await api(server, '/aircraft', ciKey)).status).toBe(401);
+    expect((await api(server, '/aircraft', globexKey)).status).toBe(200);
+  }, 2 * STEP);
+});
