@@ -3,7 +3,8 @@ import type { Database } from './db/database.js';
 import { scopedPrisma, type ScopedPrisma } from './db/scoped.js';
 import { AircraftService, createAircraftLoader } from './modules/aircraft/service.js';
 import { UserService, createUserLoader } from './modules/users/service.js';
-import { VehicleService } from './modules/vehicles/service.js';
+import { VehicleService, createVehicleLoader } from './modules/vehicles/service.js';
+import { AssetReader } from './modules/assets/live.js';
 import { FormService } from './modules/forms/service.js';
 import { FlightLogService } from './modules/flight-logs/service.js';
 
@@ -23,12 +24,17 @@ export function createServices(db: ScopedPrisma) {
   const loaders = {
     aircraft: createAircraftLoader(db),
     user: createUserLoader(db),
+    vehicle: createVehicleLoader(db),
   };
+  const aircraft = new AircraftService(db, loaders.aircraft);
+  const vehicles = new VehicleService(db, loaders.vehicle);
+  const assets = new AssetReader(aircraft, vehicles);
   return {
     loaders,
-    aircraft: new AircraftService(db, loaders.aircraft),
+    aircraft,
     users: new UserService(db, loaders.user),
-    vehicles: new VehicleService(db),
+    vehicles,
+    assets,
     forms: new FormService(db),
     flightLogs: new FlightLogService(db),
   };

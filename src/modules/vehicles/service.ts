@@ -1,4 +1,6 @@
+import DataLoader from 'dataloader';
 import { z } from 'zod';
+import type { Vehicle } from '../../generated/prisma/client.js';
 import type { ScopedPrisma } from '../../db/scoped.js';
 import { ValidationError, fieldErrorsFromZod } from '../../errors.js';
 import { NumberMapSchema, TrackingMapSchema, type TrackingMap } from '../tracking/schema.js';
@@ -67,8 +69,24 @@ export function defaultMaintenanceItems(tracking: VehicleTracking): TrackingMap 
   };
 }
 
+export function createVehicleLoader(db: ScopedPrisma) {
+  return new DataLoader<string, Vehicle | null>(async (uids) => {
+    const rows = await db.vehicle.findMany({ where: { uid: { in: [...uids] } } });
+    const byUid = new Map(rows.map((r) => [r.uid, r]));
+    return uids.map((u) => byUid.get(u) ?? null);
+  });
+}
+
 export class VehicleService {
-  constructor(private readonly db: ScopedPrisma) {}
+  constructor(
+    private readonly db: ScopedPrisma,
+    private readonly loader: DataLoader<string, Vehicle | null> = createVehicleLoader(db),
+  ) {}
+
+  /** A vehicle of the company (deleted ones too), or null. */
+  find(uid: string): Promise<Vehicle | null> {
+    return this.loader.load(uid);
+  }
 
   /** Creates or updates a vehicle by uid (import, demo). */
   async upsert(input: VehicleImport, pathPrefix = ''): Promise<'created' | 'updated'> {
