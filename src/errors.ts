@@ -1,3 +1,16 @@
+import { z } from 'zod';
+
+// Clear messages for the commonest zod issues, everywhere: a missing field says so by name.
+z.config({
+  customError: (iss) => {
+    const name = iss.path?.length ? String(iss.path[iss.path.length - 1]) : 'value';
+    if (iss.code === 'invalid_type' && iss.input === undefined) return `${name} is required`;
+    if (iss.code === 'invalid_type') return `${name} must be ${iss.expected === 'object' ? 'an object' : iss.expected === 'array' ? 'an array' : `a ${iss.expected}`}`;
+    if (iss.code === 'unrecognized_keys') return `unknown field${iss.keys.length > 1 ? 's' : ''}: ${iss.keys.join(', ')}`;
+    return undefined;
+  },
+});
+
 /**
  * Domain errors. Services throw these; every channel maps them the same way: REST to RFC 9457 problem+json with
  * the status below, GraphQL to an error whose extensions carry `code`, `status` and `errors`.
@@ -100,4 +113,10 @@ export function fieldErrorsFromZod(
     path: prefix + i.path.map((p) => '/' + String(p).replace(/~/g, '~0').replace(/\//g, '~1')).join(''),
     message: i.message,
   }));
+}
+
+/** One line for an error, with each field error's path (batch results, CLI output). */
+export function oneLineMessage(e: AppError): string {
+  const details = (e.errors ?? []).filter((f) => !e.message.includes(f.message));
+  return details.length ? `${e.message}: ${details.map((f) => `${f.path || '/'} ${f.message}`).join('; ')}` : e.message;
 }

@@ -1,7 +1,8 @@
 import { aircraftRoutes } from '../modules/aircraft/rest.js';
 import { userRoutes } from '../modules/users/rest.js';
 import { flightLogRoutes } from '../modules/flight-logs/rest.js';
+import { vehicleRoutes } from '../modules/vehicles/rest.js';
 import type { RouteSpec } from './contract.js';
 
 /** Every REST route of /api/v1, as the modules declare them. */
-export const restRoutes: RouteSpec[] = [...aircraftRoutes, ...flightLogRoutes, ...userRoutes];
+export const restRoutes: RouteSpec[] = [...aircraftRoutes, ...flightLogRoutes, ...userRoutes, ...vehicleRoutes];

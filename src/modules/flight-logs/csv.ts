@@ -1,8 +1,8 @@
 import { parse } from 'csv-parse/sync';
 import type { Aircraft } from '../../generated/prisma/client.js';
-import { AppError } from '../../errors.js';
+import { AppError, oneLineMessage } from '../../errors.js';
 import { asTrackingMap } from '../tracking/schema.js';
-import { CORE_FIELDS, SERVER_CONTROLLED, errorMessage, type FlightLogService } from './service.js';
+import { CORE_FIELDS, SERVER_CONTROLLED, type FlightLogService } from './service.js';
 
 /**
  * Flight logs from CSV (`fleetops import-logs`): one row per log, a header row naming the columns: core fields
@@ -80,7 +80,7 @@ export async function importFlightLogsCsv(
       result.imported++;
     } catch (e) {
       if (!(e instanceof AppError)) throw e;
-      result.rejected.push({ line: info.lines, error: errorMessage(e) });
+      result.rejected.push({ line: info.lines, error: oneLineMessage(e) });
     }
     opts.onProgress?.(i + 1, records.length);
   }

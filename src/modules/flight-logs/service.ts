@@ -6,8 +6,10 @@ import {
   NotFoundError,
   ValidationError,
   fieldErrorsFromZod,
+  oneLineMessage,
   type FieldError,
 } from '../../errors.js';
+import { newUid } from '../../lib/ids.js';
 import { applyTotalsDelta, lockAircraft } from '../aircraft/totals.js';
 import { asTrackingMap } from '../tracking/schema.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
@@ -192,19 +194,6 @@ function fail(errors: FieldError[]): never {
   throw new ValidationError(`invalid flight log: ${summary}`, errors);
 }
 
-/** One-line message of an error for batch results. */
-export function errorMessage(e: AppError): string {
-  const details = (e.errors ?? []).filter((f) => !e.message.includes(f.message));
-  return details.length ? `${e.message}: ${details.map((f) => `${f.path || '/'} ${f.message}`).join('; ')}` : e.message;
-}
-
-function newUid(): string {
-  // time-ordered (48-bit ms) + 80 random bits, base32: sorts roughly by creation, unguessable
-  const t = Date.now().toString(32).padStart(10, '0');
-  const r = crypto.getRandomValues(new Uint8Array(10));
-  return 'fl_' + t + [...r].map((b) => (b % 32).toString(32)).join('');
-}
-
 export const FlightLogFilterSchema = z
   .object({
     aircraftId: z.string().min(1).optional().describe('Only logs of this aircraft uid'),
@@ -326,7 +315,7 @@ export class FlightLogService {
     }
     if (!parsed.success || errors.length) fail(errors);
     const core = parsed.data;
-    const uid = newUid();
+    const uid = newUid('fl');
     await retrying(() =>
       this.db.$transaction(async (tx) => {
         await lockAircraft(tx, [core.aircraftId]);
@@ -442,7 +431,7 @@ export class FlightLogService {
         out.results.push(await fn(item));
       } catch (e) {
         if (!(e instanceof AppError)) throw e;
-        out.errors.push({ index, error: errorMessage(e) });
+        out.errors.push({ index, error: oneLineMessage(e) });
       }
     }
     return out;

@@ -2,8 +2,10 @@ import DataLoader from 'dataloader';
 import { z } from 'zod';
 import type { Vehicle } from '../../generated/prisma/client.js';
 import type { ScopedPrisma } from '../../db/scoped.js';
-import { ValidationError, fieldErrorsFromZod } from '../../errors.js';
-import { NumberMapSchema, TrackingMapSchema, type TrackingMap } from '../tracking/schema.js';
+import { AppError, ConflictError, NotFoundError, ValidationError, fieldErrorsFromZod, oneLineMessage, type FieldError } from '../../errors.js';
+import { dsum } from '../../lib/decimal.js';
+import { newUid } from '../../lib/ids.js';
+import { NumberMapSchema, TrackingMapSchema, asNumberMap, type TrackingMap } from '../tracking/schema.js';
 
 /**
  * Vehicles (api-v1 §2.14, gaps §3). This foundation holds the vehicle rules that import and demo need:
@@ -59,6 +61,41 @@ export const VehicleFieldsSchema = z.object({
 export const VehicleImportSchema = VehicleFieldsSchema.extend({ uid: z.string().min(1).max(128) }).strict();
 export type VehicleImport = z.input<typeof VehicleImportSchema>;
 
+/** Fields the server controls: refused on create and update (api-v1 §2.14). */
+const VEHICLE_SERVER_CONTROLLED = ['uid', 'companyId', 'status', 'createdAt', 'updatedAt', 'totals'] as const;
+
+export const CreateVehicleSchema = VehicleFieldsSchema.strict();
+export const UpdateVehicleSchema = VehicleFieldsSchema.partial().strict();
+export type CreateVehicleInput = z.input<typeof CreateVehicleSchema>;
+
+export const VehicleFilterSchema = z
+  .object({
+    status: z.string().min(1).optional().describe('Only vehicles with this status (e.g. active, deleted)'),
+    includeDeleted: z
+      .union([z.boolean(), z.enum(['true', 'false']).transform((v) => v === 'true')])
+      .optional()
+      .describe('Also list soft-deleted vehicles (default false)'),
+  })
+  .strict();
+export type VehicleFilter = z.input<typeof VehicleFilterSchema>;
+
+export type VehicleWriteStatus = 'created' | 'updated' | 'deleted' | 'restored' | 'no_changes';
+
+function checkBody(raw: unknown, schema: z.ZodType, what: string) {
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw new ValidationError(`a ${what} must be a JSON object`);
+  const errors: FieldError[] = [];
+  for (const key of VEHICLE_SERVER_CONTROLLED) {
+    if (key in raw) errors.push({ path: `/${key}`, message: `${key} is set by the server and must not be sent` });
+  }
+  const parsed = schema.safeParse(Object.fromEntries(Object.entries(raw).filter(([k]) => !(VEHICLE_SERVER_CONTROLLED as readonly string[]).includes(k))));
+  if (!parsed.success) errors.push(...fieldErrorsFromZod(parsed.error.issues));
+  if (errors.length) {
+    const summary = errors.length === 1 ? `${errors[0].path || 'body'}: ${errors[0].message}` : `${errors.length} invalid fields`;
+    throw new ValidationError(`invalid ${what}: ${summary}`, errors);
+  }
+  return parsed.data as Record<string, any>;
+}
+
 export const DEFAULT_TRACKING: VehicleTracking = { kilometers: false, miles: true, hours: false };
 
 /** The one maintenance tracking item made from the primary unit when none are given (gaps §3). */
@@ -88,37 +125,141 @@ export class VehicleService {
     return this.loader.load(uid);
   }
 
+  async list(filter: VehicleFilter = {}): Promise<Vehicle[]> {
+    const parsed = VehicleFilterSchema.safeParse(filter);
+    if (!parsed.success) throw new ValidationError('invalid vehicle query', fieldErrorsFromZod(parsed.error.issues));
+    const { status, includeDeleted } = parsed.data;
+    const where = status ? { status } : includeDeleted ? {} : { status: { not: 'deleted' } };
+    const rows = await this.db.vehicle.findMany({ where, orderBy: [{ registration: 'asc' }, { uid: 'asc' }] });
+    for (const r of rows) this.loader.prime(r.uid, r);
+    return rows;
+  }
+
+  /** The vehicle (soft-deleted ones too: they are hidden from lists, not gone), or 404. */
+  async get(uid: string): Promise<Vehicle> {
+    const row = await this.loader.load(uid);
+    if (!row) throw new NotFoundError('vehicle', uid);
+    return row;
+  }
+
+  async create(raw: unknown): Promise<{ uid: string; status: VehicleWriteStatus }> {
+    const v = checkBody(raw, CreateVehicleSchema, 'vehicle');
+    const uid = newUid('vh');
+    const data = withDefaults(v, null);
+    await this.db.vehicle.create({ data: { uid, status: 'active', ...data } as never });
+    return { uid, status: 'created' };
+  }
+
+  /** 1 to 50 vehicles, each validated and created independently (partial success). */
+  async batchCreate(items: unknown) {
+    if (!Array.isArray(items)) throw new ValidationError('items must be an array', [{ path: '/items', message: 'items must be an array' }]);
+    if (items.length < 1 || items.length > 50) {
+      throw new ValidationError(`items must hold 1 to 50 entries (got ${items.length})`, [{ path: '/items', message: '1 to 50 entries' }]);
+    }
+    const out = { results: [] as { uid: string; status: VehicleWriteStatus }[], errors: [] as { index: number; error: string }[] };
+    for (const [index, item] of items.entries()) {
+      try {
+        out.results.push(await this.create(item));
+      } catch (e) {
+        if (!(e instanceof AppError)) throw e;
+        out.errors.push({ index, error: oneLineMessage(e) });
+      }
+    }
+    return out;
+  }
+
+  async update(uid: string, raw: unknown): Promise<{ uid: string; status: VehicleWriteStatus }> {
+    const patch = checkBody(raw, UpdateVehicleSchema, 'vehicle');
+    const current = await this.get(uid);
+    const next = withDefaults({ ...pick(current), ...patch }, current);
+    const changed = Object.entries(next).filter(([k, v]) => canonical(v) !== canonical((current as Record<string, unknown>)[k]));
+    if (!changed.length) return { uid, status: 'no_changes' };
+    await this.db.vehicle.updateMany({ where: { uid }, data: Object.fromEntries(changed) as never });
+    this.loader.clear(uid);
+    return { uid, status: 'updated' };
+  }
+
+  /** Soft delete: status `deleted`, hidden from lists; the previous status is kept for restore. */
+  async delete(uid: string): Promise<{ uid: string; status: VehicleWriteStatus }> {
+    const current = await this.get(uid);
+    if (current.status === 'deleted') throw new NotFoundError('vehicle', uid);
+    await this.db.vehicle.updateMany({ where: { uid }, data: { status: 'deleted', statusBeforeDelete: current.status } });
+    this.loader.clear(uid);
+    return { uid, status: 'deleted' };
+  }
+
+  async restore(uid: string): Promise<{ uid: string; status: VehicleWriteStatus }> {
+    const current = await this.get(uid);
+    if (current.status !== 'deleted') throw new ConflictError(`vehicle ${uid} is not deleted`);
+    await this.db.vehicle.updateMany({ where: { uid }, data: { status: current.statusBeforeDelete ?? 'active', statusBeforeDelete: null } });
+    this.loader.clear(uid);
+    return { uid, status: 'restored' };
+  }
+
   /** Creates or updates a vehicle by uid (import, demo). */
   async upsert(input: VehicleImport, pathPrefix = ''): Promise<'created' | 'updated'> {
     const parsed = VehicleImportSchema.safeParse(input);
     if (!parsed.success) throw new ValidationError('invalid vehicle', fieldErrorsFromZod(parsed.error.issues, pathPrefix));
     const { uid, ...v } = parsed.data;
     const existing = await this.db.vehicle.findFirst({ where: { uid } });
-    const tracking = v.tracking ?? (existing?.tracking as VehicleTracking | undefined) ?? DEFAULT_TRACKING;
-    const maintenanceTrackingItems =
-      v.maintenanceTrackingItems ?? (existing?.maintenanceTrackingItems as TrackingMap | undefined) ?? defaultMaintenanceItems(tracking);
-    const initialValues = v.initialValues ?? (existing?.initialValues as Record<string, number> | undefined) ?? {};
-    for (const key of Object.keys(initialValues)) {
-      if (!(key in maintenanceTrackingItems)) {
-        throw new ValidationError('invalid vehicle', [
-          { path: `${pathPrefix}/initialValues/${key}`, message: `${key} is not a maintenance tracking item` },
-        ]);
-      }
+    let data;
+    try {
+      data = withDefaults(existing ? { ...pick(existing), ...v } : v, existing);
+    } catch (e) {
+      if (e instanceof ValidationError) throw new ValidationError(e.message, e.errors?.map((f) => ({ ...f, path: pathPrefix + f.path })));
+      throw e;
     }
-    const totals: Record<string, number> = {};
-    for (const [key, item] of Object.entries(maintenanceTrackingItems)) {
-      if (item.type === 'number') totals[key] = (existing?.totals as Record<string, number> | null)?.[key] ?? initialValues[key] ?? 0;
-    }
-    const data = {
-      ...v,
-      tracking,
-      maintenanceTrackingItems,
-      logTrackingItems: v.logTrackingItems ?? (existing?.logTrackingItems as TrackingMap | undefined) ?? {},
-      initialValues,
-      totals,
-    };
     if (existing) await this.db.vehicle.updateMany({ where: { uid }, data: data as never });
     else await this.db.vehicle.create({ data: { uid, status: 'active', ...data } as never });
+    this.loader.clear(uid);
     return existing ? 'updated' : 'created';
   }
+}
+
+/** The stored input fields of a vehicle (for merging an update over it). */
+function pick(v: Vehicle): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(VehicleFieldsSchema.shape)) {
+    const value = (v as Record<string, unknown>)[key];
+    if (value !== null && value !== undefined) out[key] = value;
+  }
+  return out;
+}
+
+/**
+ * Defaults and derived values (gaps §3): `tracking` defaults to miles; without maintenance items one is made from
+ * the primary unit; totals keep their value per item (new items start at their initial value, or 0).
+ */
+function withDefaults(v: Record<string, any>, existing: Vehicle | null) {
+  const tracking: VehicleTracking = v.tracking ?? DEFAULT_TRACKING;
+  const maintenanceTrackingItems: TrackingMap = v.maintenanceTrackingItems ?? defaultMaintenanceItems(tracking);
+  const initialValues: Record<string, number> = v.initialValues ?? {};
+  const errors: FieldError[] = [];
+  for (const key of Object.keys(initialValues)) {
+    if (maintenanceTrackingItems[key]?.type !== 'number') {
+      errors.push({ path: `/initialValues/${key}`, message: `${key} is not a number maintenance tracking item` });
+    }
+  }
+  const logTrackingItems: TrackingMap = v.logTrackingItems ?? {};
+  for (const key of Object.keys(logTrackingItems)) {
+    if (key in maintenanceTrackingItems) errors.push({ path: `/logTrackingItems/${key}`, message: `${key} is already a maintenance tracking item` });
+  }
+  if (errors.length) throw new ValidationError(`invalid vehicle: ${errors[0].path}: ${errors[0].message}`, errors);
+  const old = asNumberMap(existing?.totals);
+  const oldInitial = asNumberMap(existing?.initialValues);
+  const totals: Record<string, number> = {};
+  for (const [key, item] of Object.entries(maintenanceTrackingItems)) {
+    if (item.type !== 'number') continue;
+    // a changed initial value moves the total by the same amount; readings recorded since are kept
+    const base = old[key] ?? oldInitial[key] ?? 0;
+    totals[key] = key in old ? dsum(base, initialValues[key] ?? 0, -(oldInitial[key] ?? 0)) : (initialValues[key] ?? 0);
+  }
+  const data: Record<string, unknown> = { ...v, tracking, maintenanceTrackingItems, logTrackingItems, initialValues, totals };
+  for (const key of Object.keys(VehicleFieldsSchema.shape)) if (!(key in data)) data[key] = null;
+  return data;
+}
+
+function canonical(v: unknown): string {
+  if (v === undefined) return 'null';
+  return JSON.stringify(v, (_k, x) => (x && typeof x === 'object' && !Array.isArray(x) ? Object.fromEntries(Object.entries(x).sort(([a], [b]) => a.localeCompare(b))) : x));
 }

@@ -1,0 +1,162 @@
+import { z } from 'zod';
+import { defineRoutes, named, omitNulls } from '../../rest/contract.js';
+import { TrackingItemMetadataDoc } from '../aircraft/rest.js';
+import { FUEL_TYPES, TRANSMISSION_TYPES, TrackingDeviceSchema, VehicleFilterSchema, VehicleTrackingSchema } from './service.js';
+
+/** REST adapter for vehicles (api-v1 §2.14, gaps §3): declarations only; SOFA runs the GraphQL fields. */
+const fields = {
+  make: z.string(),
+  model: z.string(),
+  registration: z.string(),
+  vin: z.string().optional(),
+  serialNumber: z.string().optional(),
+  color: z.string().optional(),
+  description: z.string().optional(),
+  registrationState: z.string().optional(),
+  engineNumber: z.string().optional(),
+  previousRegistration: z.string().optional(),
+  year: z.number().int().optional(),
+  fuelType: z.enum(FUEL_TYPES).optional(),
+  transmissionType: z.enum(TRANSMISSION_TYPES).optional(),
+  totalSeats: z.number().int().min(0).optional(),
+  passengerCapacity: z.number().int().min(0).optional(),
+  tracking: VehicleTrackingSchema.optional().describe('Exactly one primary unit true; defaults to miles on create'),
+  trackingDevice: TrackingDeviceSchema.optional(),
+  maintenanceTrackingItems: z.record(z.string(), TrackingItemMetadataDoc).optional().describe('Defaults to one item from the primary unit (odometer or hours)'),
+  logTrackingItems: z.record(z.string(), TrackingItemMetadataDoc).optional(),
+  initialValues: z.record(z.string(), z.number()).optional(),
+  location: z.string().optional(),
+  thirdPartyUser: z.record(z.string(), z.unknown()).optional(),
+  photos: z.array(z.unknown()).optional(),
+};
+
+export const VehicleDoc = named(
+  'Vehicle',
+  z.object({
+    uid: z.string(),
+    ...fields,
+    status: z.string().describe('Server-controlled: active, or deleted after a soft delete'),
+    companyId: z.string(),
+    maintenanceTrackingItems: z.record(z.string(), TrackingItemMetadataDoc),
+    logTrackingItems: z.record(z.string(), TrackingItemMetadataDoc),
+    totals: z.record(z.string(), z.number()).optional(),
+    createdAt: z.string().optional(),
+    updatedAt: z.string().optional(),
+  }),
+);
+export const VehicleListDoc = named('VehicleList', z.object({ data: z.array(VehicleDoc), count: z.number().int() }));
+export const CreateVehicleBody = named('CreateVehicleBody', z.object(fields).strict());
+export const UpdateVehicleBody = named(
+  'UpdateVehicleBody',
+  z.object(Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, (v as z.ZodType).optional()]))).strict(),
+);
+export const VehicleWriteResultDoc = named(
+  'VehicleWriteResult',
+  z.object({ uid: z.string(), status: z.enum(['created', 'updated', 'deleted', 'restored', 'no_changes']) }),
+);
+export const VehicleBatchBody = named('VehicleBatchCreateBody', z.object({ items: z.array(CreateVehicleBody).min(1).max(50) }));
+export const VehicleBatchResultDoc = named(
+  'VehicleBatchResult',
+  z.object({
+    results: z.array(VehicleWriteResultDoc),
+    errors: z.array(z.object({ index: z.number().int(), error: z.string() })),
+  }),
+);
+
+const present = (v: Record<string, unknown>) => omitNulls(v);
+const idParam = z.object({ id: z.string().min(1).describe('Vehicle uid') });
+
+export const vehicleRoutes = defineRoutes([
+  {
+    operationId: 'listVehicles',
+    field: 'Query.vehicles',
+    method: 'GET',
+    path: '/vehicles',
+    tag: 'Vehicles',
+    summary: 'List vehicles',
+    description: 'Soft-deleted vehicles are hidden unless includeDeleted=true (or status=deleted).',
+    query: VehicleFilterSchema,
+    status: 200,
+    response: VehicleListDoc,
+    errors: [400],
+    present: (d) => ({ data: d.data.map(present), count: d.count }),
+  },
+  {
+    operationId: 'getVehicle',
+    field: 'Query.vehicle',
+    method: 'GET',
+    path: '/vehicles/{id}',
+    tag: 'Vehicles',
+    summary: 'Get a vehicle',
+    params: idParam,
+    status: 200,
+    response: VehicleDoc,
+    errors: [404],
+    present,
+  },
+  {
+    operationId: 'createVehicle',
+    field: 'Mutation.createVehicle',
+    method: 'POST',
+    path: '/vehicles',
+    tag: 'Vehicles',
+    summary: 'Create a vehicle',
+    body: CreateVehicleBody,
+    bodyArg: 'input',
+    status: 201,
+    response: VehicleWriteResultDoc,
+    errors: [400],
+  },
+  {
+    operationId: 'batchCreateVehicles',
+    field: 'Mutation.createVehicles',
+    method: 'POST',
+    path: '/vehicles/batch',
+    tag: 'Vehicles',
+    summary: 'Create 1 to 50 vehicles',
+    description: 'Each item is validated and created independently; failures are reported with their index.',
+    body: VehicleBatchBody,
+    status: 200,
+    response: VehicleBatchResultDoc,
+    errors: [400],
+  },
+  {
+    operationId: 'updateVehicle',
+    field: 'Mutation.updateVehicle',
+    method: 'PATCH',
+    path: '/vehicles/{id}',
+    tag: 'Vehicles',
+    summary: 'Update a vehicle',
+    params: idParam,
+    body: UpdateVehicleBody,
+    bodyArg: 'input',
+    status: 200,
+    response: VehicleWriteResultDoc,
+    errors: [400, 404],
+  },
+  {
+    operationId: 'deleteVehicle',
+    field: 'Mutation.deleteVehicle',
+    method: 'DELETE',
+    path: '/vehicles/{id}',
+    tag: 'Vehicles',
+    summary: 'Delete a vehicle (soft)',
+    description: 'Status becomes deleted; the vehicle is hidden from lists and can be restored.',
+    params: idParam,
+    status: 200,
+    response: VehicleWriteResultDoc,
+    errors: [404],
+  },
+  {
+    operationId: 'restoreVehicle',
+    field: 'Mutation.restoreVehicle',
+    method: 'POST',
+    path: '/vehicles/{id}/restore',
+    tag: 'Vehicles',
+    summary: 'Restore a deleted vehicle',
+    params: idParam,
+    status: 200,
+    response: VehicleWriteResultDoc,
+    errors: [404, 409],
+  },
+]);
