@@ -206,6 +206,8 @@ function errorResponse(errors: ReadonlyArray<GraphQLError | Error>, logger: Logg
  * represent non-integer value: "x"` or `Field "pilot" of required type "String!" was not provided.`, as field errors.
  */
 function coercionError(message: string): { path: string; message: string } | null {
+  const absent = /^Variable "\$(\w+)" of (?:required|non-null) type "[^"]+" (?:was not provided|must not be null)\.?$/.exec(message);
+  if (absent) return { path: `/${absent[1]}`, message: `${absent[1]} is required` };
   const m = /^Variable "\$(\w+)" got invalid value (?:.*?)(?: at "([^"]+)")?; (.*)$/s.exec(message);
   if (!m) return null;
   const [, variable, at, reason] = m;

@@ -62,7 +62,12 @@ export function parseIsoDate(v: string): Date | null {
   if (!ISO_8601.test(v)) return null;
   const s = /^\d{4}-\d{2}-\d{2}$/.test(v) ? `${v}T00:00:00Z` : /(?:Z|[+-]\d{2}(?::?\d{2})?)$/i.test(v.slice(10)) ? v : `${v}Z`;
   const d = new Date(s.replace(' ', 'T'));
-  return Number.isNaN(d.getTime()) ? null : d;
+  if (Number.isNaN(d.getTime())) return null;
+  // Date rolls impossible days over (Feb 30 → Mar 2): the calendar date written must exist
+  const [y, m, day] = v.slice(0, 10).split('-').map(Number);
+  const check = new Date(Date.UTC(y, m - 1, day));
+  if (check.getUTCFullYear() !== y || check.getUTCMonth() !== m - 1 || check.getUTCDate() !== day) return null;
+  return d;
 }
 
 const IsoDate = z.any().transform((v, ctx) => {
@@ -194,6 +199,8 @@ function fail(errors: FieldError[]): never {
   throw new ValidationError(`invalid flight log: ${summary}`, errors);
 }
 
+const LIMIT_MESSAGE = `limit must be a whole number from 1 to ${PAGE_MAX}`;
+
 export const FlightLogFilterSchema = z
   .object({
     aircraftId: z.string().min(1).optional().describe('Only logs of this aircraft uid'),
@@ -209,11 +216,9 @@ export const FlightLogFilterSchema = z
       .refine((v) => parseIsoDate(v) !== null, 'endDate must be an ISO 8601 date or date-time')
       .optional()
       .describe('ISO 8601; logs at or before this instant (a date alone includes that whole day, UTC)'),
-    limit: z.coerce
-      .number({ error: 'limit must be a whole number from 1 to 500' })
-      .int('limit must be a whole number from 1 to 500')
-      .min(1, 'limit must be a whole number from 1 to 500')
-      .max(PAGE_MAX, 'limit must be a whole number from 1 to 500')
+    limit: z
+      .union([z.number(), z.string().regex(/^\d{1,6}$/, LIMIT_MESSAGE).transform(Number)], { error: LIMIT_MESSAGE })
+      .pipe(z.number().int(LIMIT_MESSAGE).min(1, LIMIT_MESSAGE).max(PAGE_MAX, LIMIT_MESSAGE))
       .optional()
       .describe('Page size, 1 to 500 (default 100)'),
     cursor: z.string().min(1).optional().describe('The nextCursor of the previous page'),

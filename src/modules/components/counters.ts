@@ -1,0 +1,244 @@
+/**
+ * Component counter arithmetic (api-v1 §2.15, gaps §3 "Components"): pure functions, no database.
+ *
+ * A counter is either unbound (its own `value`, frozen) or bound to one source of its parent (an aircraft or
+ * vehicle maintenance item, or a `sinceNew` counter of a parent component). A bound counter's value is
+ *
+ *     selfValue + (parent's current value of sourceKey - parentValue)
+ *
+ * recomputed on every read from the parent's live value, never accumulated. A component parent's value is itself
+ * computed the same way, recursively. When the difference is negative (the source went backwards, e.g. a flight
+ * log was deleted) the value is clamped to selfValue and flagged `sourceDecreased`, not corrected.
+ *
+ * All arithmetic is done on integer micro-units (6 decimal places), so sums and differences of decimal figures
+ * are exact (1200.5 + 0.1 - 0.3 never drifts to 1200.3000000000002).
+ */
+export const COUNTER_UNITS = ['hours', 'cycles', 'landings', 'distance'] as const;
+export const COUNTER_BASES = ['sinceNew', 'sinceEvent'] as const;
+export const PARENT_TYPES = ['aircraft', 'vehicle', 'component'] as const;
+
+export type CounterUnit = (typeof COUNTER_UNITS)[number];
+export type CounterBasis = (typeof COUNTER_BASES)[number];
+export type ParentType = (typeof PARENT_TYPES)[number];
+export type AssetParentType = Exclude<ParentType, 'component'>;
+
+export interface CounterBinding {
+  parentUid: string;
+  parentType: ParentType;
+  sourceKey: string;
+  /** the parent's value of sourceKey when bound */
+  parentValue: number;
+  /** the counter's own value when bound */
+  selfValue: number;
+  /** ISO 8601 */
+  boundAt: string;
+  sourceDisplayText?: string;
+  sourcePrecision?: number;
+}
+
+/** A counter as stored in `Component.counters`: `value` is its own (frozen) value; while bound it equals selfValue. */
+export interface StoredCounter {
+  key: string;
+  displayText: string;
+  unit: CounterUnit;
+  precision: number;
+  basis: CounterBasis;
+  value: number;
+  binding: CounterBinding | null;
+}
+
+export interface CounterReading {
+  value: number;
+  sourceDecreased: boolean;
+}
+
+/** Readings of one component's counters, by key. */
+export type Readings = Record<string, CounterReading>;
+
+const SCALE = 1_000_000;
+
+/** A number in integer micro-units (6 decimal places, half away from zero). */
+export function toMicro(n: number): number {
+  const m = Math.round(Math.abs(n) * SCALE);
+  return n < 0 ? -m : m;
+}
+
+export function fromMicro(m: number): number {
+  return m / SCALE;
+}
+
+/** A number rounded to 6 decimal places: the exact decimal the counters work with. */
+export function exact(n: number): number {
+  return fromMicro(toMicro(n)) || 0;
+}
+
+/** The current reading of a counter, given the parent's current value of its source (undefined: not available). */
+export function readCounter(c: StoredCounter, parentCurrent: number | undefined): CounterReading {
+  if (!c.binding) return { value: exact(c.value), sourceDecreased: false };
+  const self = toMicro(c.binding.selfValue);
+  // the source is gone (parent or key no longer there): the counter holds its value at binding
+  if (parentCurrent === undefined || !Number.isFinite(parentCurrent)) return { value: fromMicro(self), sourceDecreased: false };
+  const diff = toMicro(parentCurrent) - toMicro(c.binding.parentValue);
+  if (diff < 0) return { value: fromMicro(self), sourceDecreased: true };
+  return { value: fromMicro(self + diff), sourceDecreased: false };
+}
+
+export interface TreeNode {
+  uid: string;
+  counters: StoredCounter[];
+}
+
+/** The live values of an aircraft's or vehicle's number items, by key (undefined when there is no such asset). */
+export type AssetValues = (type: AssetParentType, uid: string) => Record<string, number> | undefined;
+
+/**
+ * Readings of the given components. `nodes` must hold every component a binding on the way up refers to (a
+ * missing one reads as an unavailable source). Each component is evaluated once (memoised), so a list of N
+ * components sharing ancestors costs one evaluation per distinct component.
+ */
+export function evaluateTree(
+  nodes: ReadonlyMap<string, TreeNode>,
+  assetValues: AssetValues,
+  uids: Iterable<string> = nodes.keys(),
+): Map<string, Readings> {
+  const memo = new Map<string, Readings>();
+  const visiting = new Set<string>();
+
+  const evaluate = (uid: string): Readings | undefined => {
+    const done = memo.get(uid);
+    if (done) return done;
+    const node = nodes.get(uid);
+    if (!node || visiting.has(uid)) return undefined; // unknown, or a cycle in corrupt data
+    visiting.add(uid);
+    const out: Readings = {};
+    for (const c of node.counters) {
+      let parentCurrent: number | undefined;
+      if (c.binding) {
+        const b = c.binding;
+        parentCurrent =
+          b.parentType === 'component' ? evaluate(b.parentUid)?.[b.sourceKey]?.value : assetValues(b.parentType, b.parentUid)?.[b.sourceKey];
+      }
+      out[c.key] = readCounter(c, parentCurrent);
+    }
+    visiting.delete(uid);
+    memo.set(uid, out);
+    return out;
+  };
+
+  const result = new Map<string, Readings>();
+  for (const uid of uids) {
+    const r = evaluate(uid);
+    if (r) result.set(uid, r);
+  }
+  return result;
+}
+
+export interface Source {
+  parentType: ParentType;
+  parentUid: string;
+  key: string;
+  /** the parent's current value of the source */
+  value: number;
+  displayText?: string;
+  precision?: number;
+}
+
+/** Binds a counter to a source from now on: it continues from `current` and follows the source's increase. */
+export function bindCounter(c: StoredCounter, current: number, source: Source, at: Date): StoredCounter {
+  const self = exact(current);
+  return {
+    ...c,
+    value: self,
+    binding: {
+      parentUid: source.parentUid,
+      parentType: source.parentType,
+      sourceKey: source.key,
+      parentValue: exact(source.value),
+      selfValue: self,
+      boundAt: at.toISOString(),
+      ...(source.displayText !== undefined ? { sourceDisplayText: source.displayText } : {}),
+      ...(source.precision !== undefined ? { sourcePrecision: source.precision } : {}),
+    },
+  };
+}
+
+/** Freezes a counter at its current value (removal, or an install without a mapping for it). */
+export function freezeCounter(c: StoredCounter, current: number): StoredCounter {
+  return { ...c, value: exact(current), binding: null };
+}
+
+/**
+ * Resets a counter to `newValue`. A bound counter is re-bound from now: selfValue = newValue and parentValue =
+ * the parent's current value (kept when the source is unavailable).
+ */
+export function resetCounter(c: StoredCounter, newValue: number, parentCurrent: number | undefined, at: Date): StoredCounter {
+  const v = exact(newValue);
+  if (!c.binding) return { ...c, value: v };
+  return {
+    ...c,
+    value: v,
+    binding: {
+      ...c.binding,
+      selfValue: v,
+      parentValue: parentCurrent === undefined ? c.binding.parentValue : exact(parentCurrent),
+      boundAt: at.toISOString(),
+    },
+  };
+}
+
+/** Display precision: a fitted counter shows its source's precision, otherwise its own. */
+export function effectivePrecision(c: StoredCounter): number {
+  return c.binding?.sourcePrecision ?? c.precision;
+}
+
+export const DEFAULT_PRECISION: Record<CounterUnit, number> = { hours: 1, cycles: 0, landings: 0, distance: 0 };
+
+/**
+ * The counter key for a display text: camelCase of its words (`Hours since overhaul` → `hoursSinceOverhaul`,
+ * `TSO (hrs)` → `tsoHrs`), `counter` when no letters or digits remain, prefixed with `counter` when it would start
+ * with a digit; `2`, `3`, ... is appended until it is not in `taken`.
+ */
+export function deriveKey(displayText: string, taken: ReadonlySet<string>): string {
+  const words = displayText
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
+    .split(/[^A-Za-z0-9]+/)
+    .filter(Boolean)
+    .map((w) => w.toLowerCase());
+  let base = words.map((w, i) => (i === 0 ? w : w.charAt(0).toUpperCase() + w.slice(1))).join('');
+  if (!base) base = 'counter';
+  else if (/^[0-9]/.test(base)) base = 'counter' + base;
+  base = base.slice(0, 60);
+  if (!taken.has(base)) return base;
+  for (let n = 2; ; n++) if (!taken.has(`${base}${n}`)) return `${base}${n}`;
+}
+
+/**
+ * The unit of an aircraft or vehicle maintenance item, which declares none: guessed from its key and display
+ * text (landings; cycles/starts; odometer/km/miles/distance), `hours` otherwise (hobbs, tacho, airframe time, ...).
+ */
+export function guessUnit(key: string, displayText: string): CounterUnit {
+  const s = `${key} ${displayText}`.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase();
+  if (/landing/.test(s)) return 'landings';
+  if (/cycle|start|\bcyc\b/.test(s)) return 'cycles';
+  if (/odometer|kilomet|\bkms?\b|mile|\bmi\b|distance/.test(s)) return 'distance';
+  return 'hours';
+}
+
+/** Counters as stored (the JSON column), tolerating missing fields. */
+export function asCounters(json: unknown): StoredCounter[] {
+  if (!Array.isArray(json)) return [];
+  return json
+    .filter((c): c is Record<string, any> => !!c && typeof c === 'object' && typeof (c as any).key === 'string')
+    .map((c) => ({
+      key: c.key,
+      displayText: typeof c.displayText === 'string' ? c.displayText : c.key,
+      unit: (COUNTER_UNITS as readonly string[]).includes(c.unit) ? c.unit : 'hours',
+      precision: typeof c.precision === 'number' ? c.precision : DEFAULT_PRECISION[(c.unit as CounterUnit) ?? 'hours'] ?? 0,
+      basis: c.basis === 'sinceEvent' ? 'sinceEvent' : 'sinceNew',
+      value: typeof c.value === 'number' ? c.value : 0,
+      binding: c.binding && typeof c.binding === 'object' ? (c.binding as CounterBinding) : null,
+    }));
+}

@@ -1,0 +1,381 @@
+/**
+ * The maintenance schedule's pure rules (no database): exact decimal arithmetic for tracking values, calendar-day
+ * arithmetic in a time zone, the threshold/recurrence consistency of an item, and the urgency order of the
+ * maintenance status. ScheduleService applies them; test/schedule-rules.test.ts pins them down.
+ */
+
+// ---------------------------------------------------------------------------------------------------------------
+// Exact decimals
+//
+// Tracking values are stored as numeric(20, 6). JSON numbers are doubles, so `1300.3 - 1200.1` in floating point is
+// 100.19999999999993. Every sum and difference here is done on the shortest decimal representation of each operand
+// (the digits JavaScript prints for it) as a scaled bigint, and turned back into a number only at the end.
+
+/** value = units / 10^scale */
+export interface Dec {
+  units: bigint;
+  scale: number;
+}
+
+/** Digits of numeric(20, 6): 14 before the point, 6 after. */
+export const TRACKING_SCALE = 6;
+export const TRACKING_MAX_ABS = 1e14;
+
+const DECIMAL = /^([+-])?(\d+)(?:\.(\d+))?(?:e([+-]?\d+))?$/i;
+
+/** A finite number (its shortest round-trip digits) or a decimal string (e.g. Prisma Decimal's toString()). */
+export function parseDec(value: number | string | { toString(): string }): Dec {
+  if (typeof value === 'number' && !Number.isFinite(value)) throw new RangeError(`not a finite number: ${value}`);
+  const s = String(value).trim();
+  const m = DECIMAL.exec(s);
+  if (!m) throw new RangeError(`not a decimal number: ${s}`);
+  const [, sign, int, frac = '', exp = '0'] = m;
+  let units = BigInt(int + frac);
+  let scale = frac.length - Number(exp);
+  if (scale < 0) {
+    units *= 10n ** BigInt(-scale);
+    scale = 0;
+  }
+  return { units: sign === '-' ? -units : units, scale };
+}
+
+function rescale(d: Dec, scale: number): bigint {
+  return d.units * 10n ** BigInt(scale - d.scale);
+}
+
+/** Plain decimal notation without trailing zeros, e.g. `100.2`, `-0.5`, `3000`. */
+export function formatDec(d: Dec): string {
+  const neg = d.units < 0n;
+  let digits = (neg ? -d.units : d.units).toString();
+  if (d.scale > 0) {
+    digits = digits.padStart(d.scale + 1, '0');
+    const int = digits.slice(0, -d.scale);
+    const frac = digits.slice(-d.scale).replace(/0+$/, '');
+    digits = frac ? `${int}.${frac}` : int;
+  }
+  return (neg && digits !== '0' ? '-' : '') + digits;
+}
+
+function combine(a: Dec, b: Dec, op: (x: bigint, y: bigint) => bigint): Dec {
+  const scale = Math.max(a.scale, b.scale);
+  return { units: op(rescale(a, scale), rescale(b, scale)), scale };
+}
+
+type DecInput = number | string | { toString(): string };
+
+/** `a - b`, exact in decimal (1300.3 - 1200.1 = 100.2). */
+export function exactSubtract(a: DecInput, b: DecInput): number {
+  return Number(formatDec(combine(parseDec(a), parseDec(b), (x, y) => x - y)));
+}
+
+/** `a + b`, exact in decimal, as a decimal string (for numeric columns). */
+export function exactAddString(a: DecInput, b: DecInput): string {
+  return formatDec(combine(parseDec(a), parseDec(b), (x, y) => x + y));
+}
+
+/** Decimal places a value needs (0.1 → 1, 1200.125 → 3, 3e-7 → 7). */
+export function decimalPlaces(value: DecInput): number {
+  const d = parseDec(value);
+  let { units, scale } = d;
+  while (scale > 0 && units % 10n === 0n) {
+    units /= 10n;
+    scale--;
+  }
+  return scale;
+}
+
+/** A tracking value fit for numeric(20, 6): at most 6 decimal places and under 10^14 in magnitude. */
+export function fitsTrackingColumn(value: number): boolean {
+  return Number.isFinite(value) && Math.abs(value) < TRACKING_MAX_ABS && decimalPlaces(value) <= TRACKING_SCALE;
+}
+
+/** Rounds to 6 decimal places, half away from zero (a live total with more digits, stored as a completion value). */
+export function roundToTrackingScale(value: DecInput): string {
+  const d = parseDec(value);
+  if (d.scale <= TRACKING_SCALE) return formatDec(d);
+  const div = 10n ** BigInt(d.scale - TRACKING_SCALE);
+  const neg = d.units < 0n;
+  const abs = neg ? -d.units : d.units;
+  let q = abs / div;
+  if ((abs % div) * 2n >= div) q += 1n;
+  return formatDec({ units: neg ? -q : q, scale: TRACKING_SCALE });
+}
+
+/** Same value? (`1200.10` and `1200.1` are.) */
+export function sameDecimal(a: DecInput | null | undefined, b: DecInput | null | undefined): boolean {
+  if (a === null || a === undefined || b === null || b === undefined) return (a ?? null) === (b ?? null);
+  return combine(parseDec(a), parseDec(b), (x, y) => x - y).units === 0n;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Calendar days in a time zone
+//
+// A calendar due date is a date (`YYYY-MM-DD`), not an instant. Date arithmetic is done on the proleptic Gregorian
+// calendar through UTC day numbers, which have no DST; a time zone only decides which local date an instant falls
+// on. So "N days after the completion" is always exactly N local dates later, whatever DST does in between.
+
+const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+const DAY_MS = 86_400_000;
+
+/** Is `YYYY-MM-DD` a real calendar date? */
+export function isCalendarDate(s: string): boolean {
+  const m = DATE.exec(s);
+  if (!m) return false;
+  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  const t = new Date(Date.UTC(y, mo - 1, d));
+  return t.getUTCFullYear() === y && t.getUTCMonth() === mo - 1 && t.getUTCDate() === d;
+}
+
+function dayNumber(date: string): number {
+  if (!isCalendarDate(date)) throw new RangeError(`not a calendar date: ${date}`);
+  const [y, m, d] = date.split('-').map(Number);
+  const t = new Date(0);
+  t.setUTCFullYear(y, m - 1, d);
+  return Math.round(t.getTime() / DAY_MS);
+}
+
+function fromDayNumber(n: number): string {
+  return new Date(n * DAY_MS).toISOString().slice(0, 10);
+}
+
+/** `date` plus `days` calendar days (negative goes back): 2024-02-28 + 1 = 2024-02-29, 2024-01-31 + 30 = 2024-03-01. */
+export function addCalendarDays(date: string, days: number): string {
+  if (!Number.isInteger(days)) throw new RangeError(`days must be a whole number: ${days}`);
+  return fromDayNumber(dayNumber(date) + days);
+}
+
+/** Whole calendar days from `from` to `to` (negative when `to` is earlier). */
+export function daysBetween(from: string, to: string): number {
+  return dayNumber(to) - dayNumber(from);
+}
+
+const formatters = new Map<string, Intl.DateTimeFormat>();
+function formatter(timeZone: string): Intl.DateTimeFormat {
+  let f = formatters.get(timeZone);
+  if (!f) {
+    f = new Intl.DateTimeFormat('en-US', {
+      timeZone,
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+      hourCycle: 'h23',
+    });
+    formatters.set(timeZone, f);
+  }
+  return f;
+}
+
+/** An IANA time zone name the runtime knows (e.g. `Australia/Sydney`, `UTC`). */
+export function isTimeZone(tz: string): boolean {
+  if (!tz) return false;
+  try {
+    formatter(tz);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+interface WallTime {
+  date: string;
+  hour: number;
+  minute: number;
+  second: number;
+}
+
+function wallTime(instant: Date, timeZone: string): WallTime {
+  const parts: Record<string, string> = {};
+  for (const p of formatter(timeZone).formatToParts(instant)) parts[p.type] = p.value;
+  return {
+    date: `${parts.year.padStart(4, '0')}-${parts.month}-${parts.day}`,
+    hour: Number(parts.hour),
+    minute: Number(parts.minute),
+    second: Number(parts.second),
+  };
+}
+
+/** The local calendar date of an instant in a time zone. */
+export function localDate(instant: Date, timeZone: string): string {
+  return wallTime(instant, timeZone).date;
+}
+
+/** The zone's UTC offset at an instant, in ms (Sydney in January: +11 h). */
+function offsetAt(ms: number, timeZone: string): number {
+  const whole = Math.floor(ms / 1000) * 1000;
+  const w = wallTime(new Date(whole), timeZone);
+  return dayNumber(w.date) * DAY_MS + ((w.hour * 60 + w.minute) * 60 + w.second) * 1000 - whole;
+}
+
+/**
+ * The first instant of a local date in a time zone: local midnight, or, when a DST change skips midnight, the
+ * first instant that falls on the date. The offset at local midnight is the one in force shortly before or shortly
+ * after it; each gives a candidate, and the earliest candidate that lies on the date wins.
+ */
+export function startOfLocalDay(date: string, timeZone: string): Date {
+  const midnight = dayNumber(date) * DAY_MS; // local 00:00 read as if it were UTC
+  const HOURS_14 = 14 * 3_600_000; // the widest UTC offset
+  const offsets = new Set([offsetAt(midnight - HOURS_14, timeZone), offsetAt(midnight + HOURS_14, timeZone)]);
+  const onDate = [...offsets]
+    .map((o) => midnight - o)
+    .filter((t) => localDate(new Date(t), timeZone) === date)
+    .sort((a, b) => a - b);
+  return new Date(onDate[0] ?? midnight - offsetAt(midnight, timeZone));
+}
+
+/**
+ * Roll-forward of a calendar threshold: the next due date is the completion's local date plus `days` calendar days.
+ * `completion` is an instant (its local date in `timeZone` counts) or already a local date `YYYY-MM-DD`.
+ */
+export function nextCalendarDue(completion: Date | string, days: number, timeZone: string): string {
+  const date = typeof completion === 'string' ? completion : localDate(completion, timeZone);
+  return addCalendarDays(date, days);
+}
+
+/** Calendar days from today (the local date of `now` in `timeZone`) to a due date; negative means overdue. */
+export function calendarDaysRemaining(dueDate: string, now: Date, timeZone: string): number {
+  return daysBetween(localDate(now, timeZone), dueDate);
+}
+
+/** A due date as stored (the timestamptz column holds midnight UTC of the date) → `YYYY-MM-DD`. */
+export const dueDateOf = (stored: Date): string => stored.toISOString().slice(0, 10);
+/** `YYYY-MM-DD` → the instant stored for it: midnight UTC of that date. */
+export const storedDueDate = (date: string): Date => new Date(dayNumber(date) * DAY_MS);
+
+// ---------------------------------------------------------------------------------------------------------------
+// Thresholds and recurrence
+
+export interface ThresholdFields {
+  recurring: boolean;
+  trackingItem: string | null;
+  dueAtInterval: unknown;
+  recurringInterval: unknown;
+  calendarDateDue: unknown;
+  calendarRecurring: unknown;
+}
+
+export interface RuleError {
+  path: string;
+  message: string;
+}
+
+const present = (v: unknown) => v !== null && v !== undefined;
+
+/**
+ * Consistency of an item's thresholds (checked on the whole item after a create or an update):
+ * - at least one threshold: usage (trackingItem and dueAtInterval, both) or calendar (calendarDateDue);
+ * - recurringInterval belongs to a usage threshold, calendarRecurring to a calendar threshold;
+ * - a recurring item must say how each of its thresholds rolls forward: recurringInterval for usage,
+ *   calendarRecurring for calendar. (A non-recurring item may keep intervals; they are unused until it recurs.)
+ */
+export function thresholdErrors(item: ThresholdFields): RuleError[] {
+  const errors: RuleError[] = [];
+  const hasTracking = present(item.trackingItem);
+  const hasDueAt = present(item.dueAtInterval);
+  const usage = hasTracking && hasDueAt;
+  const calendar = present(item.calendarDateDue);
+  if (hasTracking && !hasDueAt) {
+    errors.push({ path: '/dueAtInterval', message: 'a usage threshold needs dueAtInterval as well as trackingItem' });
+  } else if (hasDueAt && !hasTracking) {
+    errors.push({ path: '/trackingItem', message: 'a usage threshold needs trackingItem as well as dueAtInterval' });
+  } else if (!usage && !calendar) {
+    errors.push({
+      path: '',
+      message:
+        'a schedule item needs a threshold: usage (trackingItem and dueAtInterval) or calendar (calendarDateDue), or both',
+    });
+  }
+  if (present(item.recurringInterval) && !hasTracking && !hasDueAt) {
+    errors.push({
+      path: '/recurringInterval',
+      message: 'recurringInterval applies to a usage threshold (trackingItem and dueAtInterval); send it with one, or clear it',
+    });
+  }
+  if (present(item.calendarRecurring) && !calendar) {
+    errors.push({
+      path: '/calendarRecurring',
+      message: 'calendarRecurring applies to a calendar threshold (calendarDateDue); send it with one, or clear it',
+    });
+  }
+  if (item.recurring) {
+    if (usage && !present(item.recurringInterval)) {
+      errors.push({
+        path: '/recurringInterval',
+        message: 'a recurring item with a usage threshold needs recurringInterval (tracking units between recurrences)',
+      });
+    }
+    if (calendar && !present(item.calendarRecurring)) {
+      errors.push({
+        path: '/calendarRecurring',
+        message: 'a recurring item with a calendar threshold needs calendarRecurring (days between recurrences)',
+      });
+    }
+  }
+  return errors;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Urgency
+
+export interface UrgencyFields {
+  uid: string;
+  name: string;
+  /** dueAtInterval - currentTotal; absent without a usage threshold or when the total is unknown */
+  remaining?: number | null;
+  calendarDaysRemaining?: number | null;
+  /** the item has a usage threshold (whether or not its current total is known) */
+  usageBased?: boolean;
+}
+
+export type UrgencyGroup = 'overdue' | 'due' | 'upcoming' | 'unknown';
+const GROUP_ORDER: Record<UrgencyGroup, number> = { overdue: 0, due: 1, upcoming: 2, unknown: 3 };
+
+const known = (v: number | null | undefined): v is number => typeof v === 'number';
+
+/**
+ * - overdue: a threshold is past (remaining < 0 or calendarDaysRemaining < 0)
+ * - due: a threshold is reached exactly (remaining = 0, or due today)
+ * - upcoming: every known threshold is ahead
+ * - unknown: nothing to compare (a usage-only item whose asset total is not available)
+ */
+export function urgencyGroup(s: UrgencyFields): UrgencyGroup {
+  const r = s.remaining;
+  const d = s.calendarDaysRemaining;
+  if ((known(r) && r < 0) || (known(d) && d < 0)) return 'overdue';
+  if ((known(r) && r === 0) || (known(d) && d === 0)) return 'due';
+  if (known(r) || known(d)) return 'upcoming';
+  return 'unknown';
+}
+
+/**
+ * Most urgent first: by group (overdue, due, upcoming, unknown); within a group by calendarDaysRemaining ascending
+ * (items with a calendar threshold first: days are comparable across items), then by remaining ascending (usage
+ * units are only comparable to themselves, so this mostly orders usage-only items), then by name and uid.
+ */
+export function compareUrgency(a: UrgencyFields, b: UrgencyFields): number {
+  const g = GROUP_ORDER[urgencyGroup(a)] - GROUP_ORDER[urgencyGroup(b)];
+  if (g) return g;
+  const byNumber = (x: number | null | undefined, y: number | null | undefined) =>
+    known(x) && known(y) ? x - y : known(x) ? -1 : known(y) ? 1 : 0;
+  return (
+    byNumber(a.calendarDaysRemaining, b.calendarDaysRemaining) ||
+    byNumber(a.remaining, b.remaining) ||
+    (a.name < b.name ? -1 : a.name > b.name ? 1 : 0) ||
+    (a.uid < b.uid ? -1 : a.uid > b.uid ? 1 : 0)
+  );
+}
+
+/** overdueOnly: a threshold is past. */
+export const isOverdue = (s: UrgencyFields) => urgencyGroup(s) === 'overdue';
+
+/**
+ * dueWithinDays = N: the calendar threshold falls within N days from today (or is past), or a usage threshold is
+ * already reached (usage cannot be projected into days).
+ */
+export function dueWithin(s: UrgencyFields, days: number): boolean {
+  const g = urgencyGroup(s);
+  if (g === 'overdue' || g === 'due') return true;
+  return known(s.calendarDaysRemaining) && s.calendarDaysRemaining <= days;
+}
