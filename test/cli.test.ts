@@ -498,6 +498,64 @@ describe.concurrent('busy embedded database', () => {
   }, STEP);
 });
 
+describe.concurrent('fleetops import-logs: flight logs from CSV through the flight-log rules', () => {
+  let dataDir: string;
+  let key: string;
+  beforeAll(async () => {
+    dataDir = tempDir('csv');
+    const r = await fleetops(['demo'], { env: { DATA_DIR: dataDir } });
+    expect(r.code).toBe(0);
+    key = lastLine(r.stdout);
+  }, STEP);
+
+  step('valid rows are imported, bad rows are reported by line, exit 1; totals follow exactly', async () => {
+    const csv = [
+      'timeDate,pilot,aircraftId,aircraftRegistration,startLocation,endLocation,pax,hobbs,landings,remarks,uid',
+      '2026-02-01T08:00:00Z,demo-pilot,demo-vh-abc,VH-ABC,YSSY,YSBK,2,1.1,2,"fine, thanks",x-1',
+      '2026-02-02T08:00:00Z,demo-pilot,demo-vh-abc,VH-ABC,YSSY,YSBK,,0.2,1,,x-2',
+      '2026-02-03T08:00:00Z,demo-pilot,demo-vh-abc,VH-XXX,YSSY,YSBK,1,0.5,1,,x-3',
+      '2026-02-04T08:00:00Z,demo-pilot,demo-vh-abc,VH-ABC,YSSY,YSBK,1,abc,1,,x-4',
+    ].join('\n');
+    fs.writeFileSync(path.join(dataDir, 'logs.csv'), csv);
+    const r = await fleetops(['import-logs', '--company', 'demo', 'logs.csv'], { env: { DATA_DIR: dataDir }, cwd: dataDir });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain('imported 2 flight log(s) into demo; rejected 2');
+    expect(r.stdout).toContain('ignored server-controlled columns: uid');
+    expect(r.stderr).toMatch(/^line 4: .*aircraftRegistration/m);
+    expect(r.stderr).toMatch(/^line 5: .*hobbs must be a number/m);
+
+    const server = await serve({ DATA_DIR: dataDir });
+    try {
+      const a = await api(server, '/aircraft/demo-vh-abc', key);
+      expect(a.body.totals).toEqual({ hobbs: 1201.8, landings: 3003 });
+      const logs = await api(server, '/flight-logs?aircraftId=demo-vh-abc', key);
+      expect(logs.body.count).toBe(2);
+      expect(logs.body.data.find((l: any) => l.hobbs === 1.1)).toMatchObject({ pax: 2, remarks: 'fine, thanks' });
+      expect(logs.body.data.find((l: any) => l.hobbs === 0.2)).toMatchObject({ pax: null });
+      // while the server runs, import-logs runs inside it and reads the file from the caller's directory
+      const again = await fleetops(['import-logs', '--company', 'demo', 'logs.csv'], { env: { DATA_DIR: dataDir }, cwd: dataDir });
+      expect(again.code).toBe(1);
+      expect(again.stdout).toContain('imported 2 flight log(s)');
+      expect((await api(server, '/aircraft/demo-vh-abc', key)).body.totals).toEqual({ hobbs: 1203.1, landings: 3006 });
+    } finally {
+      await server.stop();
+    }
+  }, STEP * 2);
+
+  step('a CSV without a required column, an unknown company and a missing file exit 1 and import nothing', async () => {
+    fs.writeFileSync(path.join(dataDir, 'bad.csv'), 'pilot,aircraftId\ndemo-pilot,demo-vh-abc\n');
+    const r = await fleetops(['import-logs', '--company', 'demo', 'bad.csv'], { env: { DATA_DIR: dataDir }, cwd: dataDir });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('no timeDate column');
+    const unknown = await fleetops(['import-logs', '--company', 'nope', 'bad.csv'], { env: { DATA_DIR: dataDir }, cwd: dataDir });
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain('company "nope" not found');
+    const missing = await fleetops(['import-logs', '--company', 'demo', 'missing.csv'], { env: { DATA_DIR: dataDir }, cwd: dataDir });
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain('cannot read missing.csv');
+  }, STEP);
+});
+
 const PG_URL = process.env.TEST_DATABASE_URL;
 
 describe.skipIf(!PG_URL)('on PostgreSQL (DATABASE_URL)', { concurrent: true }, () => {
