@@ -18,6 +18,14 @@ import { buildOpenApi } from './rest/openapi.js';
 import { restRoutes } from './rest/routes.js';
 
 export const API_VERSION = '0.1.0';
+
+const EXPOSED_HEADERS = 'ratelimit, ratelimit-policy, retry-after, www-authenticate, allow, content-disposition';
+const CORS_PREFLIGHT = {
+  'access-control-allow-origin': '*',
+  'access-control-allow-methods': 'GET, POST, PATCH, DELETE, OPTIONS',
+  'access-control-allow-headers': 'authorization, content-type, accept',
+  'access-control-max-age': '600',
+};
 export const API_BASE = '/api/v1';
 
 export interface AppOptions {
@@ -84,6 +92,7 @@ export function createApp(opts: AppOptions): App {
     graphiql: false,
     landingPage: false,
     logging: false,
+    cors: false, // answered by the app for every path
     maskedErrors: { maskError },
     context: ({ fleet }) => fleet,
   });
@@ -139,7 +148,10 @@ export function createApp(opts: AppOptions): App {
       let res: Response;
       let companyId: string | undefined;
       try {
-        ({ res, companyId } = await route(request, url));
+        // CORS: credentials are bearer keys, never cookies, so any origin may call; preflights need no key
+        if (request.method === 'OPTIONS' && request.headers.has('access-control-request-method')) {
+          res = new Response(null, { status: 204, headers: CORS_PREFLIGHT });
+        } else ({ res, companyId } = await route(request, url));
       } catch (e) {
         if (e instanceof RateLimitedError) res = problemResponse(e, (e as unknown as { headers: Record<string, string> }).headers);
         else if (e instanceof AppError) res = problemResponse(e);
@@ -147,6 +159,9 @@ export function createApp(opts: AppOptions): App {
           logger.error({ err: e }, 'request failed');
           res = internalErrorResponse();
         }
+      }
+      if (request.headers.has('origin') && !res.headers.has('access-control-allow-origin')) {
+        res = withHeaders(res, { 'access-control-allow-origin': '*', 'access-control-expose-headers': EXPOSED_HEADERS });
       }
       logger.info(
         { method: request.method, path: url.pathname, status: res.status, ms: Math.round(performance.now() - started), companyId },

@@ -270,3 +270,21 @@ describe('429 rate limit (per API key)', () => {
     await expect401(res);
   });
 });
+
+describe('CORS for browser front ends', () => {
+  it('answers a preflight without a key, and marks answers readable cross-origin', async () => {
+    const pre = await env.request('OPTIONS', '/graphql', {
+      key: null,
+      headers: { origin: 'https://app.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization, content-type' },
+    });
+    expect(pre.status).toBe(204);
+    expect(pre.headers.get('access-control-allow-origin')).toBe('*');
+    expect(pre.headers.get('access-control-allow-headers')).toContain('authorization');
+    const res = await env.request('GET', '/api/v1/aircraft', { headers: { origin: 'https://app.example' } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('access-control-allow-origin')).toBe('*');
+    const denied = await env.request('GET', '/api/v1/aircraft', { key: null, headers: { origin: 'https://app.example' } });
+    expect(denied.status).toBe(401);
+    expect(denied.headers.get('access-control-expose-headers')).toContain('www-authenticate');
+  });
+});
