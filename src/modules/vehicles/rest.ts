@@ -1,33 +1,17 @@
 import { z } from 'zod';
 import { defineRoutes, named, omitNulls } from '../../rest/contract.js';
 import { TrackingItemMetadataDoc } from '../aircraft/rest.js';
-import { FUEL_TYPES, TRANSMISSION_TYPES, TrackingDeviceSchema, VehicleFilterSchema, VehicleTrackingSchema } from './service.js';
+import { VehicleFieldsSchema, VehicleFilterSchema } from './service.js';
 
 /** REST adapter for vehicles (api-v1 §2.14, gaps §3): declarations only; SOFA runs the GraphQL fields. */
 const fields = {
-  make: z.string(),
-  model: z.string(),
-  registration: z.string(),
-  vin: z.string().optional(),
-  serialNumber: z.string().optional(),
-  color: z.string().optional(),
-  description: z.string().optional(),
-  registrationState: z.string().optional(),
-  engineNumber: z.string().optional(),
-  previousRegistration: z.string().optional(),
-  year: z.number().int().optional(),
-  fuelType: z.enum(FUEL_TYPES).optional(),
-  transmissionType: z.enum(TRANSMISSION_TYPES).optional(),
-  totalSeats: z.number().int().min(0).optional(),
-  passengerCapacity: z.number().int().min(0).optional(),
-  tracking: VehicleTrackingSchema.optional().describe('Exactly one primary unit true; defaults to miles on create'),
-  trackingDevice: TrackingDeviceSchema.optional(),
-  maintenanceTrackingItems: z.record(z.string(), TrackingItemMetadataDoc).optional().describe('Defaults to one item from the primary unit (odometer or hours)'),
+  ...VehicleFieldsSchema.shape,
+  tracking: VehicleFieldsSchema.shape.tracking.describe('Exactly one primary unit true; defaults to miles on create'),
+  maintenanceTrackingItems: z
+    .record(z.string(), TrackingItemMetadataDoc)
+    .optional()
+    .describe('Defaults to one item from the primary unit (odometer or hours)'),
   logTrackingItems: z.record(z.string(), TrackingItemMetadataDoc).optional(),
-  initialValues: z.record(z.string(), z.number()).optional(),
-  location: z.string().optional(),
-  thirdPartyUser: z.record(z.string(), z.unknown()).optional(),
-  photos: z.array(z.unknown()).optional(),
 };
 
 export const VehicleDoc = named(
