@@ -106,13 +106,17 @@ export class RateLimitedError extends AppError {
 
 /** Turns zod issues into FieldErrors with JSON Pointer paths. */
 export function fieldErrorsFromZod(
-  issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string }>,
+  issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string; code?: string; keys?: string[] }>,
   prefix = '',
 ): FieldError[] {
-  return issues.map((i) => ({
-    path: prefix + i.path.map((p) => '/' + String(p).replace(/~/g, '~0').replace(/\//g, '~1')).join(''),
-    message: i.message,
-  }));
+  const pointer = (path: ReadonlyArray<PropertyKey>) =>
+    prefix + path.map((p) => '/' + String(p).replace(/~/g, '~0').replace(/\//g, '~1')).join('');
+  return issues.flatMap((i) =>
+    // an unknown key is reported at its own path, not at the object holding it
+    i.code === 'unrecognized_keys' && i.keys?.length
+      ? i.keys.map((k) => ({ path: pointer([...i.path, k]), message: `unknown field: ${k}` }))
+      : [{ path: pointer(i.path), message: i.message }],
+  );
 }
 
 /** One line for an error, with each field error's path (batch results, CLI output). */

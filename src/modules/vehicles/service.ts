@@ -171,6 +171,7 @@ export class VehicleService {
   async update(uid: string, raw: unknown): Promise<{ uid: string; status: VehicleWriteStatus }> {
     const patch = checkBody(raw, UpdateVehicleSchema, 'vehicle');
     const current = await this.get(uid);
+    if (current.status === 'deleted') throw new ConflictError(`vehicle ${uid} is deleted; restore it before changing it`);
     const next = withDefaults({ ...pick(current), ...patch }, current);
     const changed = Object.entries(next).filter(([k, v]) => canonical(v) !== canonical((current as Record<string, unknown>)[k]));
     if (!changed.length) return { uid, status: 'no_changes' };
