@@ -9,8 +9,8 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 
 /**
- * Each describe block is one scenario with its own DATA_DIR: the blocks run concurrently with one another
- * (describe.concurrent), the steps inside a block run in order (step = test.sequential).
+ * Each describe block is one scenario with its own DATA_DIR; blocks and their steps run one after another
+ * (each step starts real processes; running scenarios side by side overloads a 2-core CI machine).
  */
 const step = test.sequential;
 
@@ -21,8 +21,8 @@ const step = test.sequential;
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const BIN = path.join(ROOT, 'bin', 'fleetops.js');
 const KEY_RE = /^fo_live_[0-9A-Za-z]{32}$/;
-const LONG = 60_000; // one command, or a server's start
-const STEP = 90_000; // a step of several commands (the machine may be shared with other test runs)
+const LONG = 120_000; // one command, or a server's start
+const STEP = 180_000; // a step of several commands (the machine may be shared with other test runs)
 
 interface RunResult {
   code: number | null;
@@ -227,7 +227,7 @@ afterAll(async () => {
   for (const d of tempDirs) fs.rmSync(d, { recursive: true, force: true });
 }, LONG);
 
-describe.concurrent('README journey: fleetops serve, then demo and keys while it runs', () => {
+describe('README journey: fleetops serve, then demo and keys while it runs', () => {
   let dataDir: string;
   let server: Server;
   let demoKey: string;
@@ -323,7 +323,7 @@ describe.concurrent('README journey: fleetops serve, then demo and keys while it
   }, STEP);
 });
 
-describe.concurrent('without a server: migrate, import, keys', () => {
+describe('without a server: migrate, import, keys', () => {
   let dataDir: string;
   let work: string;
   const acmeKey = liveKey();
@@ -441,7 +441,7 @@ describe.concurrent('without a server: migrate, import, keys', () => {
   }, STEP);
 });
 
-describe.concurrent('import files that cannot be read', () => {
+describe('import files that cannot be read', () => {
   let dataDir: string;
   let work: string;
   beforeAll(() => {
@@ -468,7 +468,7 @@ describe.concurrent('import files that cannot be read', () => {
   }, STEP);
 });
 
-describe.concurrent('busy embedded database', () => {
+describe('busy embedded database', () => {
   let holder: ChildProcess | undefined;
   afterAll(async () => {
     if (holder && holder.exitCode === null && holder.signalCode === null) {
@@ -498,7 +498,7 @@ describe.concurrent('busy embedded database', () => {
   }, STEP);
 });
 
-describe.concurrent('fleetops import-logs: flight logs from CSV through the flight-log rules', () => {
+describe('fleetops import-logs: flight logs from CSV through the flight-log rules', () => {
   let dataDir: string;
   let key: string;
   beforeAll(async () => {
@@ -558,7 +558,7 @@ describe.concurrent('fleetops import-logs: flight logs from CSV through the flig
 
 const PG_URL = process.env.TEST_DATABASE_URL;
 
-describe.skipIf(!PG_URL)('on PostgreSQL (DATABASE_URL)', { concurrent: true }, () => {
+describe.skipIf(!PG_URL)('on PostgreSQL (DATABASE_URL)', () => {
   const dbName = `fleetops_cli_${randomBytes(5).toString('hex')}`;
   let databaseUrl: string;
   let dataDir: string;
