@@ -7,6 +7,8 @@ import { VehicleService, createVehicleLoader } from './modules/vehicles/service.
 import { AssetReader } from './modules/assets/live.js';
 import { FormService } from './modules/forms/service.js';
 import { FlightLogService } from './modules/flight-logs/service.js';
+import { ComponentService } from './modules/components/service.js';
+import { ScheduleService } from './modules/schedule/service.js';
 
 /**
  * Everything a request works with: who is acting, the company-scoped Prisma client, per-request dataloaders
@@ -20,7 +22,8 @@ export interface RequestContext {
   services: Services;
 }
 
-export function createServices(db: ScopedPrisma) {
+/** `actorUserId`: the acting user (a request's `actor.userId`); commands without one act as `api`. */
+export function createServices(db: ScopedPrisma, actorUserId = 'api') {
   const loaders = {
     aircraft: createAircraftLoader(db),
     user: createUserLoader(db),
@@ -29,19 +32,24 @@ export function createServices(db: ScopedPrisma) {
   const aircraft = new AircraftService(db, loaders.aircraft);
   const vehicles = new VehicleService(db, loaders.vehicle);
   const assets = new AssetReader(aircraft, vehicles);
+  const users = new UserService(db, loaders.user);
+  const components = new ComponentService(db, assets);
+  assets.setComponents(components);
   return {
     loaders,
     aircraft,
-    users: new UserService(db, loaders.user),
+    users,
     vehicles,
     assets,
     forms: new FormService(db),
     flightLogs: new FlightLogService(db),
+    components,
+    schedule: new ScheduleService(db, assets, users, actorUserId),
   };
 }
 export type Services = ReturnType<typeof createServices>;
 
 export function createContext(database: Database, actor: Actor): RequestContext {
   const db = scopedPrisma(database.prisma, actor.companyId);
-  return { actor, companyId: actor.companyId, db, services: createServices(db) };
+  return { actor, companyId: actor.companyId, db, services: createServices(db, actor.userId) };
 }

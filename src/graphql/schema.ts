@@ -3,7 +3,9 @@ import { builder } from './builder.js';
 import '../modules/aircraft/graphql.js';
 import '../modules/users/graphql.js';
 import '../modules/flight-logs/graphql.js';
+import '../modules/components/graphql.js';
 import '../modules/vehicles/graphql.js';
+import '../modules/schedule/graphql.js';
 
 /** The whole GraphQL schema: every module registers its types on the one builder, imported above. */
 export const schema = builder.toSchema();

@@ -2,20 +2,24 @@ import { BadRequestError, PayloadTooLargeError, UnsupportedMediaTypeError } from
 
 /**
  * Reads a JSON request body: 415 unless the media type is application/json (or +json), 413 over the limit (by
- * Content-Length, and by the bytes actually read), 400 for malformed JSON.
+ * Content-Length, and by the bytes actually read), 400 for malformed JSON. With `optional`, an empty body (whatever
+ * its Content-Type) is no body: undefined.
  */
-export async function readJsonBody(request: Request, limitBytes: number): Promise<unknown> {
+export async function readJsonBody(request: Request, limitBytes: number, opts: { optional?: boolean } = {}): Promise<unknown> {
   const type = (request.headers.get('content-type') ?? '').split(';')[0].trim().toLowerCase();
-  if (type !== 'application/json' && !/^application\/[\w.+-]+\+json$/.test(type)) {
-    throw new UnsupportedMediaTypeError(
+  const json = type === 'application/json' || /^application\/[\w.+-]+\+json$/.test(type);
+  const unsupported = () =>
+    new UnsupportedMediaTypeError(
       `the request body must be application/json (got ${type ? JSON.stringify(type) : 'no Content-Type'})`,
     );
-  }
+  if (!json && !opts.optional) throw unsupported();
   const declared = Number(request.headers.get('content-length') ?? NaN);
   if (Number.isFinite(declared) && declared > limitBytes) {
     throw new PayloadTooLargeError(`the request body is over the ${limitBytes}-byte limit`);
   }
   const text = await readLimited(request, limitBytes);
+  if (text.trim() === '' && opts.optional) return undefined;
+  if (!json) throw unsupported();
   if (text.trim() === '') throw new BadRequestError('the request body is empty; send a JSON object');
   try {
     return JSON.parse(text);

@@ -30,6 +30,11 @@ export interface RouteSpec {
   query?: z.ZodObject;
   /** JSON request body: a registered schema. */
   body?: z.ZodType;
+  /**
+   * The body may be left out (an empty body, with or without a JSON Content-Type): the GraphQL field then runs
+   * without `bodyArg`. A body that is sent is checked as usual (415, 413, 400).
+   */
+  optionalBody?: boolean;
   /** The GraphQL argument a flat JSON body is passed as (e.g. `input`). */
   bodyArg?: string;
   /**

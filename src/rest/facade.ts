@@ -100,12 +100,12 @@ export function createRestFacade(opts: FacadeOptions) {
 
       let body: string | undefined;
       if (spec.body) {
-        let json = await readJsonBody(request, opts.bodyLimitBytes);
+        let json = await readJsonBody(request, opts.bodyLimitBytes, { optional: spec.optionalBody });
         const known = inputFields.get(spec);
         if (known && json && typeof json === 'object' && !Array.isArray(json)) {
           json = moveExtraKeys(json as Record<string, unknown>, known, spec.extraKeysInto!);
         }
-        body = JSON.stringify(spec.bodyArg ? { [spec.bodyArg]: json } : json);
+        if (json !== undefined) body = JSON.stringify(spec.bodyArg ? { [spec.bodyArg]: json } : json);
       }
       const sofaRequest = new Request(url, {
         method: request.method,
@@ -211,7 +211,8 @@ function coercionError(message: string): { path: string; message: string } | nul
   const m = /^Variable "\$(\w+)" got invalid value (?:.*?)(?: at "([^"]+)")?; (.*)$/s.exec(message);
   if (!m) return null;
   const [, variable, at, reason] = m;
-  const segments = (at ?? variable).split('.').slice(1);
+  // `input.counters[0].unit` -> /counters/0/unit (a JSON Pointer into the body)
+  const segments = (at ?? variable).replace(/\[(\d+)\]/g, '.$1').split('.').slice(1);
   const missing = /^Field "(\w+)" of required type "[^"]+" was not provided\.?$/.exec(reason);
   if (missing) return { path: [...segments, missing[1]].map((x) => '/' + x).join(''), message: `${missing[1]} is required` };
   const unknown = /^Field "(\w+)" is not defined by type "[^"]+"\.?/.exec(reason);

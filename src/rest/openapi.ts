@@ -87,7 +87,7 @@ export function buildOpenApi(routes: RouteSpec[], opts: { version: string }) {
       tags: [r.tag],
       ...(parameters.length ? { parameters } : {}),
       ...(r.body
-        ? { requestBody: { required: true, content: { 'application/json': { schema: ref(idOf(r.body)) } } } }
+        ? { requestBody: { required: !r.optionalBody, content: { 'application/json': { schema: ref(idOf(r.body)) } } } }
         : {}),
       responses,
     };

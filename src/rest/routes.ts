@@ -1,8 +1,10 @@
 import { aircraftRoutes } from '../modules/aircraft/rest.js';
 import { userRoutes } from '../modules/users/rest.js';
 import { flightLogRoutes } from '../modules/flight-logs/rest.js';
+import { componentRoutes } from '../modules/components/rest.js';
 import { vehicleRoutes } from '../modules/vehicles/rest.js';
+import { scheduleRoutes } from '../modules/schedule/rest.js';
 import type { RouteSpec } from './contract.js';
 
 /** Every REST route of /api/v1, as the modules declare them. */
-export const restRoutes: RouteSpec[] = [...aircraftRoutes, ...flightLogRoutes, ...userRoutes, ...vehicleRoutes];
+export const restRoutes: RouteSpec[] = [...aircraftRoutes, ...flightLogRoutes, ...userRoutes, ...componentRoutes, ...vehicleRoutes, ...scheduleRoutes];
