@@ -1,4 +1,5 @@
-import DataLoader from 'dataloader';
+import type DataLoader from 'dataloader';
+import { uidLoader } from '../../db/loaders.js';
 import { z } from 'zod';
 import type { Aircraft } from '../../generated/prisma/client.js';
 import type { ScopedPrisma } from '../../db/scoped.js';
@@ -47,11 +48,7 @@ export const AircraftInputSchema = z
 export type AircraftInput = z.input<typeof AircraftInputSchema>;
 
 export function createAircraftLoader(db: ScopedPrisma) {
-  return new DataLoader<string, Aircraft | null>(async (uids) => {
-    const rows = await db.aircraft.findMany({ where: { uid: { in: [...uids] } } });
-    const byUid = new Map(rows.map((r) => [r.uid, r]));
-    return uids.map((u) => byUid.get(u) ?? null);
-  });
+  return uidLoader((args) => db.aircraft.findMany(args));
 }
 
 /** Totals at rest hold exactly initialValues + the sum over live flight logs; every maintenance key is present. */

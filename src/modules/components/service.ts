@@ -1,6 +1,7 @@
 import DataLoader from 'dataloader';
 import { z } from 'zod';
 import type { Component } from '../../generated/prisma/client.js';
+import { retrying } from '../../db/retry.js';
 import type { ScopedPrisma } from '../../db/scoped.js';
 import { ConflictError, NotFoundError, ValidationError, fieldErrorsFromZod, type FieldError } from '../../errors.js';
 import { newUid } from '../../lib/ids.js';
@@ -276,19 +277,6 @@ function parse<T extends z.ZodType>(what: string, schema: T, raw: unknown, allow
   if (!parsed.success) errors.push(...fieldErrorsFromZod(parsed.error.issues));
   if (errors.length || !parsed.success) fail(what, errors);
   return parsed.data;
-}
-
-/** Retries a transaction that lost a deadlock or serialization race (PostgreSQL 40P01/40001). */
-async function retrying<T>(fn: () => Promise<T>): Promise<T> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await fn();
-    } catch (e) {
-      const msg = String((e as Error)?.message ?? '') + ((e as { code?: string }).code ?? '');
-      if (!/40P01|40001|deadlock detected|could not serialize|P2034/.test(msg) || attempt >= 5) throw e;
-      await new Promise((r) => setTimeout(r, 5 * attempt + Math.random() * 20));
-    }
-  }
 }
 
 async function lockComponents(tx: ScopedPrisma, uids: Iterable<string>): Promise<void> {

@@ -12,7 +12,8 @@ import {
 import { newUid } from '../../lib/ids.js';
 import { applyTotalsDelta, lockAircraft } from '../aircraft/totals.js';
 import { asTrackingMap } from '../tracking/schema.js';
-import { decodeCursor, encodeCursor } from './cursor.js';
+import { afterCursor, toPage } from '../../db/keyset.js';
+import { retrying } from '../../db/retry.js';
 
 /**
  * Flight logs (api-v1 §2.3-2.7, §4.2; gaps §4). This service owns every flight-log rule: input validation
@@ -248,20 +249,6 @@ function filterWhere(f: z.output<typeof FlightLogFilterSchema>) {
   return where;
 }
 
-/** Retries a transaction that lost a deadlock or serialization race (PostgreSQL 40P01/40001). */
-async function retrying<T>(fn: () => Promise<T>): Promise<T> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await fn();
-    } catch (e) {
-      const msg = String((e as Error)?.message ?? '');
-      const retryable = /40P01|40001|deadlock detected|could not serialize|P2034/.test(msg + ((e as { code?: string }).code ?? ''));
-      if (!retryable || attempt >= 5) throw e;
-      await new Promise((r) => setTimeout(r, 5 * attempt + Math.random() * 20));
-    }
-  }
-}
-
 export class FlightLogService {
   constructor(private readonly db: ScopedPrisma) {}
 
@@ -271,23 +258,13 @@ export class FlightLogService {
     const f = parsed.data;
     const limit = f.limit ?? PAGE_DEFAULT;
     const where = filterWhere(f);
-    if (f.cursor) {
-      const c = decodeCursor(f.cursor);
-      if (!c) throw new ValidationError('invalid flight-log query', [{ path: '/cursor', message: 'cursor is not a nextCursor this service issued' }]);
-      where.OR = [{ timeDate: { lt: c.t } }, { timeDate: c.t, uid: { lt: c.u } }];
-    }
+    if (f.cursor) Object.assign(where, afterCursor('timeDate', f.cursor, 'flight-log'));
     const rows = await this.db.flightLog.findMany({
       where,
       orderBy: [{ timeDate: 'desc' }, { uid: 'desc' }],
       take: limit + 1,
     });
-    const page = rows.slice(0, limit);
-    const last = page[page.length - 1];
-    return {
-      data: page,
-      count: page.length,
-      nextCursor: rows.length > limit && last ? encodeCursor({ t: last.timeDate, u: last.uid }) : null,
-    };
+    return toPage(rows, limit, (r) => r.timeDate);
   }
 
   /** Every log matching the filter, page by page (CSV export). */

@@ -5,7 +5,7 @@ import { ConflictError, NotFoundError, ValidationError, fieldErrorsFromZod, type
 import type { AssetReader, AssetType, LiveAsset } from '../assets/live.js';
 import type { UserService } from '../users/service.js';
 import { newUid } from '../../lib/ids.js';
-import { decodeCursor, encodeCursor } from '../flight-logs/cursor.js';
+import { afterCursor, toPage } from '../../db/keyset.js';
 import {
   TRACKING_MAX_ABS,
   TRACKING_SCALE,
@@ -632,27 +632,13 @@ export class ScheduleService {
     const where: Prisma.CompletedScheduleItemWhereInput = {};
     if (f.scheduleItemId) where.scheduleItemId = f.scheduleItemId;
     if (f.relatedTo) where.scheduleItem = { is: { relatedTo: f.relatedTo } };
-    if (f.cursor) {
-      const c = decodeCursor(f.cursor);
-      if (!c) {
-        throw new ValidationError('invalid schedule-completion query', [
-          { path: '/cursor', message: 'cursor is not a nextCursor this service issued' },
-        ]);
-      }
-      where.OR = [{ completedAt: { lt: c.t } }, { completedAt: c.t, uid: { lt: c.u } }];
-    }
+    if (f.cursor) Object.assign(where, afterCursor('completedAt', f.cursor, 'schedule-completion'));
     const rows = await this.db.completedScheduleItem.findMany({
       where,
       orderBy: [{ completedAt: 'desc' }, { uid: 'desc' }],
       take: limit + 1,
     });
-    const page = rows.slice(0, limit);
-    const last = page[page.length - 1];
-    return {
-      data: page,
-      count: page.length,
-      nextCursor: rows.length > limit && last ? encodeCursor({ t: last.completedAt, u: last.uid }) : null,
-    };
+    return toPage(rows, limit, (r) => r.completedAt);
   }
 
   /**

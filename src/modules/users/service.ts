@@ -1,4 +1,5 @@
-import DataLoader from 'dataloader';
+import type DataLoader from 'dataloader';
+import { uidLoader } from '../../db/loaders.js';
 import { z } from 'zod';
 import type { User } from '../../generated/prisma/client.js';
 import type { ScopedPrisma } from '../../db/scoped.js';
@@ -46,11 +47,7 @@ export const UserFilterSchema = z.object({
 export type UserFilter = z.infer<typeof UserFilterSchema>;
 
 export function createUserLoader(db: ScopedPrisma) {
-  return new DataLoader<string, User | null>(async (uids) => {
-    const rows = await db.user.findMany({ where: { uid: { in: [...uids] } } });
-    const byUid = new Map(rows.map((r) => [r.uid, r]));
-    return uids.map((u) => byUid.get(u) ?? null);
-  });
+  return uidLoader((args) => db.user.findMany(args));
 }
 
 export class UserService {

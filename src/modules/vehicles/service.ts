@@ -1,4 +1,5 @@
-import DataLoader from 'dataloader';
+import type DataLoader from 'dataloader';
+import { uidLoader } from '../../db/loaders.js';
 import { z } from 'zod';
 import type { Vehicle } from '../../generated/prisma/client.js';
 import type { ScopedPrisma } from '../../db/scoped.js';
@@ -107,11 +108,7 @@ export function defaultMaintenanceItems(tracking: VehicleTracking): TrackingMap 
 }
 
 export function createVehicleLoader(db: ScopedPrisma) {
-  return new DataLoader<string, Vehicle | null>(async (uids) => {
-    const rows = await db.vehicle.findMany({ where: { uid: { in: [...uids] } } });
-    const byUid = new Map(rows.map((r) => [r.uid, r]));
-    return uids.map((u) => byUid.get(u) ?? null);
-  });
+  return uidLoader((args) => db.vehicle.findMany(args));
 }
 
 export class VehicleService {

@@ -1,0 +1,45 @@
+import { ValidationError } from '../errors.js';
+
+/**
+ * Keyset pagination on (a timestamp, uid), both descending: stable under inserts, no offsets. The cursor is the
+ * last row's pair, base64url-encoded JSON, opaque to clients.
+ */
+export interface Cursor {
+  t: Date;
+  u: string;
+}
+
+export function encodeCursor(c: Cursor): string {
+  return Buffer.from(JSON.stringify([c.t.toISOString(), c.u]), 'utf8').toString('base64url');
+}
+
+export function decodeCursor(s: string): Cursor | null {
+  try {
+    const v = JSON.parse(Buffer.from(s, 'base64url').toString('utf8'));
+    if (!Array.isArray(v) || v.length !== 2 || typeof v[0] !== 'string' || typeof v[1] !== 'string') return null;
+    const t = new Date(v[0]);
+    return Number.isNaN(t.getTime()) ? null : { t, u: v[1] };
+  } catch {
+    return null;
+  }
+}
+
+/** The Prisma `where` for rows after the cursor (400 for a cursor this service did not issue). */
+export function afterCursor(field: string, cursor: string, what: string) {
+  const c = decodeCursor(cursor);
+  if (!c) {
+    throw new ValidationError(`invalid ${what} query`, [{ path: '/cursor', message: 'cursor is not a nextCursor this service issued' }]);
+  }
+  return { OR: [{ [field]: { lt: c.t } }, { [field]: c.t, uid: { lt: c.u } }] };
+}
+
+/** Cuts the `limit + 1` rows read into a page and the cursor of the next one (null at the end). */
+export function toPage<T extends { uid: string }>(rows: T[], limit: number, time: (row: T) => Date) {
+  const data = rows.slice(0, limit);
+  const last = data[data.length - 1];
+  return {
+    data,
+    count: data.length,
+    nextCursor: rows.length > limit && last ? encodeCursor({ t: time(last), u: last.uid }) : null,
+  };
+}
