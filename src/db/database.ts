@@ -92,6 +92,11 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
   let db: Database;
   if (opts.databaseUrl) {
     const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: 10 });
+    // A connection the server terminates (restart, failover, pg_terminate_backend) emits 'error' on its client;
+    // unhandled, that would crash the process. The query that was using it still fails with the error, and the
+    // pool replaces the connection.
+    pool.on('error', () => {});
+    pool.on('connect', (client) => client.on('error', () => {}));
     const adapterFactory = new PrismaPg(pool);
     const prisma = new PrismaClient({ adapter: opts.onQuery ? instrumentAdapter(adapterFactory, opts.onQuery) : adapterFactory });
     db = {
