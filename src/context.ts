@@ -42,7 +42,7 @@ export function createServices(db: ScopedPrisma, actorUserId = 'api') {
     vehicles,
     assets,
     forms: new FormService(db),
-    flightLogs: new FlightLogService(db),
+    flightLogs: new FlightLogService(db, loaders.aircraft),
     components,
     schedule: new ScheduleService(db, assets, users, actorUserId),
   };

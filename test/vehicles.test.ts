@@ -284,7 +284,8 @@ describe('POST /vehicles validation: 400 problem+json with errors[] paths, nothi
     ['server-controlled status', vehicle({ status: 'active' }), '/status'],
     ['server-controlled createdAt', vehicle({ createdAt: '2026-01-01T00:00:00Z' }), '/createdAt'],
     ['server-controlled updatedAt', vehicle({ updatedAt: '2026-01-01T00:00:00Z' }), '/updatedAt'],
-    ['server-controlled totals', vehicle({ totals: { odometer: 5 } }), '/totals'],
+    ['totals that contradict initialValues', vehicle({ totals: { odometer: 5 }, initialValues: { odometer: 6 } }), '/totals/odometer'],
+    ['totals that are not numbers', vehicle({ totals: { odometer: 'five' } }), '/totals/odometer'],
     ['fuelType not in the enum', vehicle({ fuelType: 'lpg' }), '/fuelType'],
     ['fuelType wrong case', vehicle({ fuelType: 'Diesel' }), '/fuelType'],
     ['transmissionType not in the enum', vehicle({ transmissionType: 'cvt' }), '/transmissionType'],
@@ -826,5 +827,19 @@ describe('a deleted vehicle', () => {
     const bogus = await env.json('POST', '/api/v1/vehicles', { body: { make: 'A', model: 'B', registration: 'C', bogus: 1 } });
     expect(bogus.status).toBe(400);
     expect(bogus.body.errors).toContainEqual({ path: '/bogus', message: 'unknown field: bogus' });
+  });
+});
+
+describe('create with totals (api-v1 §2.14 allows every Vehicle field but uid, companyId, status)', () => {
+  it('takes them as the starting figures', async () => {
+    const r = await env.json('POST', '/api/v1/vehicles', {
+      body: { make: 'Isuzu', model: 'NPR', registration: 'TOT-1', tracking: { kilometers: true, miles: false, hours: false }, totals: { odometer: 1234.5 } },
+    });
+    expect(r.status).toBe(201);
+    const v = await env.json('GET', `/api/v1/vehicles/${r.body.uid}`);
+    expect(v.body.totals).toEqual({ odometer: 1234.5 });
+    expect(v.body.initialValues).toEqual({ odometer: 1234.5 });
+    const patch = await env.json('PATCH', `/api/v1/vehicles/${r.body.uid}`, { body: { totals: { odometer: 1 } } });
+    expect(patch.status).toBe(400);
   });
 });

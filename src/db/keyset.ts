@@ -30,7 +30,8 @@ export function afterCursor(field: string, cursor: string, what: string) {
   if (!c) {
     throw new ValidationError(`invalid ${what} query`, [{ path: '/cursor', message: 'cursor is not a nextCursor this service issued' }]);
   }
-  return { OR: [{ [field]: { lt: c.t } }, { [field]: c.t, uid: { lt: c.u } }] };
+  // the first condition lets the (companyId, field desc, uid desc) index seek to the cursor; the OR breaks ties
+  return { AND: [{ [field]: { lte: c.t } }, { OR: [{ [field]: { lt: c.t } }, { [field]: c.t, uid: { lt: c.u } }] }] };
 }
 
 /** Cuts the `limit + 1` rows read into a page and the cursor of the next one (null at the end). */

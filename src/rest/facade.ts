@@ -107,7 +107,14 @@ export function createRestFacade(opts: FacadeOptions) {
         }
         if (json !== undefined) body = JSON.stringify(spec.bodyArg ? { [spec.bodyArg]: json } : json);
       }
-      const sofaRequest = new Request(url, {
+      // SOFA reads variables from the query string before the body: hand it only the declared query parameters,
+      // with the single (first) value that was checked, so nothing can override the body or the checks
+      const sofaUrl = new URL(url.origin + url.pathname);
+      for (const key of Object.keys(spec.query?.shape ?? {})) {
+        const v = url.searchParams.get(key);
+        if (v !== null) sofaUrl.searchParams.set(key, v);
+      }
+      const sofaRequest = new Request(sofaUrl, {
         method: request.method,
         headers: body === undefined ? {} : { 'content-type': 'application/json' },
         body,

@@ -56,7 +56,9 @@ export function totalsOf(a: Pick<Aircraft, 'totals' | 'maintenanceTrackingItems'
   const totals = asNumberMap(a.totals);
   const initial = asNumberMap(a.initialValues);
   const out: Record<string, number> = {};
-  for (const key of Object.keys(asTrackingMap(a.maintenanceTrackingItems))) out[key] = totals[key] ?? initial[key] ?? 0;
+  for (const [key, item] of Object.entries(asTrackingMap(a.maintenanceTrackingItems))) {
+    if (item.type === 'number') out[key] = totals[key] ?? initial[key] ?? 0;
+  }
   return out;
 }
 

@@ -91,6 +91,9 @@ export async function importData(database: Database, raw: unknown): Promise<Comp
           if (found && found.companyId !== c.id) {
             throw new ValidationError('invalid import file', [{ path: `${at}/apiKeys/${i}/key`, message: 'this key already belongs to another company' }]);
           }
+          if (found && k.userId && !(await tx.user.findUnique({ where: { companyId_uid: { companyId: c.id, uid: k.userId } } }))) {
+            throw new ValidationError('invalid import file', [{ path: `${at}/apiKeys/${i}/userId`, message: `user ${k.userId} is not a user of company ${c.id}` }]);
+          }
           if (found) {
             await tx.apiKey.update({ where: { id: found.id }, data: { name: k.name, userId: k.userId ?? null, revokedAt: null } });
             s.apiKeys.updated++;

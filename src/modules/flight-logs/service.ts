@@ -250,7 +250,11 @@ function filterWhere(f: z.output<typeof FlightLogFilterSchema>) {
 }
 
 export class FlightLogService {
-  constructor(private readonly db: ScopedPrisma) {}
+  constructor(
+    private readonly db: ScopedPrisma,
+    /** Cleared for the aircraft a write changed, so later reads in the same request see the new totals. */
+    private readonly aircraftCache?: { clear(uid: string): unknown },
+  ) {}
 
   async list(filter: FlightLogFilter = {}): Promise<FlightLogPage> {
     const parsed = FlightLogFilterSchema.safeParse(filter);
@@ -325,6 +329,7 @@ export class FlightLogService {
         await applyTotalsDelta(tx, aircraft.uid, withoutNulls(n.tracking), null);
       }),
     );
+    this.aircraftCache?.clear(core.aircraftId);
     return { uid, status: 'created' };
   }
 
@@ -334,7 +339,7 @@ export class FlightLogService {
     const errors = [...n.errors, ...(parsed.success ? [] : fieldErrorsFromZod(parsed.error.issues))];
     if (!parsed.success || errors.length) fail(errors);
     const patch = parsed.data;
-    return retrying(() =>
+    const result = await retrying(() =>
       this.db.$transaction(async (tx) => {
         const current = await this.lockLog(tx, uid);
         const targetId = patch.aircraftId ?? current.aircraftId;
@@ -367,7 +372,7 @@ export class FlightLogService {
           notes: patch.notes === undefined ? current.notes : patch.notes,
           tracking: withoutNulls(tracking),
         };
-        if (sameLog(current, next)) return { uid, status: 'no_changes' as const };
+        if (sameLog(current, next)) return { uid, status: 'no_changes' as const, aircraft: [] as string[] };
         await tx.flightLog.updateMany({ where: { uid }, data: next as never });
         const before = current.tracking as Record<string, unknown>;
         if (aircraft.uid === current.aircraftId) await applyTotalsDelta(tx, aircraft.uid, next.tracking, before);
@@ -375,21 +380,25 @@ export class FlightLogService {
           await applyTotalsDelta(tx, current.aircraftId, null, before);
           await applyTotalsDelta(tx, aircraft.uid, next.tracking, null);
         }
-        return { uid, status: 'updated' as const };
+        return { uid, status: 'updated' as const, aircraft: [current.aircraftId, aircraft.uid] };
       }),
     );
+    for (const a of result.aircraft) this.aircraftCache?.clear(a);
+    return { uid: result.uid, status: result.status };
   }
 
   async delete(uid: string): Promise<WriteResult> {
-    return retrying(() =>
+    const aircraftId = await retrying(() =>
       this.db.$transaction(async (tx) => {
         const current = await this.lockLog(tx, uid);
         await lockAircraft(tx, [current.aircraftId]);
         await tx.flightLog.deleteMany({ where: { uid } });
         await applyTotalsDelta(tx, current.aircraftId, null, current.tracking as Record<string, unknown>);
-        return { uid, status: 'deleted' as const };
+        return current.aircraftId;
       }),
     );
+    this.aircraftCache?.clear(aircraftId);
+    return { uid, status: 'deleted' };
   }
 
   /** Each item is created independently (its own transaction); failures are reported with their index. */

@@ -549,7 +549,7 @@ export class ScheduleService {
     const item = await this.get(uid);
     if (item.status !== 'active') throw new ConflictError(`schedule item ${JSON.stringify(uid)} is inactive; restore it before completing it`);
     const user = await this.users.find(this.actorUserId);
-    const timeZone = user?.timezone && isTimeZone(user.timezone) ? user.timezone : 'UTC';
+    const timeZone = await this.actorTimeZone();
     const userDisplayName = user?.displayName ?? this.actorUserId;
 
     // completedAt: a date alone is that day in the acting user's time zone (its start); default now
@@ -643,14 +643,21 @@ export class ScheduleService {
 
   /**
    * Active items with their live position: currentTotal (the asset's live total for trackingItem), remaining
-   * (dueAtInterval - currentTotal, exact) and calendarDaysRemaining (from today in `timezone`, default UTC), most
+   * (dueAtInterval - currentTotal, exact) and calendarDaysRemaining (from today in `timezone`, default the acting
+   * user's time zone, as completion uses to roll dates forward, else UTC), most
    * urgent first (rules.compareUrgency). Each asset is read once, and the reads are batched per asset kind.
    */
+  /** The acting user's time zone (calendar days are counted in it), else UTC. */
+  private async actorTimeZone(): Promise<string> {
+    const user = await this.users.find(this.actorUserId);
+    return user?.timezone && isTimeZone(user.timezone) ? user.timezone : 'UTC';
+  }
+
   async status(filter: MaintenanceStatusFilter = {}, now: Date = new Date()): Promise<MaintenanceStatusList> {
     const parsed = MaintenanceStatusFilterSchema.safeParse(filter);
     if (!parsed.success) throw new ValidationError('invalid maintenance-status query', fieldErrorsFromZod(parsed.error.issues));
     const f = parsed.data;
-    const timeZone = f.timezone ?? 'UTC';
+    const timeZone = f.timezone ?? (await this.actorTimeZone());
     const items = await this.db.scheduleItem.findMany({
       where: {
         status: 'active',

@@ -29,7 +29,15 @@ export const VehicleDoc = named(
   }),
 );
 export const VehicleListDoc = named('VehicleList', z.object({ data: z.array(VehicleDoc), count: z.number().int() }));
-export const CreateVehicleBody = named('CreateVehicleBody', z.object(fields).strict());
+export const CreateVehicleBody = named(
+  'CreateVehicleBody',
+  z
+    .object({
+      ...fields,
+      totals: z.record(z.string(), z.number()).optional().describe('Starting figures; on create the same as initialValues'),
+    })
+    .strict(),
+);
 export const UpdateVehicleBody = named(
   'UpdateVehicleBody',
   z.object(Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, (v as z.ZodType).optional()]))).strict(),
@@ -116,7 +124,7 @@ export const vehicleRoutes = defineRoutes([
     bodyArg: 'input',
     status: 200,
     response: VehicleWriteResultDoc,
-    errors: [400, 404],
+    errors: [400, 404, 409],
   },
   {
     operationId: 'deleteVehicle',

@@ -140,7 +140,7 @@ export class VehicleService {
   }
 
   async create(raw: unknown): Promise<{ uid: string; status: VehicleWriteStatus }> {
-    const v = checkBody(raw, CreateVehicleSchema, 'vehicle');
+    const v = checkBody(startingTotals(raw), CreateVehicleSchema, 'vehicle');
     const uid = newUid('vh');
     const data = withDefaults(v, null);
     await this.db.vehicle.create({ data: { uid, status: 'active', ...data } as never });
@@ -212,6 +212,28 @@ export class VehicleService {
     this.loader.clear(uid);
     return existing ? 'updated' : 'created';
   }
+}
+
+/**
+ * A create body may carry `totals` (api-v1 §2.14 allows every Vehicle field but uid, companyId and status): with
+ * no readings yet, totals are the starting figures, so they become `initialValues` (the same key given in both
+ * with different values is a 400). Updates refuse `totals`: after creation they follow readings and initial values.
+ */
+function startingTotals(raw: unknown): unknown {
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw) || !('totals' in raw)) return raw;
+  const { totals, ...rest } = raw as Record<string, unknown>;
+  const parsed = NumberMapSchema.safeParse(totals);
+  if (!parsed.success) throw new ValidationError('invalid vehicle: /totals', fieldErrorsFromZod(parsed.error.issues, '/totals'));
+  const initial = (rest.initialValues ?? {}) as Record<string, unknown>;
+  if (typeof initial !== 'object' || initial === null || Array.isArray(initial)) return raw; // reported by the schema
+  for (const [key, value] of Object.entries(parsed.data)) {
+    if (key in initial && initial[key] !== value) {
+      throw new ValidationError(`invalid vehicle: /totals/${key}`, [
+        { path: `/totals/${key}`, message: `totals.${key} differs from initialValues.${key}; on create they are the same figure` },
+      ]);
+    }
+  }
+  return { ...rest, initialValues: { ...parsed.data, ...initial } };
 }
 
 /** The stored input fields of a vehicle (for merging an update over it). */
