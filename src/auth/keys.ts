@@ -55,6 +55,8 @@ const keySelect = {
 export class ApiKeyService {
   /** lastUsedAt is written at most once a minute per key, off the request's path. */
   private lastTouched = new Map<string, number>();
+  /** The default acting user per company, looked up at most once a minute (it is a query on every request otherwise). */
+  private actors = new Map<string, { userId: string; until: number }>();
 
   constructor(private readonly prisma: PrismaClient) {}
 
@@ -110,6 +112,14 @@ export class ApiKeyService {
   }
 
   private async defaultActor(companyId: string): Promise<string> {
+    const cached = this.actors.get(companyId);
+    if (cached && cached.until > Date.now()) return cached.userId;
+    const userId = await this.lookupDefaultActor(companyId);
+    this.actors.set(companyId, { userId, until: Date.now() + 60_000 });
+    return userId;
+  }
+
+  private async lookupDefaultActor(companyId: string): Promise<string> {
     const users = await this.prisma.user.findMany({
       where: { companyId, roles: { hasSome: ['owner', 'admin'] } },
       orderBy: { createdAt: 'asc' },

@@ -1,10 +1,9 @@
-import { stringify } from 'csv-stringify';
+import { stringify } from 'csv-stringify/sync';
 import { z } from 'zod';
 import { defineRoutes, named, type PresentInput } from '../../rest/contract.js';
 import type { RequestContext } from '../../context.js';
 import { ValidationError } from '../../errors.js';
-import { asTrackingMap } from '../tracking/schema.js';
-import { BATCH_MAX, COPILOT_TYPES, FlightLogFilterSchema, OUTPUT_FIELDS, type FlightLog } from './service.js';
+import { BATCH_MAX, COPILOT_TYPES, FlightLogFilterSchema, OUTPUT_FIELDS } from './service.js';
 
 /** REST adapter for flight logs (api-v1 §4.2): declarations, the flat representation, projection and CSV. */
 const TrackingValue = z.union([z.number(), z.string(), z.null()]);
@@ -123,43 +122,37 @@ const presentPage = (d: any, { query }: PresentInput) => {
   return { data: d.data.map((l: any) => presentFlightLog(l, fields)), count: d.count, nextCursor: d.nextCursor };
 };
 
-/** `Accept: text/csv`: the same filtered rows, one column per core field and per tracking key, streamed. */
+/**
+ * `Accept: text/csv`: the same filtered rows, one column per core field and per tracking key (the service decides
+ * the columns), streamed a page at a time as the client reads (the whole export is never held in memory).
+ */
 async function csvExport(ctx: RequestContext, query: URLSearchParams): Promise<Response> {
   const filter: Record<string, string> = {};
   for (const k of ['aircraftId', 'aircraftRegistration', 'pilotId', 'startDate', 'endDate']) {
     const v = query.get(k);
     if (v !== null) filter[k] = v;
   }
-  // fail before streaming starts: a bad filter is a 400, not a broken stream
-  await ctx.services.flightLogs.list({ ...filter, limit: 1 });
-  const aircraft = filter.aircraftId
-    ? [await ctx.services.aircraft.find(filter.aircraftId)].filter((a) => a !== null)
-    : await ctx.services.aircraft.list();
-  const trackingKeys: string[] = [];
-  for (const a of aircraft) {
-    for (const k of [...Object.keys(asTrackingMap(a.maintenanceTrackingItems)), ...Object.keys(asTrackingMap(a.logTrackingItems))]) {
-      if (!trackingKeys.includes(k)) trackingKeys.push(k);
-    }
-  }
-  const columns = [...OUTPUT_FIELDS, ...trackingKeys];
-  const csv = stringify({ header: true, columns });
-  const pages = ctx.services.flightLogs.iterate(filter);
+  const columns = await ctx.services.flightLogs.exportColumns(filter); // a bad filter is a 400 before streaming
+  const pages = ctx.services.flightLogs.iterate(filter)[Symbol.asyncIterator]();
+  const encoder = new TextEncoder();
+  let headerSent = false;
   const stream = new ReadableStream<Uint8Array>({
-    async start(controller) {
-      csv.on('data', (chunk: Buffer) => controller.enqueue(new Uint8Array(chunk)));
-      csv.on('end', () => controller.close());
-      csv.on('error', (e: Error) => controller.error(e));
-      try {
-        for await (const page of pages) {
-          for (const log of page as FlightLog[]) {
-            const flat = presentFlightLog(log as never);
-            if (!csv.write(columns.map((c) => flat[c] ?? ''))) await new Promise((r) => csv.once('drain', r));
-          }
-        }
-        csv.end();
-      } catch (e) {
-        controller.error(e);
+    async pull(controller) {
+      if (!headerSent) {
+        headerSent = true;
+        controller.enqueue(encoder.encode(stringify([columns])));
+        return;
       }
+      const next = await pages.next();
+      if (next.done) return controller.close();
+      const rows = next.value.map((log) => {
+        const flat = presentFlightLog(log as never);
+        return columns.map((c) => flat[c] ?? '');
+      });
+      controller.enqueue(encoder.encode(stringify(rows)));
+    },
+    async cancel() {
+      await pages.return?.(undefined);
     },
   });
   return new Response(stream, {

@@ -2,14 +2,13 @@ import { z } from 'zod';
 import type { Aircraft, FlightLog } from '../../generated/prisma/client.js';
 import type { ScopedPrisma } from '../../db/scoped.js';
 import {
-  AppError,
   NotFoundError,
   ValidationError,
   fieldErrorsFromZod,
-  oneLineMessage,
   type FieldError,
 } from '../../errors.js';
 import { newUid } from '../../lib/ids.js';
+import { BATCH_MAX, batchList, runBatch } from '../../lib/batch.js';
 import { applyTotalsDelta, lockAircraft } from '../aircraft/totals.js';
 import { asTrackingMap } from '../tracking/schema.js';
 import { afterCursor, toPage } from '../../db/keyset.js';
@@ -41,7 +40,7 @@ export const CORE_FIELDS = [
 /** Fields a log has in responses, in contract order (tracking values follow as top-level keys). */
 export const OUTPUT_FIELDS = ['uid', ...CORE_FIELDS, 'companyId', 'createdAt', 'updatedAt'] as const;
 
-export const BATCH_MAX = 50;
+export { BATCH_MAX };
 export const PAGE_MAX = 500;
 export const PAGE_DEFAULT = 100;
 
@@ -271,6 +270,25 @@ export class FlightLogService {
     return toPage(rows, limit, (r) => r.timeDate);
   }
 
+  /**
+   * The columns of a CSV export: the output fields, then every tracking key of the aircraft the filter can match
+   * (that aircraft, the aircraft with that registration, or all of the company's), maintenance keys first.
+   */
+  async exportColumns(filter: Omit<FlightLogFilter, 'limit' | 'cursor'>): Promise<string[]> {
+    const parsed = FlightLogFilterSchema.safeParse(filter);
+    if (!parsed.success) throw new ValidationError('invalid flight-log query', fieldErrorsFromZod(parsed.error.issues));
+    const { aircraftId, aircraftRegistration } = parsed.data;
+    const aircraft = await this.db.aircraft.findMany({
+      where: { ...(aircraftId ? { uid: aircraftId } : {}), ...(aircraftRegistration ? { registration: aircraftRegistration } : {}) },
+      orderBy: [{ registration: 'asc' }, { uid: 'asc' }],
+      select: { maintenanceTrackingItems: true, logTrackingItems: true },
+    });
+    const keys = new Set<string>();
+    for (const a of aircraft) for (const k of Object.keys(asTrackingMap(a.maintenanceTrackingItems))) keys.add(k);
+    for (const a of aircraft) for (const k of Object.keys(asTrackingMap(a.logTrackingItems))) keys.add(k);
+    return [...OUTPUT_FIELDS, ...keys];
+  }
+
   /** Every log matching the filter, page by page (CSV export). */
   async *iterate(filter: Omit<FlightLogFilter, 'limit' | 'cursor'>): AsyncGenerator<FlightLog[]> {
     let cursor: string | undefined;
@@ -404,28 +422,15 @@ export class FlightLogService {
   /** Each item is created independently (its own transaction); failures are reported with their index. */
   async batchCreate(items: unknown): Promise<BatchResult> {
     const list = batchList(items, 'items');
-    return this.batch(list, (item) => this.create(item));
+    return runBatch(list, (item) => this.create(item));
   }
 
   async batchDelete(ids: unknown): Promise<BatchResult> {
     const list = batchList(ids, 'ids');
-    return this.batch(list, (id) => {
+    return runBatch(list, (id) => {
       if (typeof id !== 'string' || !id) throw new ValidationError('each id must be a non-empty string');
       return this.delete(id);
     });
-  }
-
-  private async batch<T>(list: T[], fn: (item: T) => Promise<WriteResult>): Promise<BatchResult> {
-    const out: BatchResult = { results: [], errors: [] };
-    for (const [index, item] of list.entries()) {
-      try {
-        out.results.push(await fn(item));
-      } catch (e) {
-        if (!(e instanceof AppError)) throw e;
-        out.errors.push({ index, error: oneLineMessage(e) });
-      }
-    }
-    return out;
   }
 
   private async lockLog(tx: ScopedPrisma, uid: string): Promise<FlightLog> {
@@ -451,16 +456,6 @@ export class FlightLogService {
     }
     return aircraft;
   }
-}
-
-function batchList(value: unknown, name: string): unknown[] {
-  if (!Array.isArray(value)) throw new ValidationError(`${name} must be an array`, [{ path: `/${name}`, message: `${name} must be an array` }]);
-  if (value.length < 1 || value.length > BATCH_MAX) {
-    throw new ValidationError(`${name} must hold 1 to ${BATCH_MAX} entries (got ${value.length})`, [
-      { path: `/${name}`, message: `1 to ${BATCH_MAX} entries` },
-    ]);
-  }
-  return value;
 }
 
 function sameLog(a: FlightLog, b: Record<string, unknown>): boolean {

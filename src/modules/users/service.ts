@@ -4,6 +4,7 @@ import { z } from 'zod';
 import type { User } from '../../generated/prisma/client.js';
 import type { ScopedPrisma } from '../../db/scoped.js';
 import { NotFoundError, ValidationError, fieldErrorsFromZod } from '../../errors.js';
+import { isTimeZone } from '../schedule/rules.js';
 
 export type { User };
 
@@ -30,15 +31,6 @@ export const UserInputSchema = z
   })
   .strict();
 export type UserInput = z.input<typeof UserInputSchema>;
-
-export function isTimeZone(tz: string): boolean {
-  try {
-    new Intl.DateTimeFormat('en-US', { timeZone: tz });
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 export const UserFilterSchema = z.object({
   status: z.enum(USER_STATUSES).optional(),

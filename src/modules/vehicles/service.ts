@@ -3,9 +3,10 @@ import { uidLoader } from '../../db/loaders.js';
 import { z } from 'zod';
 import type { Vehicle } from '../../generated/prisma/client.js';
 import type { ScopedPrisma } from '../../db/scoped.js';
-import { AppError, ConflictError, NotFoundError, ValidationError, fieldErrorsFromZod, oneLineMessage, type FieldError } from '../../errors.js';
+import { ConflictError, NotFoundError, ValidationError, fieldErrorsFromZod, type FieldError } from '../../errors.js';
 import { dsum } from '../../lib/decimal.js';
 import { newUid } from '../../lib/ids.js';
+import { batchList, runBatch } from '../../lib/batch.js';
 import { NumberMapSchema, TrackingMapSchema, asNumberMap, type TrackingMap } from '../tracking/schema.js';
 
 /**
@@ -149,20 +150,7 @@ export class VehicleService {
 
   /** 1 to 50 vehicles, each validated and created independently (partial success). */
   async batchCreate(items: unknown) {
-    if (!Array.isArray(items)) throw new ValidationError('items must be an array', [{ path: '/items', message: 'items must be an array' }]);
-    if (items.length < 1 || items.length > 50) {
-      throw new ValidationError(`items must hold 1 to 50 entries (got ${items.length})`, [{ path: '/items', message: '1 to 50 entries' }]);
-    }
-    const out = { results: [] as { uid: string; status: VehicleWriteStatus }[], errors: [] as { index: number; error: string }[] };
-    for (const [index, item] of items.entries()) {
-      try {
-        out.results.push(await this.create(item));
-      } catch (e) {
-        if (!(e instanceof AppError)) throw e;
-        out.errors.push({ index, error: oneLineMessage(e) });
-      }
-    }
-    return out;
+    return runBatch(batchList(items, 'items'), (item) => this.create(item));
   }
 
   async update(uid: string, raw: unknown): Promise<{ uid: string; status: VehicleWriteStatus }> {
