@@ -1,3 +1,4 @@
+import { lockRows } from '../../db/locks.js';
 import type { ScopedPrisma } from '../../db/scoped.js';
 
 /**
@@ -27,11 +28,7 @@ export async function recomputeAircraftTotals(tx: ScopedPrisma, uids: Iterable<s
 
 /** Locks aircraft rows (sorted, so two writers never wait on each other in opposite orders). */
 export async function lockAircraft(tx: ScopedPrisma, uids: Iterable<string>): Promise<void> {
-  const list = [...new Set(uids)].sort();
-  if (!list.length) return;
-  await tx.$queryRaw`
-    SELECT uid FROM "Aircraft" WHERE "companyId" = ${tx.companyId} AND uid = ANY(${list}::text[])
-    ORDER BY uid FOR UPDATE`;
+  await lockRows(tx, 'Aircraft', uids);
 }
 
 type Tracking = Record<string, unknown> | null | undefined;

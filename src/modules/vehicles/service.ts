@@ -6,6 +6,8 @@ import type { ScopedPrisma } from '../../db/scoped.js';
 import { ConflictError, NotFoundError, ValidationError, fieldErrorsFromZod, type FieldError } from '../../errors.js';
 import { dsum } from '../../lib/decimal.js';
 import { newUid } from '../../lib/ids.js';
+import { lockRows } from '../../db/locks.js';
+import { retrying } from '../../db/retry.js';
 import { batchList, runBatch } from '../../lib/batch.js';
 import { NumberMapSchema, TrackingMapSchema, asNumberMap, type TrackingMap } from '../tracking/schema.js';
 
@@ -155,31 +157,47 @@ export class VehicleService {
 
   async update(uid: string, raw: unknown): Promise<{ uid: string; status: VehicleWriteStatus }> {
     const patch = checkBody(raw, UpdateVehicleSchema, 'vehicle');
-    const current = await this.get(uid);
-    if (current.status === 'deleted') throw new ConflictError(`vehicle ${uid} is deleted; restore it before changing it`);
-    const next = withDefaults({ ...pick(current), ...patch }, current);
-    const changed = Object.entries(next).filter(([k, v]) => canonical(v) !== canonical((current as Record<string, unknown>)[k]));
-    if (!changed.length) return { uid, status: 'no_changes' };
-    await this.db.vehicle.updateMany({ where: { uid }, data: Object.fromEntries(changed) as never });
-    this.loader.clear(uid);
-    return { uid, status: 'updated' };
+    return this.locked(uid, async (tx, current) => {
+      if (current.status === 'deleted') throw new ConflictError(`vehicle ${uid} is deleted; restore it before changing it`);
+      const next = withDefaults({ ...pick(current), ...patch }, current);
+      const changed = Object.entries(next).filter(([k, v]) => canonical(v) !== canonical((current as Record<string, unknown>)[k]));
+      if (!changed.length) return { uid, status: 'no_changes' };
+      await tx.vehicle.updateMany({ where: { uid }, data: Object.fromEntries(changed) as never });
+      return { uid, status: 'updated' };
+    });
   }
 
   /** Soft delete: status `deleted`, hidden from lists; the previous status is kept for restore. */
   async delete(uid: string): Promise<{ uid: string; status: VehicleWriteStatus }> {
-    const current = await this.get(uid);
-    if (current.status === 'deleted') throw new NotFoundError('vehicle', uid);
-    await this.db.vehicle.updateMany({ where: { uid }, data: { status: 'deleted', statusBeforeDelete: current.status } });
-    this.loader.clear(uid);
-    return { uid, status: 'deleted' };
+    return this.locked(uid, async (tx, current) => {
+      if (current.status === 'deleted') throw new NotFoundError('vehicle', uid);
+      await tx.vehicle.updateMany({ where: { uid }, data: { status: 'deleted', statusBeforeDelete: current.status } });
+      return { uid, status: 'deleted' };
+    });
   }
 
   async restore(uid: string): Promise<{ uid: string; status: VehicleWriteStatus }> {
-    const current = await this.get(uid);
-    if (current.status !== 'deleted') throw new ConflictError(`vehicle ${uid} is not deleted`);
-    await this.db.vehicle.updateMany({ where: { uid }, data: { status: current.statusBeforeDelete ?? 'active', statusBeforeDelete: null } });
+    return this.locked(uid, async (tx, current) => {
+      if (current.status !== 'deleted') throw new ConflictError(`vehicle ${uid} is not deleted`);
+      await tx.vehicle.updateMany({ where: { uid }, data: { status: current.statusBeforeDelete ?? 'active', statusBeforeDelete: null } });
+      return { uid, status: 'restored' };
+    });
+  }
+
+  /**
+   * Read-modify-write of one vehicle under its row lock, so a concurrent change (an odometer reading raising
+   * totals) is never overwritten with stale figures. 404 when the company has no such vehicle.
+   */
+  private async locked<R>(uid: string, fn: (tx: ScopedPrisma, current: Vehicle) => Promise<R>): Promise<R> {
+    const result = await retrying(() =>
+      this.db.$transaction(async (tx) => {
+        if (!(await lockRows(tx, 'Vehicle', [uid])).size) throw new NotFoundError('vehicle', uid);
+        const current = (await tx.vehicle.findFirst({ where: { uid } }))!;
+        return fn(tx, current);
+      }),
+    );
     this.loader.clear(uid);
-    return { uid, status: 'restored' };
+    return result;
   }
 
   /** Creates or updates a vehicle by uid (import, demo). */
