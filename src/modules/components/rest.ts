@@ -209,9 +209,7 @@ export const componentRoutes = defineRoutes([
     tag: TAG,
     summary: 'List components',
     description: 'Soft-deleted components are left out unless includeDeleted=true. Ordered by name, serial number, uid.',
-    query: ComponentFilterSchema.extend({
-      includeDeleted: z.enum(['true', 'false']).optional().describe('true also lists soft-deleted components'),
-    }).strict(),
+    query: ComponentFilterSchema,
     status: 200,
     response: ComponentListResponse,
     errors: [400],

@@ -2,6 +2,7 @@ import DataLoader from 'dataloader';
 import { z } from 'zod';
 import type { Component } from '../../generated/prisma/client.js';
 import { retrying } from '../../db/retry.js';
+import { BoolParam } from '../../lib/params.js';
 import type { ScopedPrisma } from '../../db/scoped.js';
 import { ConflictError, NotFoundError, ValidationError, fieldErrorsFromZod, type FieldError } from '../../errors.js';
 import { newUid } from '../../lib/ids.js';
@@ -235,7 +236,7 @@ export const ComponentFilterSchema = z.object({
   rootAssetUid: z.string().min(1).optional().describe('Only components anywhere under this aircraft or vehicle'),
   partNumber: z.string().min(1).optional().describe('Only components with this part number'),
   serialNumber: z.string().min(1).optional().describe('Only components with this serial number'),
-  includeDeleted: z.boolean().optional().describe('Also list soft-deleted components'),
+  includeDeleted: BoolParam('includeDeleted').optional().describe('Also list soft-deleted components (default false)'),
 });
 export type ComponentFilter = z.input<typeof ComponentFilterSchema>;
 

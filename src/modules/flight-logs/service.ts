@@ -9,6 +9,7 @@ import {
 } from '../../errors.js';
 import { newUid } from '../../lib/ids.js';
 import { BATCH_MAX, batchList, runBatch } from '../../lib/batch.js';
+import { LimitParam, PAGE_DEFAULT, PAGE_MAX } from '../../lib/params.js';
 import { applyTotalsDelta, lockAircraft } from '../aircraft/totals.js';
 import { asTrackingMap } from '../tracking/schema.js';
 import { afterCursor, toPage } from '../../db/keyset.js';
@@ -41,8 +42,7 @@ export const CORE_FIELDS = [
 export const OUTPUT_FIELDS = ['uid', ...CORE_FIELDS, 'companyId', 'createdAt', 'updatedAt'] as const;
 
 export { BATCH_MAX };
-export const PAGE_MAX = 500;
-export const PAGE_DEFAULT = 100;
+export { PAGE_DEFAULT, PAGE_MAX };
 
 export type WriteStatus = 'created' | 'updated' | 'deleted' | 'no_changes';
 export interface WriteResult {
@@ -199,8 +199,6 @@ function fail(errors: FieldError[]): never {
   throw new ValidationError(`invalid flight log: ${summary}`, errors);
 }
 
-const LIMIT_MESSAGE = `limit must be a whole number from 1 to ${PAGE_MAX}`;
-
 export const FlightLogFilterSchema = z
   .object({
     aircraftId: z.string().min(1).optional().describe('Only logs of this aircraft uid'),
@@ -216,10 +214,7 @@ export const FlightLogFilterSchema = z
       .refine((v) => parseIsoDate(v) !== null, 'endDate must be an ISO 8601 date or date-time')
       .optional()
       .describe('ISO 8601; logs at or before this instant (a date alone includes that whole day, UTC)'),
-    limit: z
-      .union([z.number(), z.string().regex(/^\d{1,6}$/, LIMIT_MESSAGE).transform(Number)], { error: LIMIT_MESSAGE })
-      .pipe(z.number().int(LIMIT_MESSAGE).min(1, LIMIT_MESSAGE).max(PAGE_MAX, LIMIT_MESSAGE))
-      .optional()
+    limit: LimitParam.optional()
       .describe('Page size, 1 to 500 (default 100)'),
     cursor: z.string().min(1).optional().describe('The nextCursor of the previous page'),
   })

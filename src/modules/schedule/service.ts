@@ -6,6 +6,7 @@ import type { AssetReader, AssetType, LiveAsset } from '../assets/live.js';
 import type { UserService } from '../users/service.js';
 import { newUid } from '../../lib/ids.js';
 import { afterCursor, toPage } from '../../db/keyset.js';
+import { BoolParam, LimitParam, PAGE_DEFAULT } from '../../lib/params.js';
 import {
   TRACKING_MAX_ABS,
   TRACKING_SCALE,
@@ -45,8 +46,6 @@ export const SCHEDULE_STATUSES = ['active', 'inactive'] as const;
 export const SERVER_CONTROLLED = ['uid', 'companyId', 'createdAt', 'updatedAt'] as const;
 const ASSET_TYPES = new Set<string>(['aircraft', 'vehicle', 'component']);
 
-export const PAGE_MAX = 500;
-export const PAGE_DEFAULT = 100;
 /** Longest calendar recurrence and look-ahead: 100 years. */
 export const MAX_DAYS = 36_600;
 
@@ -194,10 +193,6 @@ const CompleteInput = z
 const COMPLETE_FIELDS = Object.keys(CompleteInput.shape);
 export type CompleteScheduleItemInput = z.input<typeof CompleteInput>;
 
-const BoolParam = (what: string) =>
-  z.union([z.boolean(), z.enum(['true', 'false']).transform((v) => v === 'true')], {
-    error: `${what} must be true or false`,
-  });
 const QueryText = (what: string) => z.string({ error: `${what} must be a string` }).min(1, `${what} must not be empty`);
 
 export const ScheduleItemFilterSchema = z
@@ -218,12 +213,7 @@ export const CompletionFilterSchema = z
   .object({
     scheduleItemId: QueryText('scheduleItemId').optional().describe('Only completions of this schedule item'),
     relatedTo: QueryText('relatedTo').optional().describe('Only completions of schedule items related to this asset uid'),
-    limit: z.coerce
-      .number({ error: 'limit must be a whole number from 1 to 500' })
-      .int('limit must be a whole number from 1 to 500')
-      .min(1, 'limit must be a whole number from 1 to 500')
-      .max(PAGE_MAX, 'limit must be a whole number from 1 to 500')
-      .optional()
+    limit: LimitParam.optional()
       .describe('Page size, 1 to 500 (default 100)'),
     cursor: z.string().min(1, 'cursor must not be empty').optional().describe('The nextCursor of the previous page'),
   })

@@ -6,6 +6,7 @@ import type { ScopedPrisma } from '../../db/scoped.js';
 import { ConflictError, NotFoundError, ValidationError, fieldErrorsFromZod, type FieldError } from '../../errors.js';
 import { dsum } from '../../lib/decimal.js';
 import { newUid } from '../../lib/ids.js';
+import { BoolParam } from '../../lib/params.js';
 import { lockRows } from '../../db/locks.js';
 import { retrying } from '../../db/retry.js';
 import { batchList, runBatch } from '../../lib/batch.js';
@@ -75,8 +76,7 @@ export type CreateVehicleInput = z.input<typeof CreateVehicleSchema>;
 export const VehicleFilterSchema = z
   .object({
     status: z.string().min(1).optional().describe('Only vehicles with this status (e.g. active, deleted)'),
-    includeDeleted: z
-      .union([z.boolean(), z.enum(['true', 'false']).transform((v) => v === 'true')])
+    includeDeleted: BoolParam('includeDeleted')
       .optional()
       .describe('Also list soft-deleted vehicles (default false)'),
   })
