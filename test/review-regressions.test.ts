@@ -58,3 +58,14 @@ describe('review regressions', () => {
     expect(a.body.totals).toEqual({ hobbs: 1200.5, landings: 3000 });
   });
 });
+
+describe('paths', () => {
+  it('a trailing slash reaches the same route', async () => {
+    const list = await env.json('GET', '/api/v1/aircraft/');
+    expect(list.status).toBe(200);
+    expect(list.body.count).toBe(2);
+    const one = await env.json('GET', '/api/v1/aircraft/acme-ac-1/');
+    expect(one.status).toBe(200);
+    expect(one.body.uid).toBe('acme-ac-1');
+  });
+});

@@ -109,7 +109,7 @@ export function createRestFacade(opts: FacadeOptions) {
       }
       // SOFA reads variables from the query string before the body: hand it only the declared query parameters,
       // with the single (first) value that was checked, so nothing can override the body or the checks
-      const sofaUrl = new URL(url.origin + url.pathname);
+      const sofaUrl = new URL(url.origin + (url.pathname.replace(/\/+$/, '') || '/')); // SOFA's routes have no trailing slash
       for (const key of Object.keys(spec.query?.shape ?? {})) {
         const v = url.searchParams.get(key);
         if (v !== null) sofaUrl.searchParams.set(key, v);
