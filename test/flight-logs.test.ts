@@ -4,6 +4,7 @@
 import { parse as parseCsv } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestEnv, type TestEnv } from './helpers.js';
+import { expectProblem, expectValidation, type R } from './assertions.js';
 
 const API = '/api/v1';
 let env: TestEnv;
@@ -16,7 +17,6 @@ afterAll(async () => {
 });
 
 type Body = Record<string, unknown>;
-type R = { status: number; body: any; res: Response };
 
 /** A valid CreateFlightLogBody for acme-ac-1 (VH-ACM). */
 function log(over: Body = {}): Body {
@@ -91,31 +91,6 @@ async function snapshot() {
 /** a + b on one-decimal values, exactly (computed in integer tenths). */
 const plus = (a: number, b: number) => (Math.round(a * 10) + Math.round(b * 10)) / 10;
 
-function expectProblem(r: R, status: number, code?: string) {
-  expect(r.status, JSON.stringify(r.body)).toBe(status);
-  expect(r.res.headers.get('content-type') ?? '').toMatch(/^application\/problem\+json/);
-  expect(r.body.status).toBe(status);
-  expect(typeof r.body.title).toBe('string');
-  expect(typeof r.body.type).toBe('string');
-  expect(typeof r.body.detail).toBe('string');
-  if (code) expect(r.body.code).toBe(code);
-}
-
-/** 400 validation_error whose errors[] has JSON-pointer paths, one of them matching `path` when given. */
-function expectValidation(r: R, path?: string | RegExp) {
-  expectProblem(r, 400, 'validation_error');
-  expect(Array.isArray(r.body.errors), 'errors[]').toBe(true);
-  expect(r.body.errors.length).toBeGreaterThan(0);
-  for (const e of r.body.errors) {
-    expect(typeof e.message).toBe('string');
-    expect(e.path).toMatch(/^(\/[^/]*)*$/);
-  }
-  if (path !== undefined) {
-    const paths: string[] = r.body.errors.map((e: any) => e.path);
-    const hit = paths.some((p) => (typeof path === 'string' ? p === path : path.test(p)));
-    expect(hit, `an error at ${path} among ${JSON.stringify(paths)}`).toBe(true);
-  }
-}
 
 // ---------------------------------------------------------------------------------------------------------------
 describe('POST /flight-logs and the list representation', () => {

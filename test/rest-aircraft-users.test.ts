@@ -2,6 +2,7 @@
 // list and get bodies, field types, omitted optional fields, filters, tenant isolation and problem+json errors.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestEnv, type TestEnv } from './helpers.js';
+import { expectProblem } from './assertions.js';
 
 let env: TestEnv;
 beforeAll(async () => {
@@ -87,15 +88,6 @@ function withoutTimestamps(o: Record<string, unknown>) {
 
 const byUid = <T extends { uid: string }>(xs: T[]) => [...xs].sort((a, b) => (a.uid < b.uid ? -1 : a.uid > b.uid ? 1 : 0));
 
-function expectProblem(r: { status: number; body: any; res: Response }, status: number, code: string) {
-  expect(r.status).toBe(status);
-  expect(r.res.headers.get('content-type')).toMatch(/^application\/problem\+json\b/);
-  expect(r.body).toMatchObject({ status, code });
-  expect(typeof r.body.type).toBe('string');
-  expect(r.body.type.length).toBeGreaterThan(0);
-  expect(typeof r.body.title).toBe('string');
-  expect(typeof r.body.detail).toBe('string');
-}
 
 // Contract field types of Aircraft (api-v1 §2.2): [field, typeof, required]
 const AIRCRAFT_FIELDS: [string, 'string' | 'number' | 'object', boolean][] = [

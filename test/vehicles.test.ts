@@ -4,6 +4,7 @@
 // One environment for the whole file; tests run in order and each one creates the vehicles it works on.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestEnv, uniq, type TestEnv } from './helpers.js';
+import { expectProblem, expectValidation, type R } from './assertions.js';
 
 const API = '/api/v1';
 let env: TestEnv;
@@ -16,7 +17,6 @@ afterAll(async () => {
 });
 
 type Body = Record<string, unknown>;
-type R = { status: number; body: any; res: Response };
 
 const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
 const MILES = { kilometers: false, miles: true, hours: false };
@@ -89,31 +89,6 @@ async function snapshot() {
   };
 }
 
-function expectProblem(r: R, status: number, code?: string) {
-  expect(r.status, JSON.stringify(r.body)).toBe(status);
-  expect(r.res.headers.get('content-type') ?? '').toMatch(/^application\/problem\+json/);
-  expect(r.body.status).toBe(status);
-  expect(typeof r.body.title).toBe('string');
-  expect(typeof r.body.type).toBe('string');
-  expect(typeof r.body.detail).toBe('string');
-  if (code) expect(r.body.code).toBe(code);
-}
-
-/** 400 validation_error whose errors[] has JSON-pointer paths, one of them matching `path` when given. */
-function expectValidation(r: R, path?: string | RegExp) {
-  expectProblem(r, 400, 'validation_error');
-  expect(Array.isArray(r.body.errors), 'errors[]').toBe(true);
-  expect(r.body.errors.length).toBeGreaterThan(0);
-  for (const e of r.body.errors) {
-    expect(typeof e.message).toBe('string');
-    expect(e.path).toMatch(/^(\/[^/]*)*$/);
-  }
-  if (path !== undefined) {
-    const paths: string[] = r.body.errors.map((e: any) => e.path);
-    const hit = paths.some((p) => (typeof path === 'string' ? p === path : path.test(p)));
-    expect(hit, `an error at ${path} among ${JSON.stringify(r.body.errors)}`).toBe(true);
-  }
-}
 
 /** No key of the REST body is null (optional fields are omitted). */
 function expectNoNulls(v: Body) {
