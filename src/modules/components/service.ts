@@ -2,6 +2,7 @@ import DataLoader from 'dataloader';
 import { z } from 'zod';
 import type { Component } from '../../generated/prisma/client.js';
 import { retrying } from '../../db/retry.js';
+import { uidLoader } from '../../db/loaders.js';
 import { BoolParam } from '../../lib/params.js';
 import type { ScopedPrisma } from '../../db/scoped.js';
 import { ConflictError, NotFoundError, ValidationError, fieldErrorsFromZod, type FieldError } from '../../errors.js';
@@ -311,11 +312,7 @@ class Evaluator {
     private readonly client: ScopedPrisma,
     private readonly assets: AssetReader,
   ) {
-    this.rows = new DataLoader(async (uids) => {
-      const rows = await client.component.findMany({ where: { uid: { in: [...uids] } } });
-      const byUid = new Map(rows.map((r) => [r.uid, r]));
-      return uids.map((u) => byUid.get(u) ?? null);
-    });
+    this.rows = uidLoader((args) => client.component.findMany(args));
   }
 
   asset(type: AssetParentType, uid: string): Promise<LiveAsset | null> {
