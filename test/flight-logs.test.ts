@@ -4,7 +4,7 @@
 import { parse as parseCsv } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestEnv, type TestEnv } from './helpers.js';
-import { expectProblem, expectValidation, type R } from './assertions.js';
+import { expectProblem, expectValidation } from './assertions.js';
 
 const API = '/api/v1';
 let env: TestEnv;

@@ -4,7 +4,7 @@
 // One environment for the whole file; tests run in order and each one creates the vehicles it works on.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestEnv, uniq, type TestEnv } from './helpers.js';
-import { expectProblem, expectValidation, type R } from './assertions.js';
+import { expectProblem, expectValidation } from './assertions.js';
 
 const API = '/api/v1';
 let env: TestEnv;

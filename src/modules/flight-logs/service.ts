@@ -8,6 +8,7 @@ import {
   type FieldError,
 } from '../../errors.js';
 import { newUid } from '../../lib/ids.js';
+import { parseIsoInstant } from '../../lib/dates.js';
 import { BATCH_MAX, batchList, runBatch } from '../../lib/batch.js';
 import { LimitParam, PAGE_DEFAULT, PAGE_MAX } from '../../lib/params.js';
 import { applyTotalsDelta, lockAircraft } from '../aircraft/totals.js';
@@ -54,21 +55,8 @@ export interface BatchResult {
   errors: { index: number; error: string }[];
 }
 
-const ISO_8601 =
-  /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}(?::?\d{2})?)?)?$/i;
-
-/** An ISO 8601 date or date-time; without an offset it is UTC. */
-export function parseIsoDate(v: string): Date | null {
-  if (!ISO_8601.test(v)) return null;
-  const s = /^\d{4}-\d{2}-\d{2}$/.test(v) ? `${v}T00:00:00Z` : /(?:Z|[+-]\d{2}(?::?\d{2})?)$/i.test(v.slice(10)) ? v : `${v}Z`;
-  const d = new Date(s.replace(' ', 'T'));
-  if (Number.isNaN(d.getTime())) return null;
-  // Date rolls impossible days over (Feb 30 → Mar 2): the calendar date written must exist
-  const [y, m, day] = v.slice(0, 10).split('-').map(Number);
-  const check = new Date(Date.UTC(y, m - 1, day));
-  if (check.getUTCFullYear() !== y || check.getUTCMonth() !== m - 1 || check.getUTCDate() !== day) return null;
-  return d;
-}
+/** An ISO 8601 date or date-time; without an offset it is UTC (src/lib/dates.ts). */
+export const parseIsoDate = parseIsoInstant;
 
 const IsoDate = z.any().transform((v, ctx) => {
   if (v instanceof Date && !Number.isNaN(v.getTime())) return v;

@@ -1,3 +1,4 @@
+import { isCalendarDate } from '../../lib/dates.js';
 /**
  * The maintenance schedule's pure rules (no database): exact decimal arithmetic for tracking values, calendar-day
  * arithmetic in a time zone, the threshold/recurrence consistency of an item, and the urgency order of the
@@ -114,17 +115,10 @@ export function sameDecimal(a: DecInput | null | undefined, b: DecInput | null |
 // calendar through UTC day numbers, which have no DST; a time zone only decides which local date an instant falls
 // on. So "N days after the completion" is always exactly N local dates later, whatever DST does in between.
 
-const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 const DAY_MS = 86_400_000;
 
 /** Is `YYYY-MM-DD` a real calendar date? */
-export function isCalendarDate(s: string): boolean {
-  const m = DATE.exec(s);
-  if (!m) return false;
-  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
-  const t = new Date(Date.UTC(y, mo - 1, d));
-  return t.getUTCFullYear() === y && t.getUTCMonth() === mo - 1 && t.getUTCDate() === d;
-}
+export { isCalendarDate };
 
 function dayNumber(date: string): number {
   if (!isCalendarDate(date)) throw new RangeError(`not a calendar date: ${date}`);

@@ -6,6 +6,7 @@ import type { AssetReader, AssetType, LiveAsset } from '../assets/live.js';
 import type { UserService } from '../users/service.js';
 import { newUid } from '../../lib/ids.js';
 import { afterCursor, toPage } from '../../db/keyset.js';
+import { parseIso } from '../../lib/dates.js';
 import { BoolParam, LimitParam, PAGE_DEFAULT } from '../../lib/params.js';
 import {
   TRACKING_MAX_ABS,
@@ -18,7 +19,6 @@ import {
   exactAddString,
   exactSubtract,
   formatDec,
-  isCalendarDate,
   isOverdue,
   isTimeZone,
   localDate,
@@ -90,20 +90,6 @@ export interface MaintenanceStatusList {
 
 // ---------------------------------------------------------------------------------------------------------------
 // Input schemas
-
-const ISO_8601 =
-  /^(\d{4}-\d{2}-\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(Z|[+-]\d{2}(?::?\d{2})?)?)?$/i;
-
-/** An ISO 8601 date (`YYYY-MM-DD`) or date-time; a date-time without an offset is UTC. */
-function parseIso(v: string): { date: string; instant: Date | null } | null {
-  const m = ISO_8601.exec(v);
-  if (!m || !isCalendarDate(m[1])) return null;
-  if (m[2] === undefined) return { date: m[1], instant: null };
-  if (Number(m[2]) > 23 || Number(m[3]) > 59 || Number(m[4] ?? 0) > 59) return null;
-  const s = v.replace(' ', 'T') + (m[5] ? '' : 'Z');
-  const d = new Date(s);
-  return Number.isNaN(d.getTime()) ? null : { date: m[1], instant: d };
-}
 
 const str = (what: string) =>
   z.string({ error: `${what} must be a string` }).trim().min(1, `${what} must not be empty`).max(1000, `${what} is too long (1000 characters at most)`);
