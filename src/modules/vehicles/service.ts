@@ -4,7 +4,7 @@ import { z } from 'zod';
 import type { Vehicle } from '../../generated/prisma/client.js';
 import type { ScopedPrisma } from '../../db/scoped.js';
 import { ConflictError, NotFoundError, ValidationError, fieldErrorsFromZod, type FieldError } from '../../errors.js';
-import { dsum } from '../../lib/decimal.js';
+import { exactSum } from '../../lib/decimal.js';
 import { newUid } from '../../lib/ids.js';
 import { BoolParam } from '../../lib/params.js';
 import { lockRows } from '../../db/locks.js';
@@ -278,7 +278,7 @@ function withDefaults(v: Record<string, any>, existing: Vehicle | null) {
     if (item.type !== 'number') continue;
     // a changed initial value moves the total by the same amount; readings recorded since are kept
     const base = old[key] ?? oldInitial[key] ?? 0;
-    totals[key] = key in old ? dsum(base, initialValues[key] ?? 0, -(oldInitial[key] ?? 0)) : (initialValues[key] ?? 0);
+    totals[key] = key in old ? exactSum(base, initialValues[key] ?? 0, -(oldInitial[key] ?? 0)) : (initialValues[key] ?? 0);
   }
   const data: Record<string, unknown> = { ...v, tracking, maintenanceTrackingItems, logTrackingItems, initialValues, totals };
   for (const key of Object.keys(VehicleFieldsSchema.shape)) if (!(key in data)) data[key] = null;
