@@ -124,3 +124,13 @@ export function oneLineMessage(e: AppError): string {
   const details = (e.errors ?? []).filter((f) => !e.message.includes(f.message));
   return details.length ? `${e.message}: ${details.map((f) => `${f.path || '/'} ${f.message}`).join('; ')}` : e.message;
 }
+
+export function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** Throws the 400 for an invalid `what`: the detail names its one bad field, or how many there are. */
+export function invalid(what: string, errors: FieldError[]): never {
+  const summary = errors.length === 1 ? `${errors[0].path || 'body'}: ${errors[0].message}` : `${errors.length} invalid fields`;
+  throw new ValidationError(`invalid ${what}: ${summary}`, errors);
+}

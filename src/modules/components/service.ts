@@ -5,7 +5,7 @@ import { retrying } from '../../db/retry.js';
 import { uidLoader } from '../../db/loaders.js';
 import { BoolParam } from '../../lib/params.js';
 import type { ScopedPrisma } from '../../db/scoped.js';
-import { ConflictError, NotFoundError, ValidationError, fieldErrorsFromZod, type FieldError } from '../../errors.js';
+import { ConflictError, NotFoundError, ValidationError, fieldErrorsFromZod, invalid, isPlainObject, type FieldError } from '../../errors.js';
 import { newUid } from '../../lib/ids.js';
 import { AircraftService, createAircraftLoader } from '../aircraft/service.js';
 import { VehicleService, createVehicleLoader } from '../vehicles/service.js';
@@ -145,8 +145,6 @@ export interface InheritableSources {
 // ---------------------------------------------------------------------------------------------------------------
 // validation
 
-const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-
 const text = (what: string) =>
   z.string({ error: (i) => (i.input === null ? `${what} must not be null` : `${what} must be a string`) }).trim().min(1, `${what} must not be empty`);
 /** optional text: null or '' clears it */
@@ -241,11 +239,6 @@ export const ComponentFilterSchema = z.object({
 });
 export type ComponentFilter = z.input<typeof ComponentFilterSchema>;
 
-function fail(what: string, errors: FieldError[]): never {
-  const summary = errors.length === 1 ? `${errors[0].path || 'body'}: ${errors[0].message}` : `${errors.length} invalid fields`;
-  throw new ValidationError(`${what}: ${summary}`, errors);
-}
-
 /** Unknown, server-controlled and parent fields are refused with a message each. */
 function checkKeys(raw: Record<string, unknown>, allowed: readonly string[], errors: FieldError[], prefix = '') {
   for (const key of Object.keys(raw)) {
@@ -277,7 +270,7 @@ function parse<T extends z.ZodType>(what: string, schema: T, raw: unknown, allow
   }
   const parsed = schema.safeParse(raw);
   if (!parsed.success) errors.push(...fieldErrorsFromZod(parsed.error.issues));
-  if (errors.length || !parsed.success) fail(what, errors);
+  if (errors.length || !parsed.success) invalid(what, errors);
   return parsed.data;
 }
 
@@ -573,7 +566,7 @@ export class ComponentService implements ComponentLiveSource {
   }
 
   async create(raw: unknown): Promise<WriteResult> {
-    const body = parse('invalid component', CreateSchema, raw, BODY_FIELDS);
+    const body = parse('component', CreateSchema, raw, BODY_FIELDS);
     const errors: FieldError[] = [];
     if (body.state === 'installed') {
       errors.push({ path: '/state', message: 'a component is fitted with the install operation (POST /components/{id}/install); create it in another state' });
@@ -584,7 +577,7 @@ export class ComponentService implements ComponentLiveSource {
       const made = newCounter(c, i, new Set(counters.map((x) => x.key)), errors);
       if (made) counters.push(made);
     });
-    if (errors.length) fail('invalid component', errors);
+    if (errors.length) invalid('component', errors);
     const uid = newUid('cmp');
     await this.db.component.create({
       data: {
@@ -614,7 +607,7 @@ export class ComponentService implements ComponentLiveSource {
   }
 
   async update(uid: string, raw: unknown): Promise<WriteResult> {
-    const body = parse('invalid component', UpdateSchema, raw, BODY_FIELDS);
+    const body = parse('component', UpdateSchema, raw, BODY_FIELDS);
     const result = await retrying(() =>
       this.db.$transaction(async (tx) => {
         await lockComponents(tx, [uid]);
@@ -672,7 +665,7 @@ export class ComponentService implements ComponentLiveSource {
             };
           });
         }
-        if (errors.length) fail('invalid component', errors);
+        if (errors.length) invalid('component', errors);
         if (conflicts.length) throw new ConflictError(conflicts.join('; '));
 
         const pick = <T>(v: T | undefined, cur: T) => (v === undefined ? cur : v);
@@ -760,7 +753,7 @@ export class ComponentService implements ComponentLiveSource {
    * subtree under the component moves with it; the new parent's childCount goes up by one.
    */
   async install(uid: string, raw: unknown): Promise<WriteResult> {
-    const body = parse('invalid install request', InstallSchema, raw, ['parentType', 'parentUid', 'mappings']);
+    const body = parse('install request', InstallSchema, raw, ['parentType', 'parentUid', 'mappings']);
     const parentType = body.parentType as ParentType;
     const result = await retrying(() =>
       this.db.$transaction(async (tx) => {
@@ -777,7 +770,7 @@ export class ComponentService implements ComponentLiveSource {
           if (body.parentUid === uid) throw new ConflictError(`component ${uid} cannot be installed under itself`);
           const parent = await ev.rows.load(body.parentUid);
           if (!parent || parent.status === 'deleted') {
-            fail('invalid install request', [{ path: '/parentUid', message: `component ${body.parentUid} is not a component of your company` }]);
+            invalid('install request', [{ path: '/parentUid', message: `component ${body.parentUid} is not a component of your company` }]);
           }
           if (parent.ancestorUids.includes(uid)) {
             throw new ConflictError(`component ${body.parentUid} is fitted under ${uid}; a component cannot be installed under its own descendant`);
@@ -791,7 +784,7 @@ export class ComponentService implements ComponentLiveSource {
         }
         const sources = await ev.sources(parentType, body.parentUid);
         if (!sources) {
-          fail('invalid install request', [{ path: '/parentUid', message: `${parentType} ${body.parentUid} is not a${parentType === 'aircraft' ? 'n' : ''} ${parentType} of your company` }]);
+          invalid('install request', [{ path: '/parentUid', message: `${parentType} ${body.parentUid} is not a${parentType === 'aircraft' ? 'n' : ''} ${parentType} of your company` }]);
         }
 
         const counters = asCounters(self.counters);
@@ -811,7 +804,7 @@ export class ComponentService implements ComponentLiveSource {
             });
           }
         });
-        if (errors.length) fail('invalid install request', errors);
+        if (errors.length) invalid('install request', errors);
 
         const now = new Date();
         const next = counters.map((c) => {
@@ -855,7 +848,7 @@ export class ComponentService implements ComponentLiveSource {
    * comes along (off any aircraft/vehicle); the old parent's childCount goes down by one.
    */
   async remove(uid: string, raw?: unknown): Promise<WriteResult> {
-    const body = parse('invalid remove request', RemoveSchema, raw ?? {}, ['state', 'location', 'condition']);
+    const body = parse('remove request', RemoveSchema, raw ?? {}, ['state', 'location', 'condition']);
     const result = await retrying(() =>
       this.db.$transaction(async (tx) => {
         await lockComponents(tx, [uid]);
@@ -896,7 +889,7 @@ export class ComponentService implements ComponentLiveSource {
 
   /** Resets a `sinceEvent` counter (e.g. after an overhaul); a bound counter re-binds from now. */
   async resetCounter(uid: string, raw: unknown): Promise<WriteResult> {
-    const body = parse('invalid counter reset', ResetSchema, raw, ['counterKey', 'newValue']);
+    const body = parse('counter reset', ResetSchema, raw, ['counterKey', 'newValue']);
     const result = await retrying(() =>
       this.db.$transaction(async (tx) => {
         await lockComponents(tx, [uid]);
@@ -904,7 +897,7 @@ export class ComponentService implements ComponentLiveSource {
         const counters = asCounters(self.counters);
         const idx = counters.findIndex((c) => c.key === body.counterKey);
         if (idx < 0) {
-          fail('invalid counter reset', [
+          invalid('counter reset', [
             { path: '/counterKey', message: `no counter ${body.counterKey} on this component (its counters: ${counters.map((c) => c.key).join(', ') || 'none'})` },
           ]);
         }

@@ -5,6 +5,8 @@ import {
   NotFoundError,
   ValidationError,
   fieldErrorsFromZod,
+  invalid,
+  isPlainObject,
   type FieldError,
 } from '../../errors.js';
 import { newUid } from '../../lib/ids.js';
@@ -109,10 +111,6 @@ interface Normalized {
   errors: FieldError[];
 }
 
-function isPlainObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
 /**
  * Tracking values may come in `trackingItems` or as extra top-level properties (gaps §4). Server-controlled
  * fields are refused. Values must be number, string or null here; their declared types are checked later.
@@ -183,8 +181,7 @@ function withoutNulls(tracking: Record<string, TrackingValue>): Record<string, n
 }
 
 function fail(errors: FieldError[]): never {
-  const summary = errors.length === 1 ? `${errors[0].path || 'body'}: ${errors[0].message}` : `${errors.length} invalid fields`;
-  throw new ValidationError(`invalid flight log: ${summary}`, errors);
+  return invalid('flight log', errors);
 }
 
 export const FlightLogFilterSchema = z

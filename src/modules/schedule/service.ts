@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { Prisma, type CompletedScheduleItem, type ScheduleItem } from '../../generated/prisma/client.js';
 import type { ScopedPrisma } from '../../db/scoped.js';
-import { ConflictError, NotFoundError, ValidationError, fieldErrorsFromZod, type FieldError } from '../../errors.js';
+import { ConflictError, NotFoundError, ValidationError, fieldErrorsFromZod, invalid, isPlainObject, type FieldError } from '../../errors.js';
 import type { AssetReader, AssetType, LiveAsset } from '../assets/live.js';
 import type { UserService } from '../users/service.js';
 import { newUid } from '../../lib/ids.js';
@@ -239,15 +239,6 @@ export type MaintenanceStatusFilter = { [K in keyof z.input<typeof MaintenanceSt
 // ---------------------------------------------------------------------------------------------------------------
 // Helpers
 
-function isPlainObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
-function fail(what: string, errors: FieldError[]): never {
-  const summary = errors.length === 1 ? `${errors[0].path || 'body'}: ${errors[0].message}` : `${errors.length} invalid fields`;
-  throw new ValidationError(`invalid ${what}: ${summary}`, errors);
-}
-
 /** A numeric(20,6) column value as a JSON number. */
 export function decimalNumber(d: Prisma.Decimal | null | undefined): number | null {
   return d === null || d === undefined ? null : Number(formatDec(parseDec(d.toString())));
@@ -424,7 +415,7 @@ export class ScheduleService {
         else errors.push({ path: `/${key}`, message });
       }
     }
-    if (!parsed.success || errors.length) fail('schedule item', errors);
+    if (!parsed.success || errors.length) invalid('schedule item', errors);
     const p = parsed.data;
     const state = applyPatch(
       {
@@ -469,7 +460,7 @@ export class ScheduleService {
         else errors.push({ path: `/${key}`, message });
       }
     }
-    if (!parsed.success || errors.length) fail('schedule item', errors);
+    if (!parsed.success || errors.length) invalid('schedule item', errors);
     const current = await this.get(uid);
     const next = applyPatch(stateOf(current), parsed.data);
     if (sameState(stateOf(current), next)) return { uid, status: 'no_changes' };
@@ -519,7 +510,7 @@ export class ScheduleService {
     checkKeys(body, COMPLETE_FIELDS, errors);
     const parsed = CompleteInput.safeParse(pick(body, COMPLETE_FIELDS));
     if (!parsed.success) errors.push(...fieldErrorsFromZod(parsed.error.issues));
-    if (!parsed.success || errors.length) fail('completion', errors);
+    if (!parsed.success || errors.length) invalid('completion', errors);
     const input = parsed.data;
 
     const item = await this.get(uid);
@@ -546,7 +537,7 @@ export class ScheduleService {
       if (total !== null && Math.abs(total) < TRACKING_MAX_ABS) trackingValue = roundToTrackingScale(total);
     }
     if (trackingValue === null && usage && item.recurring) {
-      fail('completion', [
+      invalid('completion', [
         {
           path: '/trackingValue',
           message: `trackingValue is required: the current ${item.trackingItem} of ${item.relatedToType} ${item.relatedTo} is not available to roll the item forward`,
@@ -586,7 +577,7 @@ export class ScheduleService {
         if (usage && locked.recurringInterval !== null && locked.dueAtInterval !== null) {
           data.dueAtInterval = exactAddString(trackingValue!, locked.recurringInterval.toString());
           if (Math.abs(Number(data.dueAtInterval)) >= TRACKING_MAX_ABS) {
-            fail('completion', [{ path: '/trackingValue', message: 'trackingValue plus recurringInterval must be less than 10^14' }]);
+            invalid('completion', [{ path: '/trackingValue', message: 'trackingValue plus recurringInterval must be less than 10^14' }]);
           }
         }
         if (locked.calendarDateDue !== null && locked.calendarRecurring !== null) {
@@ -717,7 +708,7 @@ export class ScheduleService {
         }
       }
     }
-    if (errors.length) fail('schedule item', errors);
+    if (errors.length) invalid('schedule item', errors);
   }
 
   private async liveTotal(type: string, uid: string, key: string): Promise<number | null> {

@@ -3,7 +3,7 @@ import { uidLoader } from '../../db/loaders.js';
 import { z } from 'zod';
 import type { Vehicle } from '../../generated/prisma/client.js';
 import type { ScopedPrisma } from '../../db/scoped.js';
-import { ConflictError, NotFoundError, ValidationError, fieldErrorsFromZod, type FieldError } from '../../errors.js';
+import { ConflictError, NotFoundError, ValidationError, fieldErrorsFromZod, invalid, type FieldError } from '../../errors.js';
 import { exactSum } from '../../lib/decimal.js';
 import { newUid } from '../../lib/ids.js';
 import { BoolParam } from '../../lib/params.js';
@@ -93,10 +93,7 @@ function checkBody(raw: unknown, schema: z.ZodType, what: string) {
   }
   const parsed = schema.safeParse(Object.fromEntries(Object.entries(raw).filter(([k]) => !(VEHICLE_SERVER_CONTROLLED as readonly string[]).includes(k))));
   if (!parsed.success) errors.push(...fieldErrorsFromZod(parsed.error.issues));
-  if (errors.length) {
-    const summary = errors.length === 1 ? `${errors[0].path || 'body'}: ${errors[0].message}` : `${errors.length} invalid fields`;
-    throw new ValidationError(`invalid ${what}: ${summary}`, errors);
-  }
+  if (errors.length) invalid(what, errors);
   return parsed.data as Record<string, any>;
 }
 
