@@ -1,7 +1,7 @@
 // Flight logs over GraphQL (gaps §8: same key, same rules as REST): create with trackingItems JSON, update, delete,
 // both batches, flightLogs paging, VALIDATION_ERROR / NOT_FOUND errors, and the aircraft / pilotUser relations.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestEnv, type TestEnv } from './helpers.js';
+import { flightLogBody, createTestEnv, type TestEnv } from './helpers.js';
 
 let env: TestEnv;
 beforeAll(async () => {
@@ -27,18 +27,7 @@ const LIST = `query List($aircraftId: String, $aircraftRegistration: String, $pi
 }`;
 const AIRCRAFT = `query Aircraft($id: ID!) { aircraft(id: $id) { uid totals initialValues } }`;
 
-function input(over: Body = {}): Body {
-  return {
-    timeDate: '2026-03-01T09:30:00Z',
-    pilot: 'acme-pilot',
-    aircraftId: 'acme-ac-1',
-    aircraftRegistration: 'VH-ACM',
-    startLocation: 'YSSY',
-    endLocation: 'YSBK',
-    pax: 2,
-    ...over,
-  };
-}
+const input = flightLogBody;
 function without(body: Body, key: string): Body {
   const { [key]: _drop, ...rest } = body;
   return rest;

@@ -4,7 +4,7 @@
 // writers. Expected sums are computed in integer tenths (all test values have one decimal place), so the test
 // itself does no floating-point accumulation.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestEnv, type TestEnv } from './helpers.js';
+import { flightLogBody2, flightLogBody, createTestEnv, type TestEnv } from './helpers.js';
 
 const API = '/api/v1';
 let env: TestEnv;
@@ -17,21 +17,8 @@ afterAll(async () => {
 
 type Body = Record<string, unknown>;
 
-function log(over: Body = {}): Body {
-  return {
-    timeDate: '2026-03-01T09:30:00Z',
-    pilot: 'acme-pilot',
-    aircraftId: 'acme-ac-1',
-    aircraftRegistration: 'VH-ACM',
-    startLocation: 'YSSY',
-    endLocation: 'YSBK',
-    pax: 1,
-    ...over,
-  };
-}
-function log2(over: Body = {}): Body {
-  return log({ aircraftId: 'acme-ac-2', aircraftRegistration: 'VH-ACZ', ...over });
-}
+const log = (over: Body = {}): Body => flightLogBody({ pax: 1, ...over });
+const log2 = (over: Body = {}): Body => flightLogBody2({ pax: 1, ...over });
 
 const post = (path: string, body: unknown, key?: string) => env.json('POST', `${API}${path}`, { body, key });
 const patch = (uid: string, body: unknown) => env.json('PATCH', `${API}/flight-logs/${uid}`, { body });

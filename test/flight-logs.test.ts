@@ -3,7 +3,7 @@
 // pilot id of its own) so the blocks do not see each other's logs in filtered lists.
 import { parse as parseCsv } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestEnv, type TestEnv } from './helpers.js';
+import { flightLogBody2, flightLogBody, createTestEnv, type TestEnv } from './helpers.js';
 import { expectProblem, expectValidation } from './assertions.js';
 
 const API = '/api/v1';
@@ -18,23 +18,9 @@ afterAll(async () => {
 
 type Body = Record<string, unknown>;
 
-/** A valid CreateFlightLogBody for acme-ac-1 (VH-ACM). */
-function log(over: Body = {}): Body {
-  return {
-    timeDate: '2026-03-01T09:30:00Z',
-    pilot: 'acme-pilot',
-    aircraftId: 'acme-ac-1',
-    aircraftRegistration: 'VH-ACM',
-    startLocation: 'YSSY',
-    endLocation: 'YSBK',
-    pax: 2,
-    ...over,
-  };
-}
-/** A valid CreateFlightLogBody for acme-ac-2 (VH-ACZ). */
-function log2(over: Body = {}): Body {
-  return log({ aircraftId: 'acme-ac-2', aircraftRegistration: 'VH-ACZ', ...over });
-}
+/** A valid CreateFlightLogBody for acme-ac-1 (VH-ACM), and for acme-ac-2 (VH-ACZ). */
+const log = flightLogBody;
+const log2 = flightLogBody2;
 function without(body: Body, key: string): Body {
   const { [key]: _drop, ...rest } = body;
   return rest;

@@ -117,3 +117,22 @@ export async function createTestEnv(
     },
   };
 }
+
+/** A valid flight-log body for company a's acme-ac-1 (VH-ACM); `over` replaces or adds fields. */
+export function flightLogBody(over: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    timeDate: '2026-03-01T09:30:00Z',
+    pilot: 'acme-pilot',
+    aircraftId: 'acme-ac-1',
+    aircraftRegistration: 'VH-ACM',
+    startLocation: 'YSSY',
+    endLocation: 'YSBK',
+    pax: 2,
+    ...over,
+  };
+}
+
+/** The same for acme-ac-2 (VH-ACZ). */
+export function flightLogBody2(over: Record<string, unknown> = {}): Record<string, unknown> {
+  return flightLogBody({ aircraftId: 'acme-ac-2', aircraftRegistration: 'VH-ACZ', ...over });
+}
