@@ -9,6 +9,8 @@ import { FormService } from './modules/forms/service.js';
 import { FlightLogService } from './modules/flight-logs/service.js';
 import { ComponentService } from './modules/components/service.js';
 import { ScheduleService } from './modules/schedule/service.js';
+import { CompletionService } from './modules/completions/service.js';
+import { uidLoader } from './db/loaders.js';
 
 /**
  * Everything a request works with: who is acting, the company-scoped Prisma client, per-request dataloaders
@@ -28,6 +30,8 @@ export function createServices(db: ScopedPrisma, actorUserId = 'api') {
     aircraft: createAircraftLoader(db),
     user: createUserLoader(db),
     vehicle: createVehicleLoader(db),
+    form: uidLoader((args) => db.form.findMany(args)),
+    scheduleItem: uidLoader((args) => db.scheduleItem.findMany(args)),
   };
   const aircraft = new AircraftService(db, loaders.aircraft);
   const vehicles = new VehicleService(db, loaders.vehicle);
@@ -45,6 +49,8 @@ export function createServices(db: ScopedPrisma, actorUserId = 'api') {
     flightLogs: new FlightLogService(db, loaders.aircraft),
     components,
     schedule: new ScheduleService(db, assets, users, actorUserId),
+    // side effects of a submission run on services bound to its transaction
+    completions: new CompletionService(db, actorUserId, (tx): { schedule: ScheduleService; vehicles: VehicleService } => createServices(tx, actorUserId)),
   };
 }
 export type Services = ReturnType<typeof createServices>;

@@ -12,7 +12,7 @@ import {
 import { newUid } from '../../lib/ids.js';
 import { parseIsoInstant } from '../../lib/dates.js';
 import { BATCH_MAX, batchList, runBatch } from '../../lib/batch.js';
-import { LimitParam, PAGE_DEFAULT, PAGE_MAX } from '../../lib/params.js';
+import { EndDateParam, LimitParam, PAGE_DEFAULT, PAGE_MAX, StartDateParam, instantRange } from '../../lib/params.js';
 import { applyTotalsDelta, lockAircraft } from '../aircraft/totals.js';
 import { asTrackingMap } from '../tracking/schema.js';
 import { afterCursor, toPage } from '../../db/keyset.js';
@@ -189,16 +189,8 @@ export const FlightLogFilterSchema = z
     aircraftId: z.string().min(1).optional().describe('Only logs of this aircraft uid'),
     aircraftRegistration: z.string().min(1).optional().describe('Only logs with this registration'),
     pilotId: z.string().min(1).optional().describe('Only logs flown by this pilot user id'),
-    startDate: z
-      .string()
-      .refine((v) => parseIsoDate(v) !== null, 'startDate must be an ISO 8601 date or date-time')
-      .optional()
-      .describe('ISO 8601; logs at or after this instant (a date means its start, UTC)'),
-    endDate: z
-      .string()
-      .refine((v) => parseIsoDate(v) !== null, 'endDate must be an ISO 8601 date or date-time')
-      .optional()
-      .describe('ISO 8601; logs at or before this instant (a date alone includes that whole day, UTC)'),
+    startDate: StartDateParam('logs'),
+    endDate: EndDateParam('logs'),
     limit: LimitParam.optional()
       .describe('Page size, 1 to 500 (default 100)'),
     cursor: z.string().min(1).optional().describe('The nextCursor of the previous page'),
@@ -217,14 +209,8 @@ function filterWhere(f: z.output<typeof FlightLogFilterSchema>) {
   if (f.aircraftId) where.aircraftId = f.aircraftId;
   if (f.aircraftRegistration) where.aircraftRegistration = f.aircraftRegistration;
   if (f.pilotId) where.pilot = f.pilotId;
-  const time: Record<string, Date> = {};
-  if (f.startDate) time.gte = parseIsoDate(f.startDate)!;
-  if (f.endDate) {
-    const end = parseIsoDate(f.endDate)!;
-    if (/^\d{4}-\d{2}-\d{2}$/.test(f.endDate)) time.lt = new Date(end.getTime() + 86_400_000);
-    else time.lte = end;
-  }
-  if (Object.keys(time).length) where.timeDate = time;
+  const time = instantRange(f.startDate, f.endDate);
+  if (time) where.timeDate = time;
   return where;
 }
 
