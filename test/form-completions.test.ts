@@ -8,6 +8,7 @@ import { expectProblem, expectValidation } from './assertions.js';
 import { scopedPrisma } from '../src/db/scoped.js';
 import { createServices } from '../src/context.js';
 import { CompletionService } from '../src/modules/completions/service.js';
+import { demoForm } from '../src/modules/companies/demo.js';
 
 const API = '/api/v1';
 let env: TestEnv;
@@ -380,5 +381,23 @@ describe('GraphQL', () => {
     const bad = await env.gql('mutation($i: JSON!) { createFormCompletion(input: $i) { uid } }', { i: { formId, answers: { vehicle: 'acme-v-1' } } });
     expect(bad.body.errors[0].extensions.code).toBe('VALIDATION_ERROR');
     expect(bad.body.errors[0].extensions.errors[0].path).toBe('/answers/tyres');
+  });
+});
+
+describe('the demo daily-inspection form', () => {
+  it('is a valid template that a driver can complete, raising the odometer and logging a defect', async () => {
+    const { uid: _uid, ...template } = demoForm;
+    const id = await createForm({ ...template, code: `demo-${uniq()}` });
+    const schema = (await get(`/forms/${id}/completion-schema`)).body;
+    expect(schema.fields.filter((f: Body) => f.companionOf).length).toBe(6);
+    const start = (await vehicleTotals('acme-v-1')).odometer;
+    const answers: Body = { vehicle: 'acme-v-1', odometer: start + 87, fuelLevel: '1/2', fitForService: true, signature: 'sig-123' };
+    for (const f of schema.fields) if (f.type === 'checklist') answers[f.name] = 'pass';
+    answers.brakes = 'fail';
+    answers.brakes__comment = 'Soft pedal';
+    answers.defects = { description: 'Brake pedal soft', severity: 'high' };
+    const r = await submit({ formId: id, answers });
+    expect(r.status, JSON.stringify(r.body)).toBe(201);
+    expect(r.body.sideEffects).toEqual({ scheduleItemsCreated: 1, vehiclesUpdated: 1, warnings: [] });
   });
 });
