@@ -11,6 +11,7 @@ import { ComponentService } from './modules/components/service.js';
 import { ScheduleService } from './modules/schedule/service.js';
 import { CompletionService } from './modules/completions/service.js';
 import { uidLoader } from './db/loaders.js';
+import { AggregationService } from './modules/aggregation/service.js';
 
 /**
  * Everything a request works with: who is acting, the company-scoped Prisma client, per-request dataloaders
@@ -49,6 +50,7 @@ export function createServices(db: ScopedPrisma, actorUserId = 'api') {
     flightLogs: new FlightLogService(db, loaders.aircraft),
     components,
     schedule: new ScheduleService(db, assets, users, actorUserId),
+    aggregation: new AggregationService(db),
     // side effects of a submission run on services bound to its transaction
     completions: new CompletionService(db, actorUserId, (tx): { schedule: ScheduleService; vehicles: VehicleService } => createServices(tx, actorUserId)),
   };

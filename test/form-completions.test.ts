@@ -379,8 +379,8 @@ describe('GraphQL', () => {
     expect(q.body.data.formCompletion).toMatchObject({ uid, form: { code: formCode }, user: { uid: 'acme-owner' }, scheduleItems: [{ name: 'Defect: Wiper torn', type: 'Defect', relatedTo: 'acme-v-1' }] });
     expect(q.body.data.formCompletions.count).toBe(2);
     const bad = await env.gql('mutation($i: JSON!) { createFormCompletion(input: $i) { uid } }', { i: { formId, answers: { vehicle: 'acme-v-1' } } });
-    expect(bad.body.errors[0].extensions.code).toBe('VALIDATION_ERROR');
-    expect(bad.body.errors[0].extensions.errors[0].path).toBe('/answers/tyres');
+    expect(bad.body.errors![0].extensions.code).toBe('VALIDATION_ERROR');
+    expect(bad.body.errors![0].extensions.errors[0].path).toBe('/answers/tyres');
   });
 });
 

@@ -320,9 +320,9 @@ describe('GraphQL', () => {
     expect(read.body.data.formFieldSchema.fieldTypes.defect).toBeDefined();
     expect(read.body.data.formCompletionSchema.fields.length).toBe(6);
     const dup = await env.gql('mutation($i: JSON!) { createForm(input: $i) { uid } }', { i: { ...inspectionForm(), code: body.code } });
-    expect(dup.body.errors[0].extensions.code).toBe('CONFLICT');
+    expect(dup.body.errors![0].extensions.code).toBe('CONFLICT');
     const bad = await env.gql('mutation($id: ID!) { updateForm(id: $id, input: { code: "bad code" }) { uid } }', { id: uid });
-    expect(bad.body.errors[0].extensions.code).toBe('VALIDATION_ERROR');
-    expect(bad.body.errors[0].extensions.errors[0].path).toBe('/code');
+    expect(bad.body.errors![0].extensions.code).toBe('VALIDATION_ERROR');
+    expect(bad.body.errors![0].extensions.errors[0].path).toBe('/code');
   });
 });
