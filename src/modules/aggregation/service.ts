@@ -258,7 +258,8 @@ export class AggregationService {
   /** Each named field against the collection's columns and the company's dynamic keys (400 otherwise). */
   private async resolve(q: Query, paths: [string, string, string]) {
     const def = COLLECTION_DEFS[q.collection];
-    const dynamic = await this.dynamicFields(q.collection);
+    const names = [q.metric, q.groupBy, q.dateField, ...Object.keys(q.filters)].filter((n): n is string => !!n && n !== COUNT_METRIC);
+    const dynamic = names.every((n) => Object.hasOwn(def.core, n)) ? new Map<string, Kind>() : await this.dynamicFields(q.collection);
     const errors: FieldError[] = [];
     const known = () => `core fields: ${Object.keys(def.core).join(', ')}${dynamic.size ? `; dynamic fields: ${[...dynamic.keys()].join(', ')}` : ''}`;
     const lookup = (name: string, path: string): ResolvedField | null => {
@@ -324,9 +325,15 @@ export class AggregationService {
       return `$${params.length}`;
     };
     const col = (name: string) => `t."${name}"`; // names come from COLLECTION_DEFS only
-    const jsonOf = (key: string) => `t."${def.json}" -> ${bind(key)}`;
+    const keys = new Map<string, string>();
+    const jsonOf = (key: string) => {
+      let p = keys.get(key);
+      if (!p) keys.set(key, (p = bind(key)));
+      return `t."${def.json}" -> ${p}`;
+    };
+    // a jsonb number casts to numeric exactly; anything else (string, missing) is no value
     const numeric = (r: ResolvedField) =>
-      r.column ? `(${col(r.column)})::numeric` : `(CASE WHEN jsonb_typeof(${jsonOf(r.jsonKey!)}) = 'number' THEN (${jsonOf(r.jsonKey!)})::text::numeric END)`;
+      r.column ? `(${col(r.column)})::numeric` : `(CASE WHEN jsonb_typeof(${jsonOf(r.jsonKey!)}) = 'number' THEN (${jsonOf(r.jsonKey!)})::numeric END)`;
     const textOf = (r: ResolvedField) =>
       r.column
         ? r.kind === 'date'
