@@ -342,7 +342,11 @@ export class AggregationService {
         : `(CASE WHEN jsonb_typeof(${jsonOf(r.jsonKey!)}) IN ('object', 'array') THEN (${jsonOf(r.jsonKey!)})::text ELSE ${jsonOf(r.jsonKey!)} #>> '{}' END)`;
 
     const where: string[] = [`t."companyId" = $1`];
-    for (const [field, value] of f.filters) where.push(`COALESCE(${textOf(field)}, '(none)') = ${bind(value)}`);
+    for (const [field, value] of f.filters) {
+      // a text column compares as it is, so its index can serve the filter; `(none)` matches records without it
+      const expr = field.column && field.kind === 'string' ? col(field.column) : textOf(field);
+      where.push(value === '(none)' ? `${expr} IS NULL` : `${expr} = ${bind(value)}`);
+    }
     if (def.hidden && !f.filters.some(([field]) => field.column === def.hidden!.column)) {
       where.push(`t."${def.hidden.column}" IS DISTINCT FROM ${bind(def.hidden.value)}`);
     }
@@ -364,16 +368,31 @@ export class AggregationService {
       const format = { day: 'YYYY-MM-DD', week: 'IYYY-"W"IW', month: 'YYYY-MM', quarter: 'YYYY-"Q"Q', year: 'YYYY' }[q.dateGroup];
       period = `to_char(${local}, '${format}')`;
     }
-    const m = f.metric ? numeric(f.metric) : null;
-    const value =
+    // one aggregation pass per (group, period); each group's total and the record count combine those partial
+    // aggregates in SQL (sum of sums, min of mins, sum of sums / sum of counts, ...), exactly as numeric
+    const m = f.metric ? numeric(f.metric) : 'NULL::numeric';
+    const combine =
       q.metric === COUNT_METRIC
-        ? 'count(*)::numeric'
-        : { sum: `sum(${m})`, count: `count(${m})::numeric`, avg: `avg(${m})`, min: `min(${m})`, max: `max(${m})` }[q.operation];
-
+        ? { row: 'n::numeric', total: 'sum(n)' }
+        : {
+            sum: { row: 's', total: 'sum(s)' },
+            count: { row: 'c::numeric', total: 'sum(c)' },
+            avg: { row: 's / NULLIF(c, 0)', total: 'sum(s) / NULLIF(sum(c), 0)' },
+            min: { row: 'mn', total: 'min(mn)' },
+            max: { row: 'mx', total: 'max(mx)' },
+          }[q.operation];
+    // only the partial aggregates the operation uses are computed
+    const need = (name: string, expr: string) => (new RegExp(`\\b${name}\\b`).test(combine.row) ? expr : 'NULL::numeric');
     const sql = `
-      SELECT grouping(g, p) AS level, g, p, (${value})::text AS value, count(*)::int AS n
-      FROM (SELECT ${group} AS g, ${period} AS p, t.* FROM "${def.table}" t WHERE ${where.join(' AND ')}) t
-      GROUP BY GROUPING SETS ((g, p), (g), ())
+      WITH r AS (
+        SELECT ${group} AS g, ${period} AS p, ${need('s', `sum(${m})`)} AS s, ${need('c', `count(${m})`)} AS c,
+               ${need('mn', `min(${m})`)} AS mn, ${need('mx', `max(${m})`)} AS mx, count(*) AS n
+        FROM "${def.table}" t WHERE ${where.join(' AND ')}
+        GROUP BY 1, 2)
+      SELECT * FROM (
+        SELECT 0 AS level, g, p, (${combine.row})::text AS value, n::int AS n FROM r
+        UNION ALL SELECT 1, g, NULL, (${combine.total})::text, sum(n)::int FROM r GROUP BY g
+        UNION ALL SELECT 3, NULL, NULL, NULL, COALESCE(sum(n), 0)::int FROM r) x
       ORDER BY level, g, p
       LIMIT ${2 * MAX_ROWS + 2}`;
     let rows: { level: number; g: string | null; p: string | null; value: string | null; n: number }[];
