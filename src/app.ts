@@ -16,6 +16,7 @@ import { docsHtml } from './http/docs.js';
 import { createRestFacade } from './rest/facade.js';
 import { buildOpenApi } from './rest/openapi.js';
 import { restRoutes } from './rest/routes.js';
+import { createDispatcher, type Dispatcher } from './modules/webhooks/dispatcher.js';
 
 export const API_VERSION = '0.1.0';
 
@@ -30,13 +31,18 @@ export const API_BASE = '/api/v1';
 
 export interface AppOptions {
   database: Database;
-  config: Pick<Config, 'rateLimitPerMinute' | 'redisUrl' | 'bodyLimitBytes' | 'logLevel'>;
+  config: Pick<Config, 'rateLimitPerMinute' | 'redisUrl' | 'bodyLimitBytes' | 'logLevel'> &
+    Partial<Pick<Config, 'webhookAllowPrivate' | 'webhookTimeoutMs' | 'smtpUrl' | 'mailFrom' | 'publicRateLimitPerMinute'>>;
   logger?: Logger;
+  /** Run the delivery dispatcher in this process (default true). */
+  dispatch?: boolean;
 }
 
 export interface App {
   fetch(request: Request): Promise<Response>;
   openapi: ReturnType<typeof buildOpenApi>;
+  /** The delivery dispatcher of this process, when it runs one. */
+  dispatcher: Dispatcher | null;
   close(): Promise<void>;
 }
 
@@ -86,6 +92,17 @@ export function createApp(opts: AppOptions): App {
     bodyLimitBytes: config.bodyLimitBytes,
     logger,
   });
+  const dispatcher =
+    opts.dispatch === false
+      ? null
+      : createDispatcher({
+          database,
+          logger,
+          allowPrivate: config.webhookAllowPrivate ?? false,
+          timeoutMs: config.webhookTimeoutMs ?? 10_000,
+          smtpUrl: config.smtpUrl,
+          mailFrom: config.mailFrom ?? 'fleetops@localhost',
+        });
   const yoga = createYoga<{ fleet: RequestContext }>({
     schema,
     graphqlEndpoint: '/graphql',
@@ -142,6 +159,7 @@ export function createApp(opts: AppOptions): App {
 
   return {
     openapi,
+    dispatcher,
     async fetch(request) {
       const started = performance.now();
       const url = new URL(request.url);
@@ -170,6 +188,7 @@ export function createApp(opts: AppOptions): App {
       return res;
     },
     async close() {
+      await dispatcher?.stop();
       await rateLimit.close();
     },
   };

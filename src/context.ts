@@ -12,6 +12,7 @@ import { ScheduleService } from './modules/schedule/service.js';
 import { CompletionService } from './modules/completions/service.js';
 import { uidLoader } from './db/loaders.js';
 import { AggregationService } from './modules/aggregation/service.js';
+import { DeliveryService } from './modules/webhooks/service.js';
 
 /**
  * Everything a request works with: who is acting, the company-scoped Prisma client, per-request dataloaders
@@ -39,6 +40,7 @@ export function createServices(db: ScopedPrisma, actorUserId = 'api') {
   const assets = new AssetReader(aircraft, vehicles);
   const users = new UserService(db, loaders.user);
   const components = new ComponentService(db, assets);
+  const deliveries = new DeliveryService(db);
   assets.setComponents(components);
   return {
     loaders,
@@ -51,8 +53,9 @@ export function createServices(db: ScopedPrisma, actorUserId = 'api') {
     components,
     schedule: new ScheduleService(db, assets, users, actorUserId),
     aggregation: new AggregationService(db),
+    deliveries,
     // side effects of a submission run on services bound to its transaction
-    completions: new CompletionService(db, actorUserId, (tx): { schedule: ScheduleService; vehicles: VehicleService } => createServices(tx, actorUserId)),
+    completions: new CompletionService(db, actorUserId, (tx): { schedule: ScheduleService; vehicles: VehicleService } => createServices(tx, actorUserId), deliveries),
   };
 }
 export type Services = ReturnType<typeof createServices>;

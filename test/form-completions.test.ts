@@ -9,6 +9,7 @@ import { scopedPrisma } from '../src/db/scoped.js';
 import { createServices } from '../src/context.js';
 import { CompletionService } from '../src/modules/completions/service.js';
 import { demoForm } from '../src/modules/companies/demo.js';
+import { DeliveryService } from '../src/modules/webhooks/service.js';
 
 const API = '/api/v1';
 let env: TestEnv;
@@ -290,7 +291,7 @@ describe('side effects', () => {
         return real.schedule.createDefect(d);
       };
       return { vehicles: real.vehicles, schedule };
-    });
+    }, new DeliveryService(db));
     await expect(
       service.create({ formId, answers: { vehicle: 'acme-v-1', tyres: 'fail', odometer: start + 500, defects: [{ description: 'A' }, { description: 'B' }] } }),
     ).rejects.toThrow('schedule write failed');

@@ -43,7 +43,7 @@ export interface RouteSpec {
    */
   extraKeysInto?: string;
   /** Success status and body (a registered schema). */
-  status: 200 | 201;
+  status: 200 | 201 | 202;
   response: z.ZodType;
   /** Error statuses this route can answer besides 401/413/415/429/500. */
   errors: number[];

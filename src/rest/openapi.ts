@@ -58,7 +58,7 @@ export function buildOpenApi(routes: RouteSpec[], opts: { version: string }) {
     }
     const responses: Record<string, unknown> = {
       [String(r.status)]: {
-        description: r.status === 201 ? 'Created' : 'OK',
+        description: r.status === 201 ? 'Created' : r.status === 202 ? 'Accepted' : 'OK',
         content: {
           'application/json': { schema: ref(idOf(r.response)) },
           ...Object.fromEntries(

@@ -8,6 +8,8 @@ import { newUid } from '../../lib/ids.js';
 import { EndDateParam, LimitParam, PAGE_DEFAULT, PAGE_MAX, StartDateParam, instantRange } from '../../lib/params.js';
 import { companionAnswer, fieldTypeDef, type Field } from '../forms/fields.js';
 import { answerKeys, locatedFields, storageKey } from '../forms/service.js';
+import { submissionLink } from './links.js';
+import type { DeliveryService } from '../webhooks/service.js';
 import type { ScheduleService } from '../schedule/service.js';
 import type { VehicleService } from '../vehicles/service.js';
 
@@ -88,6 +90,7 @@ export class CompletionService {
     private readonly db: ScopedPrisma,
     private readonly actorUserId: string,
     private readonly txServices: TxServices,
+    private readonly deliveries: DeliveryService,
   ) {}
 
   async get(uid: string): Promise<FormCompletion> {
@@ -144,7 +147,8 @@ export class CompletionService {
     if (errors.length || !parsed.success) invalid('form completion', errors);
     const input = parsed.data;
 
-    return retrying(() =>
+    let queued = 0;
+    const result = await retrying(() =>
       this.db.$transaction(async (tx) => {
         const form = await tx.form.findFirst({ where: { uid: input.formId } });
         if (!form) invalid('form completion', [{ path: '/formId', message: `${input.formId} is not a form of your company` }]);
@@ -154,7 +158,7 @@ export class CompletionService {
         await checkReferences(tx, form, data, input.userId);
 
         const uid = newUid('fc');
-        await tx.formCompletion.create({
+        const row = await tx.formCompletion.create({
           data: {
             uid,
             formId: form.uid,
@@ -171,6 +175,7 @@ export class CompletionService {
         });
         const effects = await this.applySideEffects(tx, form, data, uid, userId, input.appBaseUrl);
         await tx.formCompletion.updateMany({ where: { uid }, data: { sideEffects: effects as unknown as Prisma.InputJsonValue } });
+        queued = await this.deliveries.enqueue(tx, form, row);
         return {
           uid,
           status: 'created' as const,
@@ -182,6 +187,8 @@ export class CompletionService {
         };
       }),
     );
+    this.deliveries.committed(queued);
+    return result;
   }
 
   /** Defect answers → Defect schedule items; odometer answers → the vehicle's primary total (gaps §9). */
@@ -226,10 +233,7 @@ export class CompletionService {
   }
 }
 
-/** Where a front end shows a submission: `<appBaseUrl>/forms/completions/<uid>` (docs/forms.md). */
-export function submissionLink(appBaseUrl: string, uid: string): string {
-  return `${appBaseUrl.replace(/\/+$/, '')}/forms/completions/${encodeURIComponent(uid)}`;
-}
+export { submissionLink };
 
 function parseFilter(filter: CompletionFilter) {
   const parsed = CompletionFilterSchema.safeParse(filter);
