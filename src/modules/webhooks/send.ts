@@ -51,7 +51,7 @@ export function createSender(opts: SenderOptions) {
       'webhook-id': messageId,
       'webhook-timestamp': String(Math.floor(timestamp.getTime() / 1000)),
     };
-    if (secret) headers['webhook-signature'] = new Webhook(Buffer.from(secret, 'utf8')).sign(messageId, timestamp, body);
+    if (secret) headers['webhook-signature'] = new Webhook(Buffer.from(secret, 'utf8'), { format: 'raw' }).sign(messageId, timestamp, body);
     return new Promise<AttemptResult>((resolve) => {
       let settled = false;
       const finish = (r: Omit<AttemptResult, 'durationMs'>) => {
