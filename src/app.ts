@@ -17,6 +17,7 @@ import { createRestFacade } from './rest/facade.js';
 import { buildOpenApi } from './rest/openapi.js';
 import { restRoutes } from './rest/routes.js';
 import { createDispatcher, type Dispatcher } from './modules/webhooks/dispatcher.js';
+import { createPublicForms } from './modules/forms/public.js';
 
 export const API_VERSION = '0.1.0';
 
@@ -38,8 +39,14 @@ export interface AppOptions {
   dispatch?: boolean;
 }
 
+/** What the HTTP server knows about a request beyond the Request itself. */
+export interface RequestInfo {
+  /** The peer's IP address (per-address limits). */
+  clientAddress?: string;
+}
+
 export interface App {
-  fetch(request: Request): Promise<Response>;
+  fetch(request: Request, info?: RequestInfo): Promise<Response>;
   openapi: ReturnType<typeof buildOpenApi>;
   /** The delivery dispatcher of this process, when it runs one. */
   dispatcher: Dispatcher | null;
@@ -103,6 +110,7 @@ export function createApp(opts: AppOptions): App {
           smtpUrl: config.smtpUrl,
           mailFrom: config.mailFrom ?? 'fleetops@localhost',
         });
+  const publicForms = createPublicForms({ database, logger, perMinute: config.publicRateLimitPerMinute ?? 20, redisUrl: config.redisUrl });
   const yoga = createYoga<{ fleet: RequestContext }>({
     schema,
     graphqlEndpoint: '/graphql',
@@ -120,8 +128,12 @@ export function createApp(opts: AppOptions): App {
     return { ctx: createContext(database, actor), headers };
   }
 
-  async function route(request: Request, url: URL): Promise<{ res: Response; companyId?: string }> {
+  async function route(request: Request, url: URL, info: RequestInfo): Promise<{ res: Response; companyId?: string }> {
     const p = url.pathname;
+    if (p.startsWith('/forms/public/')) {
+      const res = await publicForms.handle(request, url, info.clientAddress ?? 'unknown');
+      if (res) return { res };
+    }
     if (p === '/healthz') return { res: Response.json({ status: 'ok' }) };
     if (p === '/readyz') {
       try {
@@ -160,7 +172,7 @@ export function createApp(opts: AppOptions): App {
   return {
     openapi,
     dispatcher,
-    async fetch(request) {
+    async fetch(request, info = {}) {
       const started = performance.now();
       const url = new URL(request.url);
       let res: Response;
@@ -169,7 +181,7 @@ export function createApp(opts: AppOptions): App {
         // CORS: credentials are bearer keys, never cookies, so any origin may call; preflights need no key
         if (request.method === 'OPTIONS' && request.headers.has('access-control-request-method')) {
           res = new Response(null, { status: 204, headers: CORS_PREFLIGHT });
-        } else ({ res, companyId } = await route(request, url));
+        } else ({ res, companyId } = await route(request, url, info));
       } catch (e) {
         if (e instanceof RateLimitedError) res = problemResponse(e, (e as unknown as { headers: Record<string, string> }).headers);
         else if (e instanceof AppError) res = problemResponse(e);
@@ -190,6 +202,7 @@ export function createApp(opts: AppOptions): App {
     async close() {
       await dispatcher?.stop();
       await rateLimit.close();
+      await publicForms.close();
     },
   };
 }

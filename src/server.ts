@@ -27,7 +27,9 @@ export async function startServer(
   const logger = pino({ level: config.logLevel });
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   const app = createApp({ database, config, logger });
-  const server = http.createServer(createServerAdapter((req: Request) => app.fetch(req)));
+  const server = http.createServer(
+    createServerAdapter<{ req: http.IncomingMessage }>((req, ctx) => app.fetch(req, { clientAddress: ctx?.req?.socket?.remoteAddress })),
+  );
   try {
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);

@@ -191,6 +191,19 @@ export class CompletionService {
     return result;
   }
 
+  /**
+   * A public-form submission (gaps §7): only `answers` and `submitterName` (no userId, signatories or links,
+   * which an anonymous submitter must not set); the completion's userId and its webhooks' submittedBy are `public`.
+   */
+  async createPublic(formId: string, raw: unknown): Promise<{ uid: string; status: 'created' }> {
+    if (!isPlainObject(raw)) throw new ValidationError('a submission must be a JSON object');
+    const allowed = new Set(['answers', 'submitterName']);
+    const extra = Object.keys(raw).filter((k) => !allowed.has(k));
+    if (extra.length) invalid('submission', extra.map((k) => ({ path: `/${k}`, message: `${k} is not accepted on a public form (answers, submitterName)` })));
+    const r = await this.create({ ...raw, formId }, { submittedBy: 'public' });
+    return { uid: r.uid, status: r.status };
+  }
+
   /** Defect answers → Defect schedule items; odometer answers → the vehicle's primary total (gaps §9). */
   private async applySideEffects(
     tx: ScopedPrisma,
