@@ -18,6 +18,7 @@ import { buildOpenApi } from './rest/openapi.js';
 import { restRoutes } from './rest/routes.js';
 import { createDispatcher, type Dispatcher } from './modules/webhooks/dispatcher.js';
 import { createPublicForms } from './modules/forms/public.js';
+import { createMcpHandler } from './mcp/server.js';
 
 export const API_VERSION = '0.1.0';
 
@@ -110,6 +111,7 @@ export function createApp(opts: AppOptions): App {
           smtpUrl: config.smtpUrl,
           mailFrom: config.mailFrom ?? 'fleetops@localhost',
         });
+  const mcp = createMcpHandler({ routes: restRoutes, apiBase: API_BASE, version: API_VERSION, rest });
   const publicForms = createPublicForms({ database, logger, perMinute: config.publicRateLimitPerMinute ?? 20, redisUrl: config.redisUrl });
   const yoga = createYoga<{ fleet: RequestContext }>({
     schema,
@@ -161,6 +163,11 @@ export function createApp(opts: AppOptions): App {
       const limited = await withLimitedBody(request, config.bodyLimitBytes);
       const res = await yoga.fetch(limited, { fleet: ctx });
       return { res: withHeaders(res, headers), companyId: ctx.companyId };
+    }
+    if (p === '/mcp') {
+      const { ctx, headers } = await authenticate(request);
+      const limited = await withLimitedBody(request, config.bodyLimitBytes);
+      return { res: withHeaders(await mcp.handle(limited, ctx), headers), companyId: ctx.companyId };
     }
     if (p === API_BASE || p.startsWith(API_BASE + '/')) {
       const { ctx, headers } = await authenticate(request);
