@@ -392,7 +392,7 @@ describe('the demo daily-inspection form', () => {
     const schema = (await get(`/forms/${id}/completion-schema`)).body;
     expect(schema.fields.filter((f: Body) => f.companionOf).length).toBe(6);
     const start = (await vehicleTotals('acme-v-1')).odometer;
-    const answers: Body = { vehicle: 'acme-v-1', odometer: start + 87, fuelLevel: '1/2', fitForService: true, signature: 'sig-123' };
+    const answers: Body = { vehicle: 'acme-v-1', odometer: Math.ceil(start) + 87, fuelLevel: '1/2', fitForService: true, signature: 'sig-123' };
     for (const f of schema.fields) if (f.type === 'checklist') answers[f.name] = 'pass';
     answers.brakes = 'fail';
     answers.brakes__comment = 'Soft pedal';
