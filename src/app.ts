@@ -11,7 +11,11 @@ import { AppError, NotFoundError, RateLimitedError } from './errors.js';
 import { internalErrorResponse, problemResponse } from './http/problem.js';
 import { createRateLimit } from './http/rate-limit.js';
 import { withLimitedBody } from './http/body.js';
+import { rejectNulInUrl } from './http/json-guard.js';
+import { databaseError } from './db/errors.js';
+import { reportUnexpected, setUnexpectedErrorSink } from './lib/unexpected.js';
 import { schema } from './graphql/schema.js';
+import { graphqlLimitPlugins, mutationCount } from './graphql/limits.js';
 import { docsHtml } from './http/docs.js';
 import { createRestFacade } from './rest/facade.js';
 import { buildOpenApi } from './rest/openapi.js';
@@ -67,7 +71,7 @@ const DOC_ASSETS: Record<string, string> = {
  */
 function maskError(error: unknown, message: string, isDev?: boolean): Error {
   const e = error as { originalError?: unknown; nodes?: never; source?: never; positions?: never; path?: never };
-  const original = e?.originalError ?? error;
+  const original = databaseError(e?.originalError ?? error) ?? (e?.originalError ?? error);
   if (original instanceof AppError && original !== error) {
     return createGraphQLError(original.message, {
       nodes: e.nodes,
@@ -83,12 +87,23 @@ function maskError(error: unknown, message: string, isDev?: boolean): Error {
       },
     });
   }
+  if (e?.originalError && !(e.originalError instanceof AppError)) {
+    reportUnexpected(e.originalError, { channel: 'graphql', path: (e as { path?: unknown }).path });
+    return createGraphQLError('Internal server error: the error has been logged; retrying will not help until it is fixed.', {
+      nodes: e.nodes,
+      source: e.source,
+      positions: e.positions,
+      path: e.path,
+      extensions: { code: 'INTERNAL_SERVER_ERROR', status: 500 },
+    });
+  }
   return defaultMaskError(error, message, isDev);
 }
 
 export function createApp(opts: AppOptions): App {
   const { database, config } = opts;
   const logger = opts.logger ?? pino({ level: config.logLevel });
+  setUnexpectedErrorSink((err, context) => logger.error({ err, ...context }, 'unexpected error'));
   const keys = new ApiKeyService(database.prisma);
   const rateLimit = createRateLimit({ perMinute: config.rateLimitPerMinute, redisUrl: config.redisUrl });
   const openapi = buildOpenApi(restRoutes, { version: API_VERSION });
@@ -121,6 +136,7 @@ export function createApp(opts: AppOptions): App {
     logging: false,
     cors: false, // answered by the app for every path
     maskedErrors: { maskError },
+    plugins: graphqlLimitPlugins(process.env.NODE_ENV === 'production'),
     context: ({ fleet }) => fleet,
   });
 
@@ -161,6 +177,11 @@ export function createApp(opts: AppOptions): App {
     if (p === '/graphql') {
       const { ctx, headers } = await authenticate(request);
       const limited = await withLimitedBody(request, config.bodyLimitBytes);
+      // each mutation past the first counts against the key's rate limit
+      if (request.method === 'POST') {
+        const extra = mutationCount(await limited.clone().json().catch(() => null)) - 1;
+        if (extra > 0) Object.assign(headers, await rateLimit.consume(ctx.actor.keyId, extra));
+      }
       const res = await yoga.fetch(limited, { fleet: ctx });
       return { res: withHeaders(res, headers), companyId: ctx.companyId };
     }
@@ -188,10 +209,14 @@ export function createApp(opts: AppOptions): App {
         // CORS: credentials are bearer keys, never cookies, so any origin may call; preflights need no key
         if (request.method === 'OPTIONS' && request.headers.has('access-control-request-method')) {
           res = new Response(null, { status: 204, headers: CORS_PREFLIGHT });
-        } else ({ res, companyId } = await route(request, url, info));
+        } else {
+          rejectNulInUrl(url);
+          ({ res, companyId } = await route(request, url, info));
+        }
       } catch (e) {
+        const known = databaseError(e);
         if (e instanceof RateLimitedError) res = problemResponse(e, (e as unknown as { headers: Record<string, string> }).headers);
-        else if (e instanceof AppError) res = problemResponse(e);
+        else if (known) res = problemResponse(known);
         else {
           logger.error({ err: e }, 'request failed');
           res = internalErrorResponse();

@@ -18,7 +18,11 @@ export function decodeCursor(s: string): Cursor | null {
     const v = JSON.parse(Buffer.from(s, 'base64url').toString('utf8'));
     if (!Array.isArray(v) || v.length !== 2 || typeof v[0] !== 'string' || typeof v[1] !== 'string') return null;
     const t = new Date(v[0]);
-    return Number.isNaN(t.getTime()) ? null : { t, u: v[1] };
+    // a crafted cursor must not reach the database with a time it cannot hold or a uid no row has
+    const year = t.getUTCFullYear();
+    if (Number.isNaN(t.getTime()) || year < 1 || year > 9999) return null;
+    if (v[1].length > 200 || v[1].includes('\u0000')) return null;
+    return { t, u: v[1] };
   } catch {
     return null;
   }

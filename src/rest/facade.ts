@@ -24,6 +24,7 @@ import { internalErrorResponse, problemResponse } from '../http/problem.js';
 import { readJsonBody } from '../http/body.js';
 import type { RouteSpec } from './contract.js';
 import { compileRoutes, toSofaPath } from './match.js';
+import { databaseError } from '../db/errors.js';
 
 /**
  * The REST façade at /api/v1. SOFA derives each route from its GraphQL root field (method, path and status from
@@ -124,7 +125,8 @@ export function createRestFacade(opts: FacadeOptions) {
       const data = await res.json();
       return Response.json(spec.present(data, { query: url.searchParams, params }), { status: spec.status });
     } catch (e) {
-      if (e instanceof AppError) return problemResponse(e);
+      const known = databaseError(e);
+      if (known) return problemResponse(known);
       opts.logger.error({ err: e }, 'REST request failed');
       return internalErrorResponse();
     }
@@ -193,8 +195,8 @@ function restSelection(schema: GraphQLSchema, doc: DocumentNode): DocumentNode {
 function errorResponse(errors: ReadonlyArray<GraphQLError | Error>, logger: Logger): Response {
   let chosen: AppError | undefined;
   for (const e of errors) {
-    const original = (e as GraphQLError).originalError ?? e;
-    if (original instanceof AppError && (!chosen || original.status > chosen.status)) chosen = original;
+    const original = databaseError((e as GraphQLError).originalError ?? e);
+    if (original && (!chosen || original.status > chosen.status)) chosen = original;
   }
   if (chosen) return problemResponse(chosen);
   const fieldErrors = errors.map((e) => coercionError(e.message)).filter((f) => f !== null);

@@ -82,6 +82,7 @@ const Pax = z
   .number({ error: 'pax must be a number or null' })
   .int('pax must be a whole number')
   .min(0, 'pax must not be negative')
+  .max(10_000, 'pax must be at most 10000')
   .nullable();
 
 const CoreCreate = z.object({

@@ -80,7 +80,7 @@ export const FormFieldsSchema = z.object({
   department: required('department'),
   sections: z.array(z.unknown(), { error: 'sections must be an array' }).min(1, 'sections must hold at least one section').max(100, 'sections holds at most 100 entries'),
   status: z.enum(FORM_STATUSES, { error: `status must be one of ${FORM_STATUSES.join(', ')}` }),
-  revision: z.number({ error: 'revision must be a number' }).refine(Number.isFinite, 'revision must be a finite number'),
+  revision: z.number({ error: 'revision must be a number' }).int('revision must be a whole number').min(0, 'revision must not be negative').max(2_147_483_647, 'revision is too large'),
   revisionDate: text('revisionDate', 100),
   signatories: strings('signatories'),
   dynamicFields: strings('dynamicFields'),
