@@ -1,0 +1,135 @@
+// Attacks that used to answer 500 or stall the server (the hardening issue), each reproduced: NUL characters,
+// deeply nested bodies, crafted cursors, integers beyond the columns, a batch item that fails unexpectedly,
+// GraphQL aliases/depth/mutation floods; each must be a 4xx problem (or GraphQL error) and change nothing.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestEnv, flightLogBody, type TestEnv } from './helpers.js';
+import { expectProblem, expectValidation } from './assertions.js';
+import { databaseError } from '../src/db/errors.js';
+import { runBatch } from '../src/lib/batch.js';
+import { setUnexpectedErrorSink } from '../src/lib/unexpected.js';
+
+let env: TestEnv;
+beforeAll(async () => {
+  env = await createTestEnv({ rateLimitPerMinute: 1000 });
+});
+afterAll(async () => {
+  await env?.close();
+});
+
+const logCount = async () => (await env.json('GET', '/api/v1/flight-logs?limit=500')).body.count as number;
+const nested = (depth: number) => '['.repeat(depth) + ']'.repeat(depth);
+
+describe('NUL characters', () => {
+  it('in a path id, a query parameter, a body string and a JSON key: 400 with the path, nothing written', async () => {
+    expectValidation(await env.json('GET', '/api/v1/aircraft/%00'), '/path');
+    expectValidation(await env.json('GET', '/api/v1/flight-logs?pilotId=a%00b'), '/query/pilotId');
+    const before = await logCount();
+    expectValidation(await env.json('POST', '/api/v1/flight-logs', { body: flightLogBody({ notes: 'a\u0000b' }) }), '/notes');
+    expectValidation(await env.json('POST', '/api/v1/flight-logs/batch', { body: { items: [flightLogBody({ startLocation: '\u0000' })] } }), '/items/0/startLocation');
+    expectValidation(await env.json('POST', '/api/v1/vehicles', { body: { make: 'A', model: 'B', registration: 'N1', thirdPartyUser: { ['k\u0000']: 1 } } }));
+    expect(await logCount()).toBe(before);
+  });
+
+  it('in GraphQL variables and in string literals of the document', async () => {
+    const viaVariable = await env.request('POST', '/graphql', { body: { query: 'query($id: ID!) { aircraft(id: $id) { uid } }', variables: { id: 'x\u0000' } } });
+    expectProblem({ status: viaVariable.status, body: await viaVariable.json(), res: viaVariable }, 400, 'validation_error');
+    const literal = await env.gql('{ aircraft(id: "x\\u0000") { uid } }');
+    expect(literal.body.errors[0].message).toMatch(/NUL/);
+    expect(literal.body.data).toBeUndefined();
+  });
+});
+
+describe('deep JSON', () => {
+  it('5,000 levels in a REST body is a 400 before parsing, not a stack overflow', async () => {
+    const r = await env.json('POST', '/api/v1/vehicles', { body: `{"make":"A","model":"B","registration":"D1","photos":${nested(5000)}}` });
+    expectValidation(r);
+    expect(r.body.detail).toMatch(/nested more than 64 levels/);
+  });
+  it('GraphQL JSON inputs are bounded the same way', async () => {
+    const res = await env.request('POST', '/graphql', {
+      body: `{"query":"mutation($i: JSON!) { createVehicle(input: $i) { uid } }","variables":{"i":{"make":"A","model":"B","registration":"D2","photos":${nested(2000)}}}}`,
+    });
+    expect(res.status).toBe(400);
+    const list = (await env.json('GET', '/api/v1/vehicles')).body.data.map((v: any) => v.registration);
+    expect(list).not.toContain('D2');
+  });
+  it('64 levels are still accepted', async () => {
+    const r = await env.json('POST', '/api/v1/vehicles', { body: `{"make":"A","model":"B","registration":"D3","thirdPartyUser":{"a":${nested(60)}}}` });
+    expect(r.status, JSON.stringify(r.body)).toBe(201);
+  });
+});
+
+describe('cursors and integers', () => {
+  const cursor = (v: unknown) => Buffer.from(JSON.stringify(v)).toString('base64url');
+  it('a crafted cursor with an out-of-range date is a 400 on every paged list', async () => {
+    for (const path of ['/flight-logs', '/schedule-completions', '/form-completions']) {
+      expectValidation(await env.json('GET', `/api/v1${path}?cursor=${cursor(['+275760-09-13T00:00:00.000Z', 'x'])}`), '/cursor');
+      expectValidation(await env.json('GET', `/api/v1${path}?cursor=${cursor(['2024-01-01T00:00:00.000Z', 'x'.repeat(500)])}`), '/cursor');
+    }
+  });
+  it('integers beyond what the column holds are a 400 naming the field', async () => {
+    expectValidation(await env.json('POST', '/api/v1/vehicles', { body: { make: 'A', model: 'B', registration: 'I1', totalSeats: 2 ** 31 } }), '/totalSeats');
+    expectValidation(await env.json('POST', '/api/v1/vehicles', { body: { make: 'A', model: 'B', registration: 'I2', passengerCapacity: 2 ** 53 - 1 } }), '/passengerCapacity');
+    expectValidation(await env.json('POST', '/api/v1/flight-logs', { body: flightLogBody({ pax: 2 ** 31 }) }), '/pax');
+    const doc = env.app.openapi as any;
+    expect(doc.components.schemas.CreateVehicleBody.properties.totalSeats.maximum).toBe(10000);
+  });
+});
+
+describe('database errors and batches', () => {
+  it('database data and uniqueness errors map to 400 and 409', () => {
+    expect(databaseError({ code: 'P2002', message: 'Unique constraint failed' })?.status).toBe(409);
+    expect(databaseError({ code: 'P2020', message: 'Value out of range for the type' })?.status).toBe(400);
+    expect(databaseError({ message: 'x', cause: { originalCode: '22021' } })?.status).toBe(400);
+    expect(databaseError({ code: '22P05' })?.status).toBe(400);
+    expect(databaseError({ code: '23503' })?.status).toBe(409);
+    expect(databaseError(new Error('socket hang up'))).toBeNull();
+  });
+
+  it('an item that fails unexpectedly is reported with its index; the others keep their results', async () => {
+    const logged: unknown[] = [];
+    setUnexpectedErrorSink((e) => logged.push(e));
+    const out = await runBatch([1, 2, 3], async (n) => {
+      if (n === 2) throw new Error('connection reset');
+      return { uid: `u${n}`, status: 'created' };
+    });
+    expect(out.results).toEqual([{ uid: 'u1', status: 'created' }, { uid: 'u3', status: 'created' }]);
+    expect(out.errors).toEqual([{ index: 1, error: expect.stringMatching(/internal error: this item was not written/) }]);
+    expect(logged).toHaveLength(1);
+  });
+});
+
+describe('GraphQL limits', () => {
+  it('2,000 aliases are refused at validation, quickly, without running resolvers', async () => {
+    const query = `{ ${Array.from({ length: 2000 }, (_, i) => `a${i}: aircraftList { count }`).join(' ')} }`;
+    const t = performance.now();
+    const r = await env.gql(query);
+    expect(performance.now() - t).toBeLessThan(2000);
+    expect(r.body.data).toBeUndefined();
+    expect(r.body.errors[0].message).toMatch(/alias|token/i);
+    const few = await env.gql(`{ ${Array.from({ length: 25 }, (_, i) => `a${i}: aircraftList { count }`).join(' ')} }`);
+    expect(few.body.data).toBeUndefined();
+    expect(few.body.errors[0].message).toMatch(/alias/i);
+  });
+  it('deep queries are refused', async () => {
+    let sel = 'uid';
+    for (let i = 0; i < 12; i++) sel = `aircraft { ${sel} }`;
+    const r = await env.gql(`{ flightLogs(limit: 1) { data { ${sel} } } }`);
+    expect(r.body.errors?.[0]?.message ?? '').toMatch(/depth|Cannot query/i);
+  });
+  it('more than 10 mutations in one request are refused, and each mutation counts against the rate limit', async () => {
+    const many = `mutation { ${Array.from({ length: 11 }, (_, i) => `m${i}: createVehicle(input: { make: "A", model: "B", registration: "M${i}" }) { uid }`).join(' ')} }`;
+    const r = await env.gql(many);
+    expect(r.body.errors[0].message).toMatch(/at most 10 mutations/);
+    const limited = await createTestEnv({ rateLimitPerMinute: 5 });
+    try {
+      const five = `mutation { ${Array.from({ length: 5 }, (_, i) => `m${i}: createVehicle(input: { make: "A", model: "B", registration: "R${i}" }) { uid }`).join(' ')} }`;
+      const first = await limited.request('POST', '/graphql', { body: { query: five } });
+      expect(first.status).toBe(200);
+      const next = await limited.request('POST', '/graphql', { body: { query: '{ users { count } }' } });
+      expect(next.status).toBe(429);
+    } finally {
+      await limited.close();
+    }
+  });
+});
