@@ -7,7 +7,7 @@ import { ApiKeyService } from './auth/keys.js';
 import type { Config } from './config.js';
 import { createContext, type RequestContext } from './context.js';
 import type { Database } from './db/database.js';
-import { AppError, NotFoundError, RateLimitedError } from './errors.js';
+import { AppError, NotFoundError, RateLimitedError, UnauthorizedError } from './errors.js';
 import { internalErrorResponse, problemResponse } from './http/problem.js';
 import { createRateLimit } from './http/rate-limit.js';
 import { withLimitedBody } from './http/body.js';
@@ -38,7 +38,7 @@ export const API_BASE = '/api/v1';
 export interface AppOptions {
   database: Database;
   config: Pick<Config, 'rateLimitPerMinute' | 'redisUrl' | 'bodyLimitBytes' | 'logLevel'> &
-    Partial<Pick<Config, 'webhookAllowPrivate' | 'webhookTimeoutMs' | 'smtpUrl' | 'mailFrom' | 'publicRateLimitPerMinute'>>;
+    Partial<Pick<Config, 'webhookAllowPrivate' | 'webhookTimeoutMs' | 'smtpUrl' | 'mailFrom' | 'publicRateLimitPerMinute' | 'authFailLimitPerMinute' | 'metricsToken'>>;
   logger?: Logger;
   /** Run the delivery dispatcher in this process (default true). */
   dispatch?: boolean;
@@ -106,6 +106,7 @@ export function createApp(opts: AppOptions): App {
   setUnexpectedErrorSink((err, context) => logger.error({ err, ...context }, 'unexpected error'));
   const keys = new ApiKeyService(database.prisma);
   const rateLimit = createRateLimit({ perMinute: config.rateLimitPerMinute, redisUrl: config.redisUrl });
+  const authFailures = createRateLimit({ perMinute: config.authFailLimitPerMinute ?? 30, redisUrl: config.redisUrl, prefix: 'fleetops:authfail' });
   const openapi = buildOpenApi(restRoutes, { version: API_VERSION });
   const openapiJson = JSON.stringify(openapi);
   const rest = createRestFacade({
@@ -140,8 +141,23 @@ export function createApp(opts: AppOptions): App {
     context: ({ fleet }) => fleet,
   });
 
-  async function authenticate(request: Request) {
-    const actor = await keys.authenticate(request.headers.get('authorization'));
+  async function authenticate(request: Request, info: RequestInfo) {
+    let actor;
+    try {
+      actor = await keys.authenticate(request.headers.get('authorization'));
+    } catch (e) {
+      if (!(e instanceof UnauthorizedError)) throw e;
+      const address = info.clientAddress ?? 'unknown';
+      logger.warn({ reason: (e as { reason?: string }).reason ?? e.message, clientAddress: address }, 'authentication failed');
+      // failed attempts are limited per client address: key guessing is bounded
+      try {
+        await authFailures.consume(`addr:${address}`);
+      } catch (limited) {
+        if (limited instanceof RateLimitedError) throw Object.assign(new RateLimitedError(`too many failed authentications from this address; retry in ${limited.retryAfterSeconds} s`, limited.retryAfterSeconds), { headers: (limited as unknown as { headers: Record<string, string> }).headers });
+        throw limited;
+      }
+      throw e;
+    }
     const headers = await rateLimit.consume(actor.keyId);
     return { ctx: createContext(database, actor), headers };
   }
@@ -175,7 +191,7 @@ export function createApp(opts: AppOptions): App {
       return { res: new Response(openapiJson, { headers: { 'content-type': 'application/json' } }) };
     }
     if (p === '/graphql') {
-      const { ctx, headers } = await authenticate(request);
+      const { ctx, headers } = await authenticate(request, info);
       const limited = await withLimitedBody(request, config.bodyLimitBytes);
       // each mutation past the first counts against the key's rate limit
       if (request.method === 'POST') {
@@ -186,12 +202,12 @@ export function createApp(opts: AppOptions): App {
       return { res: withHeaders(res, headers), companyId: ctx.companyId };
     }
     if (p === '/mcp') {
-      const { ctx, headers } = await authenticate(request);
+      const { ctx, headers } = await authenticate(request, info);
       const limited = await withLimitedBody(request, config.bodyLimitBytes);
       return { res: withHeaders(await mcp.handle(limited, ctx), headers), companyId: ctx.companyId };
     }
     if (p === API_BASE || p.startsWith(API_BASE + '/')) {
-      const { ctx, headers } = await authenticate(request);
+      const { ctx, headers } = await authenticate(request, info);
       return { res: withHeaders(await rest(request, url, ctx), headers), companyId: ctx.companyId };
     }
     throw new NotFoundError('route', `${request.method} ${p}`);
@@ -234,6 +250,7 @@ export function createApp(opts: AppOptions): App {
     async close() {
       await dispatcher?.stop();
       await rateLimit.close();
+      await authFailures.close();
       await publicForms.close();
     },
   };

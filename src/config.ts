@@ -21,6 +21,9 @@ const EnvSchema = z.object({
   SMTP_URL: z.string().regex(/^smtps?:\/\//, 'SMTP_URL must start with smtp:// or smtps://').optional(),
   MAIL_FROM: z.string().min(3).default('fleetops@localhost'),
   PUBLIC_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).default(20),
+  AUTH_FAIL_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).default(30),
+  METRICS_TOKEN: z.string().min(8).optional(),
+  SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10000),
 });
 
 export type Config = {
@@ -37,6 +40,9 @@ export type Config = {
   smtpUrl?: string;
   mailFrom: string;
   publicRateLimitPerMinute: number;
+  authFailLimitPerMinute: number;
+  metricsToken?: string;
+  shutdownTimeoutMs: number;
 };
 
 export class ConfigError extends Error {}
@@ -66,5 +72,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, { dotenv = true
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,
     publicRateLimitPerMinute: e.PUBLIC_RATE_LIMIT_PER_MINUTE,
+    authFailLimitPerMinute: e.AUTH_FAIL_LIMIT_PER_MINUTE,
+    metricsToken: e.METRICS_TOKEN,
+    shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
   };
 }

@@ -34,7 +34,7 @@ describe('NUL characters', () => {
     const viaVariable = await env.request('POST', '/graphql', { body: { query: 'query($id: ID!) { aircraft(id: $id) { uid } }', variables: { id: 'x\u0000' } } });
     expectProblem({ status: viaVariable.status, body: await viaVariable.json(), res: viaVariable }, 400, 'validation_error');
     const literal = await env.gql('{ aircraft(id: "x\\u0000") { uid } }');
-    expect(literal.body.errors[0].message).toMatch(/NUL/);
+    expect(literal.body.errors![0].message).toMatch(/NUL/);
     expect(literal.body.data).toBeUndefined();
   });
 });
@@ -106,10 +106,10 @@ describe('GraphQL limits', () => {
     const r = await env.gql(query);
     expect(performance.now() - t).toBeLessThan(2000);
     expect(r.body.data).toBeUndefined();
-    expect(r.body.errors[0].message).toMatch(/alias|token/i);
+    expect(r.body.errors![0].message).toMatch(/alias|token/i);
     const few = await env.gql(`{ ${Array.from({ length: 25 }, (_, i) => `a${i}: aircraftList { count }`).join(' ')} }`);
     expect(few.body.data).toBeUndefined();
-    expect(few.body.errors[0].message).toMatch(/alias/i);
+    expect(few.body.errors![0].message).toMatch(/alias/i);
   });
   it('deep queries are refused', async () => {
     let sel = 'uid';
@@ -120,7 +120,7 @@ describe('GraphQL limits', () => {
   it('more than 10 mutations in one request are refused, and each mutation counts against the rate limit', async () => {
     const many = `mutation { ${Array.from({ length: 11 }, (_, i) => `m${i}: createVehicle(input: { make: "A", model: "B", registration: "M${i}" }) { uid }`).join(' ')} }`;
     const r = await env.gql(many);
-    expect(r.body.errors[0].message).toMatch(/at most 10 mutations/);
+    expect(r.body.errors![0].message).toMatch(/at most 10 mutations/);
     const limited = await createTestEnv({ rateLimitPerMinute: 5 });
     try {
       const five = `mutation { ${Array.from({ length: 5 }, (_, i) => `m${i}: createVehicle(input: { make: "A", model: "B", registration: "R${i}" }) { uid }`).join(' ')} }`;

@@ -87,7 +87,7 @@ export async function createTestEnv(
   await importData(database, { companies: [companyFixture(a.id, a.key, 'acme'), companyFixture(b.id, b.key, 'globex')] });
   const app = createApp({
     database,
-    config: { rateLimitPerMinute: opts.rateLimitPerMinute ?? 0, bodyLimitBytes: 1024 * 1024, logLevel: 'silent', ...opts.config },
+    config: { rateLimitPerMinute: opts.rateLimitPerMinute ?? 0, authFailLimitPerMinute: 0, bodyLimitBytes: 1024 * 1024, logLevel: 'silent', ...opts.config },
     dispatch: opts.dispatch ?? false,
   });
   const request: TestEnv['request'] = (method, path, o = {}) => {

@@ -104,8 +104,10 @@ export class ApiKeyService {
     const m = /^Bearer[ ]+([^\s]+)\s*$/i.exec(authorization);
     if (!m) throw new UnauthorizedError('malformed Authorization header: expected "Bearer <API key>"');
     const row = await this.prisma.apiKey.findUnique({ where: { hash: hashKey(m[1]) } });
-    if (!row) throw new UnauthorizedError('unknown API key');
-    if (row.revokedAt) throw new UnauthorizedError('this API key has been revoked');
+    // unknown and revoked keys get the same answer (no oracle for keys that once existed); the reason is logged
+    if (!row || row.revokedAt) {
+      throw Object.assign(new UnauthorizedError('invalid API key'), { reason: row ? `revoked key ${row.id}` : 'unknown key' });
+    }
     const userId = row.userId ?? (await this.defaultActor(row.companyId));
     this.touch(row.id);
     return { companyId: row.companyId, keyId: row.id, userId };

@@ -1,5 +1,6 @@
 import { stringify } from 'csv-stringify/sync';
 import { z } from 'zod';
+import { csvCell } from '../../lib/csv.js';
 import { defineRoutes, named, type PresentInput } from '../../rest/contract.js';
 import type { RequestContext } from '../../context.js';
 import { ValidationError } from '../../errors.js';
@@ -132,7 +133,16 @@ async function csvExport(ctx: RequestContext, query: URLSearchParams): Promise<R
     const v = query.get(k);
     if (v !== null) filter[k] = v;
   }
-  const columns = await ctx.services.flightLogs.exportColumns(filter); // a bad filter is a 400 before streaming
+  const all = await ctx.services.flightLogs.exportColumns(filter); // a bad filter is a 400 before streaming
+  // `fields` chooses and orders the columns (uid first); a name that is no column is a 400, not an empty column
+  const wanted = parseFields(query.get('fields'));
+  const unknown = wanted ? [...wanted].filter((f) => !all.includes(f)) : [];
+  if (unknown.length) {
+    throw new ValidationError(`invalid fields parameter: ${unknown.join(', ')} ${unknown.length === 1 ? 'is not a column' : 'are not columns'}`, [
+      { path: '/query/fields', message: `unknown field${unknown.length === 1 ? '' : 's'} ${unknown.join(', ')} (columns: ${all.join(', ')})` },
+    ]);
+  }
+  const columns = wanted ? [...wanted] : all;
   const pages = ctx.services.flightLogs.iterate(filter)[Symbol.asyncIterator]();
   const encoder = new TextEncoder();
   let headerSent = false;
@@ -147,7 +157,7 @@ async function csvExport(ctx: RequestContext, query: URLSearchParams): Promise<R
       if (next.done) return controller.close();
       const rows = next.value.map((log) => {
         const flat = presentFlightLog(log as never);
-        return columns.map((c) => flat[c] ?? '');
+        return columns.map((c) => csvCell(flat[c])); // formula-looking text is neutralised
       });
       controller.enqueue(encoder.encode(stringify(rows)));
     },
