@@ -133,3 +133,50 @@ describe('GraphQL limits', () => {
     }
   });
 });
+
+describe('abuse bounds', () => {
+  it('CSV cells that a spreadsheet would run are neutralised; fields choose and are checked', async () => {
+    for (const notes of ['=HYPERLINK("http://evil","x")', '@SUM(1+1)', '=cmd|\' /C calc\'!A0', '+1+1', '-2+3', '\tx']) {
+      const r = await env.json('POST', '/api/v1/flight-logs', { body: flightLogBody({ notes, timeDate: '2020-01-01T00:00:00Z', hobbs: -0.5 }) });
+      expect(r.status, JSON.stringify(r.body)).toBe(201);
+    }
+    const res = await env.request('GET', '/api/v1/flight-logs?endDate=2020-01-02&fields=notes,hobbs', { headers: { accept: 'text/csv' } });
+    expect(res.status).toBe(200);
+    const lines = (await res.text()).trim().split('\n');
+    expect(lines[0]).toBe('uid,notes,hobbs');
+    const cells = lines.slice(1).map((l) => l.split(',').slice(1).join(','));
+    for (const c of cells) expect(c).toMatch(/^"?'[=@+\-\t]/); // the text starts with a quote
+    expect(cells.every((c) => c.endsWith(',-0.5'))).toBe(true); // numbers stay numbers
+    expectValidation(await env.json('GET', '/api/v1/flight-logs?fields=notes,colour', { headers: { accept: 'text/csv' } }), '/query/fields');
+  });
+
+  it('unknown and revoked keys get the same 401 message', async () => {
+    const { ApiKeyService } = await import('../src/auth/keys.js');
+    const keys = new ApiKeyService(env.database.prisma);
+    const { key } = await keys.create({ companyId: env.a.id, name: 'revoke-oracle' });
+    const info = (await keys.list(env.a.id)).find((k) => k.name === 'revoke-oracle')!;
+    await keys.revoke(info.id);
+    const revoked = await env.json('GET', '/api/v1/aircraft', { key });
+    const unknown = await env.json('GET', '/api/v1/aircraft', { key: key.slice(0, -4) + 'zzzz' });
+    expectProblem(revoked, 401);
+    expect(revoked.body.detail).toBe(unknown.body.detail);
+    expect(revoked.body.detail).toBe('invalid API key');
+  });
+
+  it('failed authentications are limited per client address (AUTH_FAIL_LIMIT_PER_MINUTE)', async () => {
+    const limited = await createTestEnv({ config: { authFailLimitPerMinute: 3 } });
+    try {
+      const attempt = (address: string, key = 'fo_live_guess') =>
+        limited.app.fetch(new Request('http://fleetops.test/api/v1/aircraft', { headers: { authorization: `Bearer ${key}` } }), { clientAddress: address });
+      expect([(await attempt('10.9.9.9')).status, (await attempt('10.9.9.9')).status, (await attempt('10.9.9.9')).status]).toEqual([401, 401, 401]);
+      const fourth = await attempt('10.9.9.9');
+      expect(fourth.status).toBe(429);
+      expect(fourth.headers.get('content-type')).toMatch(/problem\+json/);
+      expect(Number(fourth.headers.get('retry-after'))).toBeGreaterThan(0);
+      expect((await attempt('10.9.9.10')).status).toBe(401); // another address is not affected
+      expect((await attempt('10.9.9.9', limited.a.key)).status).toBe(200); // a valid key still works
+    } finally {
+      await limited.close();
+    }
+  });
+});
