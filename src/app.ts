@@ -15,7 +15,10 @@ import { rejectNulInUrl } from './http/json-guard.js';
 import { databaseError } from './db/errors.js';
 import { reportUnexpected, setUnexpectedErrorSink } from './lib/unexpected.js';
 import { schema } from './graphql/schema.js';
-import { graphqlLimitPlugins, mutationCount } from './graphql/limits.js';
+import { graphqlLimitPlugins, operationInfo } from './graphql/limits.js';
+import { createMetrics } from './http/metrics.js';
+import { logMixin, requestIdFor, requestScope } from './lib/request-scope.js';
+import { compileRoutes } from './rest/match.js';
 import { docsHtml } from './http/docs.js';
 import { createRestFacade } from './rest/facade.js';
 import { buildOpenApi } from './rest/openapi.js';
@@ -26,7 +29,7 @@ import { createMcpHandler } from './mcp/server.js';
 
 export const API_VERSION = '0.1.0';
 
-const EXPOSED_HEADERS = 'ratelimit, ratelimit-policy, retry-after, www-authenticate, allow, content-disposition';
+const EXPOSED_HEADERS = 'ratelimit, ratelimit-policy, retry-after, www-authenticate, allow, content-disposition, x-request-id';
 const CORS_PREFLIGHT = {
   'access-control-allow-origin': '*',
   'access-control-allow-methods': 'GET, POST, PATCH, DELETE, OPTIONS',
@@ -102,7 +105,19 @@ function maskError(error: unknown, message: string, isDev?: boolean): Error {
 
 export function createApp(opts: AppOptions): App {
   const { database, config } = opts;
-  const logger = opts.logger ?? pino({ level: config.logLevel });
+  const logger = opts.logger ?? pino({ level: config.logLevel, mixin: logMixin });
+  const metrics = createMetrics(database);
+  const restMatch = compileRoutes(restRoutes);
+  /** A bounded label for a path: the route template, never the raw path. */
+  const routeLabel = (method: string, p: string): string => {
+    if (p === API_BASE || p.startsWith(API_BASE + '/')) {
+      const m = restMatch(method, p.slice(API_BASE.length) || '/');
+      return m.kind === 'route' ? API_BASE + m.spec.path : `${API_BASE}/*`;
+    }
+    if (p.startsWith('/forms/public/')) return p.endsWith('/submissions') ? '/forms/public/{publicId}/submissions' : '/forms/public/{publicId}';
+    if (p.startsWith('/docs')) return '/docs';
+    return ['/graphql', '/mcp', '/healthz', '/readyz', '/metrics'].includes(p) ? p : 'other';
+  };
   setUnexpectedErrorSink((err, context) => logger.error({ err, ...context }, 'unexpected error'));
   const keys = new ApiKeyService(database.prisma);
   const rateLimit = createRateLimit({ perMinute: config.rateLimitPerMinute, redisUrl: config.redisUrl });
@@ -126,6 +141,7 @@ export function createApp(opts: AppOptions): App {
           timeoutMs: config.webhookTimeoutMs ?? 10_000,
           smtpUrl: config.smtpUrl,
           mailFrom: config.mailFrom ?? 'fleetops@localhost',
+          onOutcome: (channel, status) => metrics.delivery(channel, status),
         });
   const mcp = createMcpHandler({ routes: restRoutes, apiBase: API_BASE, version: API_VERSION, rest });
   const publicForms = createPublicForms({ database, logger, perMinute: config.publicRateLimitPerMinute ?? 20, redisUrl: config.redisUrl });
@@ -169,6 +185,12 @@ export function createApp(opts: AppOptions): App {
       if (res) return { res };
     }
     if (p === '/healthz') return { res: Response.json({ status: 'ok' }) };
+    if (p === '/metrics') {
+      if (config.metricsToken && request.headers.get('authorization') !== `Bearer ${config.metricsToken}`) {
+        throw new UnauthorizedError('GET /metrics needs "Authorization: Bearer <METRICS_TOKEN>"');
+      }
+      return { res: new Response(await metrics.registry.metrics(), { headers: { 'content-type': metrics.registry.contentType } }) };
+    }
     if (p === '/readyz') {
       try {
         await database.sql.query('SELECT 1');
@@ -195,8 +217,9 @@ export function createApp(opts: AppOptions): App {
       const limited = await withLimitedBody(request, config.bodyLimitBytes);
       // each mutation past the first counts against the key's rate limit
       if (request.method === 'POST') {
-        const extra = mutationCount(await limited.clone().json().catch(() => null)) - 1;
-        if (extra > 0) Object.assign(headers, await rateLimit.consume(ctx.actor.keyId, extra));
+        const op = operationInfo(await limited.clone().json().catch(() => null));
+        if (op.type) metrics.graphqlOperation(op.type);
+        if (op.mutations > 1) Object.assign(headers, await rateLimit.consume(ctx.actor.keyId, op.mutations - 1));
       }
       const res = await yoga.fetch(limited, { fleet: ctx });
       return { res: withHeaders(res, headers), companyId: ctx.companyId };
@@ -217,6 +240,18 @@ export function createApp(opts: AppOptions): App {
     openapi,
     dispatcher,
     async fetch(request, info = {}) {
+      const requestId = requestIdFor(request.headers.get('x-request-id'));
+      return requestScope.run({ requestId }, () => handle(request, info, requestId));
+    },
+    async close() {
+      await dispatcher?.stop();
+      await rateLimit.close();
+      await authFailures.close();
+      await publicForms.close();
+    },
+  };
+
+  async function handle(request: Request, info: RequestInfo, requestId: string): Promise<Response> {
       const started = performance.now();
       const url = new URL(request.url);
       let res: Response;
@@ -241,19 +276,11 @@ export function createApp(opts: AppOptions): App {
       if (request.headers.has('origin') && !res.headers.has('access-control-allow-origin')) {
         res = withHeaders(res, { 'access-control-allow-origin': '*', 'access-control-expose-headers': EXPOSED_HEADERS });
       }
-      logger.info(
-        { method: request.method, path: url.pathname, status: res.status, ms: Math.round(performance.now() - started), companyId },
-        'request',
-      );
-      return res;
-    },
-    async close() {
-      await dispatcher?.stop();
-      await rateLimit.close();
-      await authFailures.close();
-      await publicForms.close();
-    },
-  };
+      const ms = performance.now() - started;
+      metrics.request(request.method, routeLabel(request.method, url.pathname), res.status, ms / 1000);
+      logger.info({ method: request.method, path: url.pathname, status: res.status, ms: Math.round(ms), companyId }, 'request');
+      return withHeaders(res, { 'x-request-id': requestId });
+  }
 }
 
 function withHeaders(res: Response, headers: Record<string, string>): Response {

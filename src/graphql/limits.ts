@@ -50,17 +50,19 @@ export function graphqlLimitPlugins(production: boolean): Plugin[] {
   ];
 }
 
-/** How many root mutation fields the request's operation has (0 for queries or what does not parse). */
-export function mutationCount(body: unknown): number {
-  if (!body || typeof body !== 'object') return 0;
+/** The request's operation type and how many root mutation fields it has (null type when it does not parse). */
+export function operationInfo(body: unknown): { type: 'query' | 'mutation' | 'subscription' | null; mutations: number } {
+  const none = { type: null, mutations: 0 };
+  if (!body || typeof body !== 'object') return none;
   const { query, operationName } = body as { query?: unknown; operationName?: unknown };
-  if (typeof query !== 'string') return 0;
+  if (typeof query !== 'string') return none;
   let doc: DocumentNode;
   try {
     doc = parse(query, { maxTokens: LIMITS.maxTokens });
   } catch {
-    return 0; // yoga answers the syntax error
+    return none; // yoga answers the syntax error
   }
   const op = getOperationAST(doc, typeof operationName === 'string' ? operationName : undefined);
-  return op?.operation === 'mutation' ? op.selectionSet.selections.filter((s) => s.kind === Kind.FIELD).length : 0;
+  if (!op) return none;
+  return { type: op.operation, mutations: op.operation === 'mutation' ? op.selectionSet.selections.filter((s) => s.kind === Kind.FIELD).length : 0 };
 }

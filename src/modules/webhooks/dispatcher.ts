@@ -25,6 +25,8 @@ export interface DispatcherOptions extends SenderOptions {
   pollMs?: number;
   /** Rows claimed per round. */
   batch?: number;
+  /** Called with each attempt's outcome (metrics). */
+  onOutcome?: (channel: string, status: string) => void;
 }
 
 interface ClaimedRow {
@@ -94,6 +96,7 @@ export function createDispatcher(opts: DispatcherOptions) {
        WHERE "companyId" = $1 AND uid = $2`,
       [row.companyId, row.uid, result.status, result.statusCode ?? null, result.durationMs, result.error?.slice(0, 1000) ?? null],
     );
+    opts.onOutcome?.(row.channel, result.status);
     opts.logger.info({ delivery: row.uid, channel: row.channel, status: result.status, statusCode: result.statusCode, ms: result.durationMs }, 'delivery');
   }
 
