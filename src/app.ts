@@ -7,10 +7,11 @@ import { ApiKeyService } from './auth/keys.js';
 import type { Config } from './config.js';
 import { createContext, type RequestContext } from './context.js';
 import type { Database } from './db/database.js';
-import { AppError, NotFoundError, RateLimitedError, UnauthorizedError } from './errors.js';
+import { AppError, ForbiddenError, NotFoundError, RateLimitedError, UnauthorizedError } from './errors.js';
 import { internalErrorResponse, problemResponse } from './http/problem.js';
 import { createRateLimit } from './http/rate-limit.js';
 import { withLimitedBody } from './http/body.js';
+import { withIdempotency } from './http/idempotency.js';
 import { rejectNulInUrl } from './http/json-guard.js';
 import { databaseError } from './db/errors.js';
 import { reportUnexpected, setUnexpectedErrorSink } from './lib/unexpected.js';
@@ -29,11 +30,11 @@ import { createMcpHandler } from './mcp/server.js';
 
 export const API_VERSION = '0.1.0';
 
-const EXPOSED_HEADERS = 'ratelimit, ratelimit-policy, retry-after, www-authenticate, allow, content-disposition, x-request-id';
+const EXPOSED_HEADERS = 'ratelimit, ratelimit-policy, retry-after, www-authenticate, allow, content-disposition, x-request-id, idempotent-replayed';
 const CORS_PREFLIGHT = {
   'access-control-allow-origin': '*',
   'access-control-allow-methods': 'GET, POST, PATCH, DELETE, OPTIONS',
-  'access-control-allow-headers': 'authorization, content-type, accept',
+  'access-control-allow-headers': 'authorization, content-type, accept, idempotency-key, x-request-id',
   'access-control-max-age': '600',
 };
 export const API_BASE = '/api/v1';
@@ -219,6 +220,7 @@ export function createApp(opts: AppOptions): App {
       if (request.method === 'POST') {
         const op = operationInfo(await limited.clone().json().catch(() => null));
         if (op.type) metrics.graphqlOperation(op.type);
+        if (op.type === 'mutation' && ctx.actor.scope === 'read') throw new ForbiddenError('this API key is read-only: mutations need a read_write key');
         if (op.mutations > 1) Object.assign(headers, await rateLimit.consume(ctx.actor.keyId, op.mutations - 1));
       }
       const res = await yoga.fetch(limited, { fleet: ctx });
@@ -231,7 +233,8 @@ export function createApp(opts: AppOptions): App {
     }
     if (p === API_BASE || p.startsWith(API_BASE + '/')) {
       const { ctx, headers } = await authenticate(request, info);
-      return { res: withHeaders(await rest(request, url, ctx), headers), companyId: ctx.companyId };
+      const res = await withIdempotency(request, ctx, (r) => rest(r, url, ctx), config.bodyLimitBytes);
+      return { res: withHeaders(res, headers), companyId: ctx.companyId };
     }
     throw new NotFoundError('route', `${request.method} ${p}`);
   }

@@ -28,7 +28,12 @@ export interface Actor {
   keyId: string;
   /** The user acting through this key: the key's user, or else the company's first owner/admin. */
   userId: string;
+  /** `read` keys may not write on any channel (403). */
+  scope?: KeyScope;
 }
+
+export const KEY_SCOPES = ['read', 'read_write'] as const;
+export type KeyScope = (typeof KEY_SCOPES)[number];
 
 export interface ApiKeyInfo {
   id: string;
@@ -36,6 +41,7 @@ export interface ApiKeyInfo {
   name: string;
   prefix: string;
   userId: string | null;
+  scope: string;
   createdAt: Date;
   lastUsedAt: Date | null;
   revokedAt: Date | null;
@@ -47,6 +53,7 @@ const keySelect = {
   name: true,
   prefix: true,
   userId: true,
+  scope: true,
   createdAt: true,
   lastUsedAt: true,
   revokedAt: true,
@@ -60,7 +67,9 @@ export class ApiKeyService {
 
   constructor(private readonly prisma: PrismaClient) {}
 
-  async create(input: { companyId: string; name?: string; userId?: string; key?: string }) {
+  async create(input: { companyId: string; name?: string; userId?: string; key?: string; scope?: string }) {
+    const scope = input.scope ?? 'read_write';
+    if (!(KEY_SCOPES as readonly string[]).includes(scope)) throw new ValidationError(`scope must be one of ${KEY_SCOPES.join(', ')}`);
     const company = await this.prisma.company.findUnique({ where: { id: input.companyId } });
     if (!company) throw new NotFoundError('company', input.companyId);
     if (input.userId) {
@@ -79,6 +88,7 @@ export class ApiKeyService {
         prefix: keyPrefix(key),
         hash: hashKey(key),
         userId: input.userId ?? null,
+        scope,
       },
       select: keySelect,
     });
@@ -110,7 +120,7 @@ export class ApiKeyService {
     }
     const userId = row.userId ?? (await this.defaultActor(row.companyId));
     this.touch(row.id);
-    return { companyId: row.companyId, keyId: row.id, userId };
+    return { companyId: row.companyId, keyId: row.id, userId, scope: row.scope as KeyScope };
   }
 
   private async defaultActor(companyId: string): Promise<string> {

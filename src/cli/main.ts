@@ -157,10 +157,11 @@ function program(io: Io, withDb: DbRunner, config: () => Config, serve: () => Pr
     .requiredOption('--company <id>', 'company id')
     .option('--name <label>', 'a label for the key', 'default')
     .option('--user <uid>', 'the user that acts through this key (default: the company owner)')
-    .action((o: { company: string; name: string; user?: string }) =>
+    .option('--scope <scope>', 'read (no writes on any channel) or read_write', 'read_write')
+    .action((o: { company: string; name: string; user?: string; scope: string }) =>
       withDb(async (db) => {
-        const { key, info } = await new ApiKeyService(db.prisma).create({ companyId: o.company, name: o.name, userId: o.user });
-        io.out(`created API key ${info.id} (${info.prefix}...) "${info.name}" for company ${info.companyId}; it is shown only once:`);
+        const { key, info } = await new ApiKeyService(db.prisma).create({ companyId: o.company, name: o.name, userId: o.user, scope: o.scope });
+        io.out(`created ${info.scope} API key ${info.id} (${info.prefix}...) "${info.name}" for company ${info.companyId}; it is shown only once:`);
         io.out(key);
       }),
     );
@@ -172,10 +173,10 @@ function program(io: Io, withDb: DbRunner, config: () => Config, serve: () => Pr
       withDb(async (db) => {
         const list = await new ApiKeyService(db.prisma).list(o.company);
         if (!list.length) return io.out(`company ${o.company} has no API keys`);
-        io.out(['id', 'prefix', 'name', 'created', 'last used', 'revoked'].join('\t'));
+        io.out(['id', 'prefix', 'name', 'created', 'last used', 'revoked', 'scope'].join('\t'));
         for (const k of list) {
           io.out(
-            [k.id, k.prefix + '...', k.name, k.createdAt.toISOString(), k.lastUsedAt?.toISOString() ?? '-', k.revokedAt?.toISOString() ?? '-'].join('\t'),
+            [k.id, k.prefix + '...', k.name, k.createdAt.toISOString(), k.lastUsedAt?.toISOString() ?? '-', k.revokedAt?.toISOString() ?? '-', k.scope].join('\t'),
           );
         }
       }),

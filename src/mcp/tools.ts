@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { RouteSpec } from '../rest/contract.js';
+import { isReadRoute, type RouteSpec } from '../rest/contract.js';
 
 /**
  * MCP tools derived from the REST route declarations (src/rest/routes.ts): one tool per operation, so a new route
@@ -22,8 +22,6 @@ const jsonSchema = (s: z.ZodType, io: 'input' | 'output') => {
   return rest;
 };
 
-/** Reads that are POSTs (a query with a body). */
-const READ_POSTS = new Set(['aggregate']);
 /** Writes that take something away or cannot be undone by repeating them. */
 const DESTRUCTIVE = /^(delete|batchDelete|remove|reset)/i;
 
@@ -49,7 +47,7 @@ export function buildTools(routes: RouteSpec[]): ToolDef[] {
       if (!r.optionalBody) required.push('body');
     }
     const response = jsonSchema(r.response, 'output');
-    const readOnly = r.method === 'GET' || READ_POSTS.has(r.operationId);
+    const readOnly = isReadRoute(r);
     const destructive = r.method === 'DELETE' || DESTRUCTIVE.test(r.operationId);
     const errors = r.errors.length ? ` Errors come back as tool errors with the REST problem detail (HTTP ${r.errors.join(', ')}).` : '';
     return {

@@ -76,6 +76,11 @@ export const ProblemSchema = named(
   'RFC 9457 problem details',
 );
 
+/** A route that only reads: every GET, and queries run by POST (aggregate). Read-scoped keys may call only these. */
+export function isReadRoute(r: Pick<RouteSpec, 'method' | 'field'>): boolean {
+  return r.method === 'GET' || r.field.startsWith('Query.');
+}
+
 export function defineRoutes(routes: RouteSpec[]): RouteSpec[] {
   return routes;
 }

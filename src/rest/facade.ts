@@ -14,6 +14,7 @@ import type { Logger } from 'pino';
 import {
   AppError,
   BadRequestError,
+  ForbiddenError,
   MethodNotAllowedError,
   NotFoundError,
   ValidationError,
@@ -22,7 +23,7 @@ import {
 import type { RequestContext } from '../context.js';
 import { internalErrorResponse, problemResponse } from '../http/problem.js';
 import { readJsonBody } from '../http/body.js';
-import type { RouteSpec } from './contract.js';
+import { isReadRoute, type RouteSpec } from './contract.js';
 import { compileRoutes, toSofaPath } from './match.js';
 import { databaseError } from '../db/errors.js';
 
@@ -81,6 +82,9 @@ export function createRestFacade(opts: FacadeOptions) {
         throw new MethodNotAllowedError(`${request.method} is not allowed on ${url.pathname}`, m.allow);
       }
       const { spec, params } = m;
+      if (ctx.actor.scope === 'read' && !isReadRoute(spec)) {
+        throw new ForbiddenError(`this API key is read-only: ${spec.method} ${spec.path} writes (create a read_write key to write)`);
+      }
 
       if (spec.params) {
         const p = spec.params.safeParse(params);
