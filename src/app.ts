@@ -91,7 +91,9 @@ function maskError(error: unknown, message: string, isDev?: boolean): Error {
       },
     });
   }
-  if (e?.originalError && !(e.originalError instanceof AppError)) {
+  // a resolver that threw something unexpected (not a domain error, not a GraphQL error such as a coercion failure)
+  const thrown = e?.originalError as { name?: string; extensions?: unknown } | undefined;
+  if (thrown && !(thrown instanceof AppError) && (e as { path?: unknown }).path !== undefined && !('extensions' in thrown && thrown.name === 'GraphQLError')) {
     reportUnexpected(e.originalError, { channel: 'graphql', path: (e as { path?: unknown }).path });
     return createGraphQLError('Internal server error: the error has been logged; retrying will not help until it is fixed.', {
       nodes: e.nodes,
