@@ -50,6 +50,9 @@ function collectRefs(node: unknown, at = '#', out: { at: string; ref: unknown }[
 /** JSON Schema 2020-12 validators over the document's components, resolving `#/components/schemas/...` refs. */
 function validators(openapi: any) {
   const ajv = new Ajv2020({ allErrors: true, strict: true });
+  // OpenAPI's integer formats, checked for real
+  ajv.addFormat('int32', { type: 'number', validate: (n: number) => Number.isInteger(n) && n >= -(2 ** 31) && n <= 2 ** 31 - 1 });
+  ajv.addFormat('int64', { type: 'number', validate: (n: number) => Number.isSafeInteger(n) });
   // OpenAPI's refs point into the document; give the components a home whose pointers are the same.
   ajv.addKeyword({ keyword: 'components', schemaType: 'object' });
   ajv.addSchema({ $id: 'urn:fleetops:openapi', components: { schemas: openapi.components.schemas } });

@@ -84,6 +84,21 @@ export const FlightLogPageDoc = named(
   'FlightLogPage',
   z.object({ data: z.array(FlightLogDoc), count: z.number().int(), nextCursor: z.string().nullable() }),
 );
+/** `?fields=a,b`: each log has uid and only the fields asked for. */
+export const FlightLogProjectionPageDoc = named(
+  'FlightLogProjectionPage',
+  z.object({
+    data: z.array(z.looseObject({ uid: z.string() }).describe('uid and the requested fields (core or tracking)')),
+    count: z.number().int(),
+    nextCursor: z.string().nullable(),
+  }),
+  'The list with `fields`: each log holds uid and the fields asked for',
+);
+export const FlightLogListResponseDoc = named(
+  'FlightLogListResponse',
+  z.union([FlightLogPageDoc, FlightLogProjectionPageDoc]),
+  'FlightLogPage, or FlightLogProjectionPage when `fields` is given',
+);
 export const BatchCreateBody = named(
   'BatchCreateFlightLogsBody',
   z.object({ items: z.array(CreateFlightLogBody).min(1).max(BATCH_MAX) }),
@@ -191,7 +206,7 @@ export const flightLogRoutes = defineRoutes([
       fields: z.string().optional().describe('Comma-separated field names to return (uid is always returned)'),
     }),
     status: 200,
-    response: FlightLogPageDoc,
+    response: FlightLogListResponseDoc,
     errors: [400],
     present: presentPage,
     alternates: { 'text/csv': { description: 'CSV of every matching log', handle: csvExport } },
