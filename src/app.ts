@@ -219,13 +219,16 @@ export function createApp(opts: AppOptions): App {
       const { ctx, headers } = await authenticate(request, info);
       const limited = await withLimitedBody(request, config.bodyLimitBytes);
       // each mutation past the first counts against the key's rate limit
+      let mutation = false;
       if (request.method === 'POST') {
         const op = operationInfo(await limited.clone().json().catch(() => null));
         if (op.type) metrics.graphqlOperation(op.type);
+        mutation = op.type === 'mutation';
         if (op.type === 'mutation' && ctx.actor.scope === 'read') throw new ForbiddenError('this API key is read-only: mutations need a read_write key');
         if (op.mutations > 1) Object.assign(headers, await rateLimit.consume(ctx.actor.keyId, op.mutations - 1));
       }
       const res = await yoga.fetch(limited, { fleet: ctx });
+      if (mutation) logger.info({ audit: 'write', operation: 'graphql mutation', keyId: ctx.actor.keyId, userId: ctx.actor.userId, roles: ctx.actor.roles ?? [], status: res.status }, 'write');
       return { res: withHeaders(res, headers), companyId: ctx.companyId };
     }
     if (p === '/mcp') {
@@ -271,7 +274,8 @@ export function createApp(opts: AppOptions): App {
         }
       } catch (e) {
         const known = databaseError(e);
-        if (e instanceof RateLimitedError) res = problemResponse(e, (e as unknown as { headers: Record<string, string> }).headers);
+        if (request.signal.aborted) res = new Response(null, { status: 499 }); // the client went away: nobody reads this
+        else if (e instanceof RateLimitedError) res = problemResponse(e, (e as unknown as { headers: Record<string, string> }).headers);
         else if (known) res = problemResponse(known);
         else {
           logger.error({ err: e }, 'request failed');

@@ -111,3 +111,49 @@ describe.skipIf(onPostgres)('the real server: oversized headers and graceful shu
     await closing;
   }, 30_000);
 });
+
+describe('a client that goes away', () => {
+  it('its GraphQL request is cancelled: no 500, nothing logged as an error', async () => {
+    const ac = new AbortController();
+    const pending = env.app.fetch(
+      new Request('http://fleetops.test/graphql', {
+        method: 'POST',
+        signal: ac.signal,
+        headers: { authorization: `Bearer ${env.a.key}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ query: '{ aircraftList { count } users { count } }' }),
+      }),
+    );
+    ac.abort();
+    const res = await pending;
+    expect(res.status).toBe(499);
+    const metrics = await (await env.request('GET', '/metrics', { key: 'metrics-secret' })).text();
+    expect(metrics).not.toMatch(/route="\/graphql",status="500"/);
+  });
+});
+
+describe('logs', () => {
+  it('every line of a request carries its X-Request-Id; writes record the key, user and roles; no key is logged', async () => {
+    const { Writable } = await import('node:stream');
+    const pino = (await import('pino')).default;
+    const { createApp } = await import('../src/app.js');
+    const { logMixin } = await import('../src/lib/request-scope.js');
+    const lines: any[] = [];
+    const sink = new Writable({ write(chunk, _e, cb) { for (const l of String(chunk).split('\n').filter(Boolean)) lines.push(JSON.parse(l)); cb(); } });
+    const app = createApp({ database: env.database, config: { rateLimitPerMinute: 0, bodyLimitBytes: 1 << 20, logLevel: 'info', authFailLimitPerMinute: 0 }, logger: pino({ level: 'info', mixin: logMixin }, sink), dispatch: false });
+    try {
+      const res = await app.fetch(new Request('http://fleetops.test/api/v1/vehicles', { method: 'POST', headers: { authorization: `Bearer ${env.a.key}`, 'content-type': 'application/json', 'x-request-id': 'audit-1' }, body: JSON.stringify({ make: 'A', model: 'B', registration: 'AUD-1' }) }));
+      expect(res.status).toBe(201);
+      await app.fetch(new Request('http://fleetops.test/api/v1/aircraft', { headers: { authorization: 'Bearer fo_live_wrong', 'x-request-id': 'audit-2' } }));
+      await new Promise((r) => setTimeout(r, 50));
+      const mine = lines.filter((l) => l.requestId === 'audit-1');
+      expect(mine.map((l) => l.msg)).toEqual(expect.arrayContaining(['write', 'request']));
+      expect(mine.find((l) => l.msg === 'write')).toMatchObject({ audit: 'write', operation: 'createVehicle', userId: 'acme-owner', roles: ['owner', 'admin'], status: 201 });
+      expect(lines.find((l) => l.requestId === 'audit-2' && l.msg === 'authentication failed')).toMatchObject({ reason: 'unknown key' });
+      const text = JSON.stringify(lines);
+      expect(text).not.toContain(env.a.key);
+      expect(text).not.toContain('fo_live_wrong');
+    } finally {
+      await app.close();
+    }
+  });
+});

@@ -30,6 +30,8 @@ export interface Actor {
   userId: string;
   /** `read` keys may not write on any channel (403). */
   scope?: KeyScope;
+  /** The acting user's roles when the key authenticated (recorded with each write in the log). */
+  roles?: string[];
 }
 
 export const KEY_SCOPES = ['read', 'read_write'] as const;
@@ -120,7 +122,20 @@ export class ApiKeyService {
     }
     const userId = row.userId ?? (await this.defaultActor(row.companyId));
     this.touch(row.id);
-    return { companyId: row.companyId, keyId: row.id, userId, scope: row.scope as KeyScope };
+    return { companyId: row.companyId, keyId: row.id, userId, scope: row.scope as KeyScope, roles: await this.rolesOf(row.companyId, userId) };
+  }
+
+  private roles = new Map<string, { roles: string[]; until: number }>();
+
+  /** The acting user's roles, looked up at most once a minute per user. */
+  private async rolesOf(companyId: string, userId: string): Promise<string[]> {
+    const k = `${companyId}\u0000${userId}`;
+    const cached = this.roles.get(k);
+    if (cached && cached.until > Date.now()) return cached.roles;
+    const user = await this.prisma.user.findUnique({ where: { companyId_uid: { companyId, uid: userId } }, select: { roles: true } });
+    const roles = user?.roles ?? [];
+    this.roles.set(k, { roles, until: Date.now() + 60_000 });
+    return roles;
   }
 
   private async defaultActor(companyId: string): Promise<string> {

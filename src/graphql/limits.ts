@@ -1,12 +1,13 @@
 import { EnvelopArmorPlugin } from '@escape.tech/graphql-armor';
 import { GraphQLError, Kind, getOperationAST, parse, type DocumentNode, type ValidationRule } from 'graphql';
-import type { Plugin } from 'graphql-yoga';
+import { useExecutionCancellation, type Plugin } from 'graphql-yoga';
 
 /**
  * GraphQL limits (issue: GraphQL cannot be used to stall the server). graphql-armor bounds depth, aliases, cost,
  * tokens and directives during validation, before any resolver runs; field suggestions are off in production.
  * Strings holding NUL are refused like everywhere else. A request may carry at most MAX_MUTATIONS root mutation
- * fields, and each one past the first is charged to the rate limit (see mutationCount).
+ * fields, and each one past the first is charged to the rate limit (see operationInfo). A request whose client
+ * disconnects is cancelled (resolvers not yet started do not run).
  */
 export const LIMITS = { maxDepth: 10, maxAliases: 20, maxTokens: 3000, maxDirectives: 20, maxCost: 20_000, maxMutations: 10 };
 
@@ -33,6 +34,8 @@ const mutationCap: ValidationRule = (context) => ({
 
 export function graphqlLimitPlugins(production: boolean): Plugin[] {
   return [
+    // a client that goes away stops the work it asked for
+    useExecutionCancellation(),
     EnvelopArmorPlugin({
       maxDepth: { n: LIMITS.maxDepth },
       maxAliases: { n: LIMITS.maxAliases },

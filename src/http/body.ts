@@ -54,7 +54,7 @@ export async function withLimitedBody(request: Request, limitBytes: number): Pro
   }
   const headers = new Headers(request.headers);
   headers.delete('content-length');
-  return new Request(request.url, { method: request.method, headers, body: text });
+  return new Request(request.url, { method: request.method, headers, body: text, signal: request.signal });
 }
 
 async function readLimited(request: Request, limitBytes: number): Promise<string> {

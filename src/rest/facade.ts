@@ -125,6 +125,10 @@ export function createRestFacade(opts: FacadeOptions) {
         body,
       });
       const res = await sofa.fetch(sofaRequest, { [CONTEXT]: ctx } as never);
+      if (!isReadRoute(spec) && res.status < 400) {
+        // who wrote what: the key, its user and that user's roles (no key material)
+        opts.logger.info({ audit: 'write', operation: spec.operationId, keyId: ctx.actor.keyId, userId: ctx.actor.userId, roles: ctx.actor.roles ?? [], status: res.status }, 'write');
+      }
       if (res.status >= 400 || !spec.present) return res;
       const data = await res.json();
       return Response.json(spec.present(data, { query: url.searchParams, params }), { status: spec.status });
