@@ -4,11 +4,10 @@
 // same tables, the best hand-written SQL for the same answer (plain GROUP BY; group totals added up exactly from
 // its rows). PostgreSQL (temporary database on BENCH_DATABASE_URL, default the local server): 1,000,000 logs;
 // PGlite in memory: 100,000. Run: npx tsx bench/aggregate.ts [--pg-logs N] [--lite-logs N] [--runs N]
-import { randomUUID } from 'node:crypto';
-import pg from 'pg';
 import { createApp } from '../src/app.js';
 import { openDatabase, type Database, type RawSql } from '../src/db/database.js';
 import { importData } from '../src/modules/companies/import.js';
+import { withTempDatabase } from './pg.js';
 import { exactAddString } from '../src/lib/decimal.js';
 
 const arg = (name: string, dflt: number) => {
@@ -144,25 +143,13 @@ async function main() {
     await lite.close();
   }
   if (PG_LOGS <= 0) return;
-  const adminUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-  const dbName = `fleetops_bench_${randomUUID().slice(0, 8)}`;
-  const admin = new pg.Client(adminUrl);
-  try {
-    await admin.connect();
-  } catch (e) {
-    console.log(`\nPostgreSQL: skipped (${(e as Error).message})`);
-    return;
-  }
-  await admin.query(`CREATE DATABASE "${dbName}"`);
-  const url = new URL(adminUrl);
-  url.pathname = `/${dbName}`;
-  const database = await openDatabase({ databaseUrl: url.toString() });
-  try {
-    await run('PostgreSQL', database, PG_LOGS);
-  } finally {
-    await database.close();
-    await admin.query(`DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`);
-    await admin.end();
-  }
+  await withTempDatabase('fleetops_bench', async (url) => {
+    const database = await openDatabase({ databaseUrl: url });
+    try {
+      await run('PostgreSQL', database, PG_LOGS);
+    } finally {
+      await database.close();
+    }
+  });
 }
 await main();

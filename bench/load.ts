@@ -4,11 +4,11 @@
 // the server's resident memory after the run, side by side, with ratios.
 // Run: npx tsx bench/load.ts [--seconds 15] [--connections 10]   (BENCH_DATABASE_URL: default the local server)
 import { spawn, type ChildProcess } from 'node:child_process';
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import autocannon from 'autocannon';
-import pg from 'pg';
 import { openDatabase } from '../src/db/database.js';
 import { importData } from '../src/modules/companies/import.js';
+import { withTempDatabase } from './pg.js';
 
 const arg = (name: string, dflt: number) => {
   const i = process.argv.indexOf(name);
@@ -50,47 +50,40 @@ async function load(base: string) {
   return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.errors + result.non2xx, rss };
 }
 
-const adminUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-const dbName = `fleetops_load_${randomUUID().slice(0, 8)}`;
-const admin = new pg.Client(adminUrl);
-await admin.connect();
-await admin.query(`CREATE DATABASE "${dbName}"`);
-const u = new URL(adminUrl);
-u.pathname = `/${dbName}`;
 const procs: ChildProcess[] = [];
-try {
-  const database = await openDatabase({ databaseUrl: u.toString() });
-  await importData(database, {
-    companies: [
-      {
-        id: 'load',
-        name: 'Load',
-        users: [{ uid: 'p1', email: 'p1@load.test', displayName: 'Pat', roles: ['pilot'] }],
-        aircraft: Array.from({ length: 5 }, (_, i) => ({
-          uid: `ac-${i}`, registration: `VH-L${'ABCDE'[i]}`, type: 'B06', category: 'rotary-wing', engineType: 'turbine', engineCount: 1,
-          maintenanceTrackingItems: { hobbs: { displayText: 'Hobbs', type: 'number' }, landings: { displayText: 'Landings', type: 'number' } },
-        })),
-        apiKeys: [{ name: 'load', key: KEY }],
-      },
-    ],
-  });
-  await database.close();
-  const rows: [string, Awaited<ReturnType<typeof load>>][] = [];
-  for (const kind of ['floor', 'service'] as const) {
-    const s = await start(kind, u.toString());
-    procs.push(s.proc);
-    await load(s.url); // warm-up run, not counted
-    rows.push([kind, await load(s.url)]);
-    s.proc.kill();
+await withTempDatabase('fleetops_load', async (url) => {
+  try {
+    const database = await openDatabase({ databaseUrl: url });
+    await importData(database, {
+      companies: [
+        {
+          id: 'load',
+          name: 'Load',
+          users: [{ uid: 'p1', email: 'p1@load.test', displayName: 'Pat', roles: ['pilot'] }],
+          aircraft: Array.from({ length: 5 }, (_, i) => ({
+            uid: `ac-${i}`, registration: `VH-L${'ABCDE'[i]}`, type: 'B06', category: 'rotary-wing', engineType: 'turbine', engineCount: 1,
+            maintenanceTrackingItems: { hobbs: { displayText: 'Hobbs', type: 'number' }, landings: { displayText: 'Landings', type: 'number' } },
+          })),
+          apiKeys: [{ name: 'load', key: KEY }],
+        },
+      ],
+    });
+    await database.close();
+    const rows: [string, Awaited<ReturnType<typeof load>>][] = [];
+    for (const kind of ['floor', 'service'] as const) {
+      const s = await start(kind, url);
+      procs.push(s.proc);
+      await load(s.url); // warm-up run, not counted
+      rows.push([kind, await load(s.url)]);
+      s.proc.kill();
+    }
+    const [floorRow, serviceRow] = [rows[0][1], rows[1][1]];
+    console.log(`\nPostgreSQL, ${CONNECTIONS} connections, ${SECONDS} s, mix: list 100 ×2, create 1, GraphQL 100 logs with aircraft and pilot, batch-create 10`);
+    console.log('| | requests/s | p50 ms | p99 ms | non-2xx + errors | resident MB |');
+    console.log('|---|---:|---:|---:|---:|---:|');
+    for (const [k, r] of rows) console.log(`| ${k === 'floor' ? 'floor (node:http + pg)' : 'fleetops'} | ${r.rps.toFixed(0)} | ${r.p50} | ${r.p99} | ${r.errors} | ${(r.rss / 2 ** 20).toFixed(0)} |`);
+    console.log(`| ratio (floor/service throughput) | ${(floorRow.rps / serviceRow.rps).toFixed(2)}x | | | | |`);
+  } finally {
+    for (const p of procs) p.kill();
   }
-  const [floorRow, serviceRow] = [rows[0][1], rows[1][1]];
-  console.log(`\nPostgreSQL, ${CONNECTIONS} connections, ${SECONDS} s, mix: list 100 ×2, create 1, GraphQL 100 logs with aircraft and pilot, batch-create 10`);
-  console.log('| | requests/s | p50 ms | p99 ms | non-2xx + errors | resident MB |');
-  console.log('|---|---:|---:|---:|---:|---:|');
-  for (const [k, r] of rows) console.log(`| ${k === 'floor' ? 'floor (node:http + pg)' : 'fleetops'} | ${r.rps.toFixed(0)} | ${r.p50} | ${r.p99} | ${r.errors} | ${(r.rss / 2 ** 20).toFixed(0)} |`);
-  console.log(`| ratio (floor/service throughput) | ${(floorRow.rps / serviceRow.rps).toFixed(2)}x | | | | |`);
-} finally {
-  for (const p of procs) p.kill();
-  await admin.query(`DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`);
-  await admin.end();
-}
+});

@@ -48,3 +48,13 @@ export function toPage<T extends { uid: string }>(rows: T[], limit: number, time
     nextCursor: rows.length > limit && last ? encodeCursor({ t: time(last), u: last.uid }) : null,
   };
 }
+
+/** Every row of a keyset-paged list, page by page (exports): `list` is called with each page's cursor. */
+export async function* allPages<T>(list: (cursor: string | undefined) => Promise<{ data: T[]; nextCursor: string | null }>): AsyncGenerator<T[]> {
+  let cursor: string | undefined;
+  do {
+    const page = await list(cursor);
+    if (page.data.length) yield page.data;
+    cursor = page.nextCursor ?? undefined;
+  } while (cursor);
+}

@@ -1,8 +1,7 @@
-import { stringify } from 'csv-stringify/sync';
 import { z } from 'zod';
 import type { RequestContext } from '../../context.js';
 import { defineRoutes, named, omitNulls } from '../../rest/contract.js';
-import { csvCell } from '../../lib/csv.js';
+import { csvCell, csvResponse } from '../../lib/csv.js';
 import { CompletionFilterSchema, CreateCompletionSchema } from './service.js';
 
 /** REST adapter for form completions (api-v1 §2.9, §2.10, §4.3; gaps §3): declarations and the CSV export. */
@@ -51,32 +50,16 @@ async function csvExport(ctx: RequestContext, query: URLSearchParams): Promise<R
     if (v !== null) filter[k] = v;
   }
   const { columns, answers } = await ctx.services.completions.exportColumns(filter); // a bad filter is a 400 here
-  const pages = ctx.services.completions.iterate(filter)[Symbol.asyncIterator]();
-  const encoder = new TextEncoder();
-  let headerSent = false;
-  const stream = new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      if (!headerSent) {
-        headerSent = true;
-        controller.enqueue(encoder.encode(stringify([columns])));
-        return;
-      }
-      const next = await pages.next();
-      if (next.done) return controller.close();
-      const rows = next.value.map((c) => {
-        const data = (c.data ?? {}) as Record<string, unknown>;
-        const own = [c.uid, c.createdAt, c.formId, c.code, c.name, c.revision, c.userId, c.submitterName].map(csvCell);
-        return answers ? [...own, ...answers.map((a) => csvCell(data[a]))] : [...own, csvCell(data)];
-      });
-      controller.enqueue(encoder.encode(stringify(rows)));
+  return csvResponse(
+    columns,
+    ctx.services.completions.iterate(filter),
+    (c) => {
+      const data = (c.data ?? {}) as Record<string, unknown>;
+      const own = [c.uid, c.createdAt, c.formId, c.code, c.name, c.revision, c.userId, c.submitterName].map(csvCell);
+      return answers ? [...own, ...answers.map((a) => csvCell(data[a]))] : [...own, csvCell(data)];
     },
-    async cancel() {
-      await pages.return?.(undefined);
-    },
-  });
-  return new Response(stream, {
-    headers: { 'content-type': 'text/csv; charset=utf-8', 'content-disposition': 'attachment; filename="form-completions.csv"' },
-  });
+    'form-completions.csv',
+  );
 }
 
 const idParam = z.object({ id: z.string().min(1).max(128).describe('Completion uid') });

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Form, FormCompletion, Prisma } from '../../generated/prisma/client.js';
 import type { ScopedPrisma } from '../../db/scoped.js';
-import { afterCursor, toPage } from '../../db/keyset.js';
+import { afterCursor, allPages, toPage } from '../../db/keyset.js';
 import { retrying } from '../../db/retry.js';
 import { ConflictError, NotFoundError, ValidationError, fieldErrorsFromZod, invalid, isPlainObject, type FieldError } from '../../errors.js';
 import { newUid } from '../../lib/ids.js';
@@ -110,12 +110,7 @@ export class CompletionService {
 
   /** Every completion matching the filter, page by page (CSV export). */
   async *iterate(filter: Omit<CompletionFilter, 'limit' | 'cursor'>): AsyncGenerator<FormCompletion[]> {
-    let cursor: string | undefined;
-    do {
-      const page = await this.list({ ...filter, limit: PAGE_MAX, cursor });
-      if (page.data.length) yield page.data;
-      cursor = page.nextCursor ?? undefined;
-    } while (cursor);
+    yield* allPages((cursor) => this.list({ ...filter, limit: PAGE_MAX, cursor }));
   }
 
   /**

@@ -1,6 +1,5 @@
-import { stringify } from 'csv-stringify/sync';
 import { z } from 'zod';
-import { csvCell } from '../../lib/csv.js';
+import { csvCell, csvResponse } from '../../lib/csv.js';
 import { defineRoutes, named, type PresentInput } from '../../rest/contract.js';
 import type { RequestContext } from '../../context.js';
 import { ValidationError } from '../../errors.js';
@@ -158,34 +157,15 @@ async function csvExport(ctx: RequestContext, query: URLSearchParams): Promise<R
     ]);
   }
   const columns = wanted ? [...wanted] : all;
-  const pages = ctx.services.flightLogs.iterate(filter)[Symbol.asyncIterator]();
-  const encoder = new TextEncoder();
-  let headerSent = false;
-  const stream = new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      if (!headerSent) {
-        headerSent = true;
-        controller.enqueue(encoder.encode(stringify([columns])));
-        return;
-      }
-      const next = await pages.next();
-      if (next.done) return controller.close();
-      const rows = next.value.map((log) => {
-        const flat = presentFlightLog(log as never);
-        return columns.map((c) => csvCell(flat[c])); // formula-looking text is neutralised
-      });
-      controller.enqueue(encoder.encode(stringify(rows)));
+  return csvResponse(
+    columns,
+    ctx.services.flightLogs.iterate(filter),
+    (log) => {
+      const flat = presentFlightLog(log as never);
+      return columns.map((c) => csvCell(flat[c])); // formula-looking text is neutralised
     },
-    async cancel() {
-      await pages.return?.(undefined);
-    },
-  });
-  return new Response(stream, {
-    headers: {
-      'content-type': 'text/csv; charset=utf-8',
-      'content-disposition': 'attachment; filename="flight-logs.csv"',
-    },
-  });
+    'flight-logs.csv',
+  );
 }
 
 const idParam = z.object({ id: z.string().min(1).describe('Flight log uid') });

@@ -15,7 +15,7 @@ import { BATCH_MAX, batchList, runBatch } from '../../lib/batch.js';
 import { EndDateParam, LimitParam, PAGE_DEFAULT, PAGE_MAX, StartDateParam, instantRange } from '../../lib/params.js';
 import { applyTotalsDelta, lockAircraft } from '../aircraft/totals.js';
 import { asTrackingMap } from '../tracking/schema.js';
-import { afterCursor, toPage } from '../../db/keyset.js';
+import { afterCursor, allPages, toPage } from '../../db/keyset.js';
 import { retrying } from '../../db/retry.js';
 
 /**
@@ -258,12 +258,7 @@ export class FlightLogService {
 
   /** Every log matching the filter, page by page (CSV export). */
   async *iterate(filter: Omit<FlightLogFilter, 'limit' | 'cursor'>): AsyncGenerator<FlightLog[]> {
-    let cursor: string | undefined;
-    do {
-      const page = await this.list({ ...filter, limit: PAGE_MAX, cursor });
-      if (page.data.length) yield page.data;
-      cursor = page.nextCursor ?? undefined;
-    } while (cursor);
+    yield* allPages((cursor) => this.list({ ...filter, limit: PAGE_MAX, cursor }));
   }
 
   async get(uid: string): Promise<FlightLog> {
