@@ -16,6 +16,7 @@ import { docsHtml } from './http/docs.js';
 import { createRestFacade } from './rest/facade.js';
 import { buildOpenApi } from './rest/openapi.js';
 import { restRoutes } from './rest/routes.js';
+import { createMcpHandler } from './mcp/server.js';
 
 export const API_VERSION = '0.1.0';
 
@@ -23,7 +24,7 @@ const EXPOSED_HEADERS = 'ratelimit, ratelimit-policy, retry-after, www-authentic
 const CORS_PREFLIGHT = {
   'access-control-allow-origin': '*',
   'access-control-allow-methods': 'GET, POST, PATCH, DELETE, OPTIONS',
-  'access-control-allow-headers': 'authorization, content-type, accept',
+  'access-control-allow-headers': 'authorization, content-type, accept, mcp-protocol-version, mcp-session-id, last-event-id',
   'access-control-max-age': '600',
 };
 export const API_BASE = '/api/v1';
@@ -86,6 +87,13 @@ export function createApp(opts: AppOptions): App {
     bodyLimitBytes: config.bodyLimitBytes,
     logger,
   });
+  const mcp = createMcpHandler({
+    routes: restRoutes,
+    dispatch: rest,
+    basePath: API_BASE,
+    version: API_VERSION,
+    bodyLimitBytes: config.bodyLimitBytes,
+  });
   const yoga = createYoga<{ fleet: RequestContext }>({
     schema,
     graphqlEndpoint: '/graphql',
@@ -132,6 +140,11 @@ export function createApp(opts: AppOptions): App {
       const limited = await withLimitedBody(request, config.bodyLimitBytes);
       const res = await yoga.fetch(limited, { fleet: ctx });
       return { res: withHeaders(res, headers), companyId: ctx.companyId };
+    }
+    if (p === '/mcp' || p === '/mcp/') {
+      const { ctx, headers } = await authenticate(request);
+      const limited = await withLimitedBody(request, config.bodyLimitBytes);
+      return { res: withHeaders(await mcp(limited, ctx), headers), companyId: ctx.companyId };
     }
     if (p === API_BASE || p.startsWith(API_BASE + '/')) {
       const { ctx, headers } = await authenticate(request);
