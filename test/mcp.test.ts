@@ -2,7 +2,11 @@
 // transport's fetch goes to the app's in-process fetch handler (one test runs over a real node:http server).
 // Tools are generated from the REST route registry, so every route must have a tool; calls run the same services
 // and answer the same problem details as REST, as tool errors.
+import { execFile } from 'node:child_process';
 import http from 'node:http';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { createServerAdapter } from '@whatwg-node/server';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -309,10 +313,9 @@ describe('components', () => {
       mappings: [{ counterKey: 'hours', sourceKey: 'hobbs' }],
     });
     expect(installed).toMatchObject({ uid: created.uid });
-    expect(await ok('get_component', { id: created.uid })).toMatchObject({ state: 'installed', parentUid: 'acme-ac-1' });
+    expect(await ok('get_component', { id: created.uid })).toMatchObject({ state: 'installed', parent: { uid: 'acme-ac-1' }, totals: { hours: 10 } });
     await ok('create_flight_log', flightLogBody({ hobbs: 2 }));
-    const c = await ok('get_component', { id: created.uid });
-    expect(JSON.stringify(c.counters ?? c.totals)).toMatch(/12/);
+    expect((await ok('get_component', { id: created.uid })).totals).toEqual({ hours: 12 });
     await failed('install_component', { id: created.uid, parentType: 'aircraft', parentUid: 'acme-ac-2' }, 409);
     await ok('remove_component', { id: created.uid });
     expect((await ok('get_component', { id: created.uid })).state).toBe('inStores');
@@ -347,7 +350,7 @@ describe('maintenance schedule', () => {
     await ok('complete_schedule_item', { id: created.uid });
     const done = await ok('list_schedule_completions', { scheduleItemId: created.uid });
     expect(done.data).toHaveLength(1);
-    await failed('create_schedule_item', { name: 'x', type: 'Inspection', relatedTo: 'globex-ac-1', relatedToType: 'aircraft', calendarDateDue: '2030-01-01' }, 400, '/relatedTo');
+    await failed('create_schedule_item', { name: 'x', type: 'Inspection', relatedTo: 'globex-ac-1', relatedToType: 'aircraft', recurring: false, calendarDateDue: '2030-01-01' }, 400, '/relatedTo');
     await failed('get_schedule_item', { id: 'nope' }, 404);
   });
 });
@@ -406,4 +409,23 @@ describe('over a real HTTP server', () => {
       await c.close();
     }
   });
+
+  it('the MCP Inspector CLI (as an integrator would run it) lists the tools and calls one', async () => {
+    const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+    const cli = path.join(root, 'node_modules/@modelcontextprotocol/inspector-cli/build/cli.js');
+    const inspect = (...args: string[]) =>
+      promisify(execFile)(
+        process.execPath,
+        [cli, '--cli', `${base}/mcp`, '--transport', 'http', '--header', `Authorization: Bearer ${env.a.key}`, ...args],
+        // inspector-cli 1.0.3 finds its own package.json through `../package.json` relative to the working
+        // directory: run it from a directory whose parent has one (the repository root)
+        { cwd: path.join(root, 'test'), timeout: 60_000 },
+      );
+    const list = JSON.parse((await inspect('--method', 'tools/list')).stdout);
+    expect(list.tools.map((t: Json) => t.name).sort()).toEqual(restRoutes.map((r) => toolName(r.operationId)).sort());
+    const got = JSON.parse((await inspect('--method', 'tools/call', '--tool-name', 'get_aircraft', '--tool-arg', 'id=acme-ac-1')).stdout);
+    expect(got.structuredContent).toMatchObject({ uid: 'acme-ac-1', registration: 'VH-ACM' });
+    const missing = JSON.parse((await inspect('--method', 'tools/call', '--tool-name', 'get_aircraft', '--tool-arg', 'id=globex-ac-1')).stdout);
+    expect(missing.isError).toBe(true);
+  }, 120_000);
 });
