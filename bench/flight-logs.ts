@@ -4,13 +4,14 @@
 // database is created and dropped). Run: npx tsx bench/flight-logs.ts [--iterations N]
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { createServerAdapter } from '@whatwg-node/server';
 import pg from 'pg';
 import { createApp } from '../src/app.js';
 import { hashKey } from '../src/auth/keys.js';
 import { openDatabase, type Database, type RawSql } from '../src/db/database.js';
 import { importData } from '../src/modules/companies/import.js';
+import { withTempDatabase } from './pg.js';
 
 const ITER = Number(process.argv[process.argv.indexOf('--iterations') + 1]) || 200;
 const BATCHES = Math.max(5, Math.round(ITER / 10));
@@ -142,26 +143,14 @@ async function main() {
   await run('PGlite (embedded, in memory)', lite);
   await lite.close();
 
-  const adminUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-  const dbName = `fleetops_bench_${randomUUID().slice(0, 8)}`;
-  const admin = new pg.Client(adminUrl);
-  try {
-    await admin.connect();
-  } catch (e) {
-    console.log(`\nPostgreSQL: skipped (${(e as Error).message})`);
-    return;
-  }
-  await admin.query(`CREATE DATABASE "${dbName}"`);
-  const url = new URL(adminUrl);
-  url.pathname = `/${dbName}`;
-  const database = await openDatabase({ databaseUrl: url.toString() });
-  try {
-    await run('PostgreSQL', database);
-  } finally {
-    await database.close();
-    await admin.query(`DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`);
-    await admin.end();
-  }
+  await withTempDatabase('fleetops_bench', async (url) => {
+    const database = await openDatabase({ databaseUrl: url });
+    try {
+      await run('PostgreSQL', database);
+    } finally {
+      await database.close();
+    }
+  });
 }
 
 await main();

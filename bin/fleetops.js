@@ -3,5 +3,10 @@
 import { register } from 'tsx/esm/api';
 
 register();
-const { main } = await import('../src/cli/main.ts');
-process.exitCode = await main(process.argv.slice(2));
+const { runCli } = await import('../src/cli/main.ts');
+const result = await runCli(process.argv.slice(2), {
+  stdout: (chunk) => void process.stdout.write(chunk),
+  stderr: (chunk) => void process.stderr.write(chunk),
+  tty: !!process.stderr.isTTY,
+});
+process.exitCode = result.code;

@@ -18,6 +18,12 @@ const EnvSchema = z.object({
   WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(1).default(10000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   BODY_LIMIT_BYTES: z.coerce.number().int().min(1).default(1024 * 1024),
+  SMTP_URL: z.string().regex(/^smtps?:\/\//, 'SMTP_URL must start with smtp:// or smtps://').optional(),
+  MAIL_FROM: z.string().min(3).default('fleetops@localhost'),
+  PUBLIC_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).default(20),
+  AUTH_FAIL_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).default(30),
+  METRICS_TOKEN: z.string().min(8).optional(),
+  SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10000),
 });
 
 export type Config = {
@@ -31,6 +37,12 @@ export type Config = {
   webhookTimeoutMs: number;
   logLevel: string;
   bodyLimitBytes: number;
+  smtpUrl?: string;
+  mailFrom: string;
+  publicRateLimitPerMinute: number;
+  authFailLimitPerMinute: number;
+  metricsToken?: string;
+  shutdownTimeoutMs: number;
 };
 
 export class ConfigError extends Error {}
@@ -57,5 +69,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, { dotenv = true
     webhookTimeoutMs: e.WEBHOOK_TIMEOUT_MS,
     logLevel: e.LOG_LEVEL,
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
+    smtpUrl: e.SMTP_URL,
+    mailFrom: e.MAIL_FROM,
+    publicRateLimitPerMinute: e.PUBLIC_RATE_LIMIT_PER_MINUTE,
+    authFailLimitPerMinute: e.AUTH_FAIL_LIMIT_PER_MINUTE,
+    metricsToken: e.METRICS_TOKEN,
+    shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
   };
 }

@@ -9,6 +9,10 @@ import { FormService } from './modules/forms/service.js';
 import { FlightLogService } from './modules/flight-logs/service.js';
 import { ComponentService } from './modules/components/service.js';
 import { ScheduleService } from './modules/schedule/service.js';
+import { CompletionService } from './modules/completions/service.js';
+import { uidLoader } from './db/loaders.js';
+import { AggregationService } from './modules/aggregation/service.js';
+import { DeliveryService } from './modules/webhooks/service.js';
 
 /**
  * Everything a request works with: who is acting, the company-scoped Prisma client, per-request dataloaders
@@ -28,12 +32,15 @@ export function createServices(db: ScopedPrisma, actorUserId = 'api') {
     aircraft: createAircraftLoader(db),
     user: createUserLoader(db),
     vehicle: createVehicleLoader(db),
+    form: uidLoader((args) => db.form.findMany(args)),
+    scheduleItem: uidLoader((args) => db.scheduleItem.findMany(args)),
   };
   const aircraft = new AircraftService(db, loaders.aircraft);
   const vehicles = new VehicleService(db, loaders.vehicle);
   const assets = new AssetReader(aircraft, vehicles);
   const users = new UserService(db, loaders.user);
   const components = new ComponentService(db, assets);
+  const deliveries = new DeliveryService(db);
   assets.setComponents(components);
   return {
     loaders,
@@ -45,6 +52,10 @@ export function createServices(db: ScopedPrisma, actorUserId = 'api') {
     flightLogs: new FlightLogService(db, loaders.aircraft),
     components,
     schedule: new ScheduleService(db, assets, users, actorUserId),
+    aggregation: new AggregationService(db),
+    deliveries,
+    // side effects of a submission run on services bound to its transaction
+    completions: new CompletionService(db, actorUserId, (tx): { schedule: ScheduleService; vehicles: VehicleService } => createServices(tx, actorUserId), deliveries),
   };
 }
 export type Services = ReturnType<typeof createServices>;

@@ -53,6 +53,12 @@ export class UnauthorizedError extends AppError {
   readonly title = 'Unauthorized';
 }
 
+export class ForbiddenError extends AppError {
+  readonly status = 403;
+  readonly code = 'forbidden';
+  readonly title = 'Forbidden';
+}
+
 export class NotFoundError extends AppError {
   readonly status = 404;
   readonly code = 'not_found';

@@ -6,6 +6,7 @@ import pino from 'pino';
 import { createApp } from './app.js';
 import type { Config } from './config.js';
 import { openDatabase, type Database } from './db/database.js';
+import { logMixin } from './lib/request-scope.js';
 
 /**
  * `fleetops serve`: opens the database (applying pending migrations), serves HTTP, and, on the embedded
@@ -24,10 +25,29 @@ export async function startServer(
   config: Config,
   cliHandler?: (database: Database, argv: string[], cwd?: string) => Promise<{ code: number; stdout: string; stderr: string }>,
 ): Promise<RunningServer> {
-  const logger = pino({ level: config.logLevel });
+  const logger = pino({ level: config.logLevel, mixin: logMixin });
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   const app = createApp({ database, config, logger });
-  const server = http.createServer(createServerAdapter((req: Request) => app.fetch(req)));
+  const server = http.createServer(
+    createServerAdapter<{ req: http.IncomingMessage }>((req, ctx) => app.fetch(req, { clientAddress: ctx?.req?.socket?.remoteAddress })),
+  );
+  // requests Node refuses before the app sees them (headers or URL over the 16 KB limit, malformed HTTP) still get
+  // a problem+json body
+  server.on('clientError', (err: NodeJS.ErrnoException, socket) => {
+    if (!socket.writable) return void socket.destroy();
+    const tooLarge = err.code === 'HPE_HEADER_OVERFLOW';
+    const status = tooLarge ? 431 : 400;
+    const body = JSON.stringify({
+      type: `/docs#problem-${tooLarge ? 'headers_too_large' : 'bad_request'}`,
+      title: tooLarge ? 'Request header fields too large' : 'Bad request',
+      status,
+      detail: tooLarge ? 'the request line and headers are over the 16 KB limit' : 'the request is not valid HTTP',
+      code: tooLarge ? 'headers_too_large' : 'bad_request',
+    });
+    socket.end(
+      `HTTP/1.1 ${status} ${tooLarge ? 'Request Header Fields Too Large' : 'Bad Request'}\r\ncontent-type: application/problem+json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+    );
+  });
   try {
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
@@ -69,9 +89,11 @@ export async function startServer(
     database,
     close() {
       closing ??= (async () => {
+        // stop accepting; requests in flight finish (up to SHUTDOWN_TIMEOUT_MS), then what is left is cut
         await new Promise<void>((resolve) => {
           server.close(() => resolve());
-          server.closeAllConnections();
+          server.closeIdleConnections();
+          setTimeout(() => server.closeAllConnections(), config.shutdownTimeoutMs ?? 10_000).unref();
         });
         if (admin) {
           await new Promise<void>((resolve) => admin!.close(() => resolve()));

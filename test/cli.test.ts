@@ -7,16 +7,21 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { runCli } from '../src/cli/main.js';
 
 /**
  * Each describe block is one scenario with its own DATA_DIR; blocks and their steps run one after another
- * (each step starts real processes; running scenarios side by side overloads a 2-core CI machine).
+ * (a step may start a server process; running scenarios side by side overloads a 2-core CI machine).
  */
 const step = test.sequential;
 
 /**
- * The `fleetops` command as a user runs it (gaps.md §1): `node bin/fleetops.js ...` in a child process, with a
- * fresh DATA_DIR per scenario, and a started `fleetops serve` answering real HTTP on 127.0.0.1.
+ * The `fleetops` command (gaps.md §1). Commands run in this process through `runCli` (what bin/fleetops.js
+ * calls), each with its own environment and working directory, opening the scenario's DATA_DIR as a separate
+ * process would. Real processes are kept where the behaviour is between processes: `fleetops serve` (started as
+ * `node bin/fleetops.js serve`, answering real HTTP on 127.0.0.1, and the admin socket that commands run
+ * through while it holds the embedded database), a second `fleetops serve` refused by the lock (also checks the
+ * bin's exit code and streams), and a live process holding the lock of a busy data directory.
  */
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const BIN = path.join(ROOT, 'bin', 'fleetops.js');
@@ -46,8 +51,13 @@ const BASE_ENV: NodeJS.ProcessEnv = (() => {
   return env;
 })();
 
-/** Runs `fleetops ARGS` to completion. cwd defaults to a scratch dir so no stray .env is read. */
-function fleetops(args: string[], opts: { env: Record<string, string>; cwd?: string; timeoutMs?: number }): Promise<RunResult> {
+/** Runs `fleetops ARGS` to completion in this process. cwd defaults to a scratch dir. */
+function fleetops(args: string[], opts: { env: Record<string, string>; cwd?: string }): Promise<RunResult> {
+  return runCli(args, { env: { ...BASE_ENV, LOG_LEVEL: 'silent', ...opts.env }, cwd: opts.cwd ?? os.tmpdir() });
+}
+
+/** Runs `node bin/fleetops.js ARGS` as a child process to completion. cwd defaults to a scratch dir so no stray .env is read. */
+function fleetopsProcess(args: string[], opts: { env: Record<string, string>; cwd?: string; timeoutMs?: number }): Promise<RunResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BIN, ...args], {
       cwd: opts.cwd ?? os.tmpdir(),
@@ -315,7 +325,7 @@ describe('README journey: fleetops serve, then demo and keys while it runs', () 
 
   step('a second serve on the same data directory says the database is in use and exits 1', async () => {
     const port = await freePort();
-    const r = await fleetops(['serve'], { env: { DATA_DIR: dataDir, PORT: String(port) } });
+    const r = await fleetopsProcess(['serve'], { env: { DATA_DIR: dataDir, PORT: String(port) } });
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/in use|already running/i);
     // the running server is unharmed

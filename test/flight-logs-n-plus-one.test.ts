@@ -59,4 +59,27 @@ describe('N+1', () => {
     });
     expect(n - baseline).toBeLessThanOrEqual(1);
   });
+
+  it('a batch is set-based: 50 logs on two aircraft cost the same statements as 2', async () => {
+    const items = (n: number, from: number) =>
+      Array.from({ length: n }, (_, i) => ({
+        timeDate: new Date(Date.UTC(2027, 0, 1, 0, from + i)).toISOString(),
+        pilot: 'acme-pilot',
+        aircraftId: i % 2 ? 'acme-ac-1' : 'acme-ac-2',
+        aircraftRegistration: i % 2 ? 'VH-ACM' : 'VH-ACZ',
+        startLocation: 'YSSY',
+        endLocation: 'YSBK',
+        pax: 1,
+        ...(i % 2 ? { hobbs: 0.1 } : { tacho: 0.1 }),
+      }));
+    const small = await count(async () => {
+      const r = await env.json('POST', '/api/v1/flight-logs/batch', { body: { items: items(2, 0) } });
+      expect(r.body.results).toHaveLength(2);
+    });
+    const large = await count(async () => {
+      const r = await env.json('POST', '/api/v1/flight-logs/batch', { body: { items: items(50, 100) } });
+      expect(r.body.results).toHaveLength(50);
+    });
+    expect(large).toBe(small);
+  });
 });

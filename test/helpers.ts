@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import { print } from 'graphql';
-import { createApp, type App } from '../src/app.js';
+import { createApp, type App, type AppOptions } from '../src/app.js';
 import { openDatabase, type Database } from '../src/db/database.js';
 import { importData } from '../src/modules/companies/import.js';
 
@@ -69,16 +69,26 @@ export interface TestEnv {
 }
 
 export async function createTestEnv(
-  opts: { rateLimitPerMinute?: number; onQuery?: (sql: string) => void } = {},
+  opts: {
+    rateLimitPerMinute?: number;
+    onQuery?: (sql: string) => void;
+    /** More configuration (webhooks, SMTP, public forms). */
+    config?: Partial<AppOptions['config']>;
+    /** Run the delivery dispatcher (off by default: on a shared PostgreSQL it would claim other suites' rows). */
+    dispatch?: boolean;
+    /** An open database to use instead of a new one (a second app on the same data). */
+    database?: Database;
+  } = {},
 ): Promise<TestEnv> {
-  const database = await openTestDatabase(opts.onQuery);
+  const database = opts.database ?? (await openTestDatabase(opts.onQuery));
   const s = uniq();
   const a = { id: `acme-${s}`, key: newKey(), prefix: 'acme' };
   const b = { id: `globex-${s}`, key: newKey(), prefix: 'globex' };
   await importData(database, { companies: [companyFixture(a.id, a.key, 'acme'), companyFixture(b.id, b.key, 'globex')] });
   const app = createApp({
     database,
-    config: { rateLimitPerMinute: opts.rateLimitPerMinute ?? 0, bodyLimitBytes: 1024 * 1024, logLevel: 'silent' },
+    config: { rateLimitPerMinute: opts.rateLimitPerMinute ?? 0, authFailLimitPerMinute: 0, bodyLimitBytes: 1024 * 1024, logLevel: 'silent', ...opts.config },
+    dispatch: opts.dispatch ?? false,
   });
   const request: TestEnv['request'] = (method, path, o = {}) => {
     const headers: Record<string, string> = { ...(o.headers ?? {}) };
@@ -113,7 +123,7 @@ export async function createTestEnv(
     },
     async close() {
       await app.close();
-      await database.close();
+      if (!opts.database) await database.close();
     },
   };
 }

@@ -50,6 +50,9 @@ function collectRefs(node: unknown, at = '#', out: { at: string; ref: unknown }[
 /** JSON Schema 2020-12 validators over the document's components, resolving `#/components/schemas/...` refs. */
 function validators(openapi: any) {
   const ajv = new Ajv2020({ allErrors: true, strict: true });
+  // OpenAPI's integer formats, checked for real
+  ajv.addFormat('int32', { type: 'number', validate: (n: number) => Number.isInteger(n) && n >= -(2 ** 31) && n <= 2 ** 31 - 1 });
+  ajv.addFormat('int64', { type: 'number', validate: (n: number) => Number.isSafeInteger(n) });
   // OpenAPI's refs point into the document; give the components a home whose pointers are the same.
   ajv.addKeyword({ keyword: 'components', schemaType: 'object' });
   ajv.addSchema({ $id: 'urn:fleetops:openapi', components: { schemas: openapi.components.schemas } });
@@ -204,6 +207,39 @@ describe('live responses validate against the document (JSON Schema 2020-12)', (
       const res = check(schemaFor('Problem'), b);
       expect(res.ok, `${JSON.stringify(b)}: ${res.errors}`).toBe(true);
     }
+  });
+
+  it('forms, field schema, completion schema and completions match their schemas', async () => {
+    const form = await env.json('POST', '/api/v1/forms', {
+      body: {
+        name: 'Check',
+        code: 'openapi-check',
+        department: 'Ops',
+        layout: 'grid',
+        webhooks: [{ url: 'https://hooks.example.com/x', secret: 'abcdefghij' }],
+        sections: [{ name: 'S', fields: [{ name: 'vehicle', label: 'V', type: 'vehicle', required: true }, { name: 'km', label: 'Km', type: 'odometer', vehicleField: 'vehicle' }] }],
+      },
+    });
+    expect(form.status).toBe(201);
+    expect(check(schemaFor('FormWriteResult'), form.body).ok).toBe(true);
+    const done = await env.json('POST', '/api/v1/form-completions', { body: { formId: form.body.uid, answers: { vehicle: 'acme-v-1', km: 10 } } });
+    expect(done.status).toBe(201);
+    const pairs: [string, string][] = [
+      ['/forms', 'FormList'],
+      [`/forms/${form.body.uid}`, 'Form'],
+      ['/forms/field-schema', 'FormFieldSchema'],
+      [`/forms/${form.body.uid}/completion-schema`, 'FormCompletionSchema'],
+      ['/form-completions', 'CompletedFormPage'],
+      [`/form-completions/${done.body.uid}`, 'CompletedForm'],
+    ];
+    for (const [path, name] of pairs) {
+      const r = await env.json('GET', `/api/v1${path}`);
+      expect(r.status, path).toBe(200);
+      const res = check(schemaFor(name), r.body);
+      expect(res.ok, `${path}: ${res.errors}`).toBe(true);
+    }
+    const res = check(schemaFor('FormCompletionWriteResult'), done.body);
+    expect(res.ok, res.errors).toBe(true);
   });
 
   it('the validator rejects bodies that break the contract (it can fail)', async () => {

@@ -28,7 +28,14 @@ export interface Actor {
   keyId: string;
   /** The user acting through this key: the key's user, or else the company's first owner/admin. */
   userId: string;
+  /** `read` keys may not write on any channel (403). */
+  scope?: KeyScope;
+  /** The acting user's roles when the key authenticated (recorded with each write in the log). */
+  roles?: string[];
 }
+
+export const KEY_SCOPES = ['read', 'read_write'] as const;
+export type KeyScope = (typeof KEY_SCOPES)[number];
 
 export interface ApiKeyInfo {
   id: string;
@@ -36,6 +43,7 @@ export interface ApiKeyInfo {
   name: string;
   prefix: string;
   userId: string | null;
+  scope: string;
   createdAt: Date;
   lastUsedAt: Date | null;
   revokedAt: Date | null;
@@ -47,6 +55,7 @@ const keySelect = {
   name: true,
   prefix: true,
   userId: true,
+  scope: true,
   createdAt: true,
   lastUsedAt: true,
   revokedAt: true,
@@ -60,7 +69,9 @@ export class ApiKeyService {
 
   constructor(private readonly prisma: PrismaClient) {}
 
-  async create(input: { companyId: string; name?: string; userId?: string; key?: string }) {
+  async create(input: { companyId: string; name?: string; userId?: string; key?: string; scope?: string }) {
+    const scope = input.scope ?? 'read_write';
+    if (!(KEY_SCOPES as readonly string[]).includes(scope)) throw new ValidationError(`scope must be one of ${KEY_SCOPES.join(', ')}`);
     const company = await this.prisma.company.findUnique({ where: { id: input.companyId } });
     if (!company) throw new NotFoundError('company', input.companyId);
     if (input.userId) {
@@ -79,6 +90,7 @@ export class ApiKeyService {
         prefix: keyPrefix(key),
         hash: hashKey(key),
         userId: input.userId ?? null,
+        scope,
       },
       select: keySelect,
     });
@@ -104,11 +116,26 @@ export class ApiKeyService {
     const m = /^Bearer[ ]+([^\s]+)\s*$/i.exec(authorization);
     if (!m) throw new UnauthorizedError('malformed Authorization header: expected "Bearer <API key>"');
     const row = await this.prisma.apiKey.findUnique({ where: { hash: hashKey(m[1]) } });
-    if (!row) throw new UnauthorizedError('unknown API key');
-    if (row.revokedAt) throw new UnauthorizedError('this API key has been revoked');
+    // unknown and revoked keys get the same answer (no oracle for keys that once existed); the reason is logged
+    if (!row || row.revokedAt) {
+      throw Object.assign(new UnauthorizedError('invalid API key'), { reason: row ? `revoked key ${row.id}` : 'unknown key' });
+    }
     const userId = row.userId ?? (await this.defaultActor(row.companyId));
     this.touch(row.id);
-    return { companyId: row.companyId, keyId: row.id, userId };
+    return { companyId: row.companyId, keyId: row.id, userId, scope: row.scope as KeyScope, roles: await this.rolesOf(row.companyId, userId) };
+  }
+
+  private roles = new Map<string, { roles: string[]; until: number }>();
+
+  /** The acting user's roles, looked up at most once a minute per user. */
+  private async rolesOf(companyId: string, userId: string): Promise<string[]> {
+    const k = `${companyId}\u0000${userId}`;
+    const cached = this.roles.get(k);
+    if (cached && cached.until > Date.now()) return cached.roles;
+    const user = await this.prisma.user.findUnique({ where: { companyId_uid: { companyId, uid: userId } }, select: { roles: true } });
+    const roles = user?.roles ?? [];
+    this.roles.set(k, { roles, until: Date.now() + 60_000 });
+    return roles;
   }
 
   private async defaultActor(companyId: string): Promise<string> {

@@ -23,18 +23,35 @@ import { adminSocketPath, startServer } from '../server.js';
 export interface Io {
   out(line: string): void;
   err(line: string): void;
+  /** Output passed on as it is (what a server's admin socket answered). */
+  writeOut(chunk: string): void;
+  writeErr(chunk: string): void;
   /** The directory relative file names are read from (the caller's, also when run inside the server). */
   cwd: string;
   /** A progress bar is drawn only on a terminal. */
   tty: boolean;
 }
 
-const stdio: Io = {
-  out: (l) => process.stdout.write(l + '\n'),
-  err: (l) => process.stderr.write(l + '\n'),
-  cwd: process.cwd(),
-  tty: !!process.stderr.isTTY,
-};
+export interface CliOptions {
+  /** The environment read for configuration; default process.env, plus a .env file in the working directory. */
+  env?: NodeJS.ProcessEnv;
+  /** The working directory: relative file names and a relative DATA_DIR resolve against it. Default process.cwd(). */
+  cwd?: string;
+  /** Where output goes as it is written; without them it is collected and returned. */
+  stdout?: (chunk: string) => void;
+  stderr?: (chunk: string) => void;
+  /** Draw a progress bar on stderr (import-logs). Default false. */
+  tty?: boolean;
+  /** Run database commands on this open database instead of opening one (`serve` then refuses). */
+  database?: Database;
+}
+
+export interface CliResult {
+  code: number;
+  /** What was written to stdout / stderr; empty when a writer was given in the options. */
+  stdout: string;
+  stderr: string;
+}
 
 class Exit extends Error {
   constructor(readonly code: number) {
@@ -140,10 +157,11 @@ function program(io: Io, withDb: DbRunner, config: () => Config, serve: () => Pr
     .requiredOption('--company <id>', 'company id')
     .option('--name <label>', 'a label for the key', 'default')
     .option('--user <uid>', 'the user that acts through this key (default: the company owner)')
-    .action((o: { company: string; name: string; user?: string }) =>
+    .option('--scope <scope>', 'read (no writes on any channel) or read_write', 'read_write')
+    .action((o: { company: string; name: string; user?: string; scope: string }) =>
       withDb(async (db) => {
-        const { key, info } = await new ApiKeyService(db.prisma).create({ companyId: o.company, name: o.name, userId: o.user });
-        io.out(`created API key ${info.id} (${info.prefix}...) "${info.name}" for company ${info.companyId}; it is shown only once:`);
+        const { key, info } = await new ApiKeyService(db.prisma).create({ companyId: o.company, name: o.name, userId: o.user, scope: o.scope });
+        io.out(`created ${info.scope} API key ${info.id} (${info.prefix}...) "${info.name}" for company ${info.companyId}; it is shown only once:`);
         io.out(key);
       }),
     );
@@ -155,10 +173,10 @@ function program(io: Io, withDb: DbRunner, config: () => Config, serve: () => Pr
       withDb(async (db) => {
         const list = await new ApiKeyService(db.prisma).list(o.company);
         if (!list.length) return io.out(`company ${o.company} has no API keys`);
-        io.out(['id', 'prefix', 'name', 'created', 'last used', 'revoked'].join('\t'));
+        io.out(['id', 'prefix', 'name', 'created', 'last used', 'revoked', 'scope'].join('\t'));
         for (const k of list) {
           io.out(
-            [k.id, k.prefix + '...', k.name, k.createdAt.toISOString(), k.lastUsedAt?.toISOString() ?? '-', k.revokedAt?.toISOString() ?? '-'].join('\t'),
+            [k.id, k.prefix + '...', k.name, k.createdAt.toISOString(), k.lastUsedAt?.toISOString() ?? '-', k.revokedAt?.toISOString() ?? '-', k.scope].join('\t'),
           );
         }
       }),
@@ -191,15 +209,8 @@ function program(io: Io, withDb: DbRunner, config: () => Config, serve: () => Pr
 }
 
 /** Runs argv against a database the caller already holds (the server's admin socket uses this). */
-export async function runWithDatabase(database: Database, argv: string[], cwd?: string) {
-  let stdout = '';
-  let stderr = '';
-  const io: Io = { out: (l) => void (stdout += l + '\n'), err: (l) => void (stderr += l + '\n'), cwd: cwd ?? process.cwd(), tty: false };
-  const code = await execute(io, argv, (fn) => fn(database), () => loadConfig(), async () => {
-    io.err('fleetops serve: a server is already running on this data directory');
-    throw new Exit(1);
-  });
-  return { code, stdout, stderr };
+export function runWithDatabase(database: Database, argv: string[], cwd?: string): Promise<CliResult> {
+  return runCli(argv, { database, cwd });
 }
 
 async function execute(io: Io, argv: string[], withDb: DbRunner, config: () => Config, serve: () => Promise<void>): Promise<number> {
@@ -242,30 +253,70 @@ function forward(socket: string, argv: string[], cwd: string): Promise<{ code: n
   });
 }
 
-export async function main(argv: string[]): Promise<number> {
-  let config: Config;
-  try {
-    config = loadConfig();
-  } catch (e) {
-    stdio.err(`fleetops: ${(e as Error).message}`);
-    return 1;
+/**
+ * Runs `fleetops ARGV` and resolves with its exit code; never exits the process (bin/fleetops.js sets the exit
+ * code). Tests call it in-process with their own env, cwd and an optional open database.
+ */
+export async function runCli(argv: string[], opts: CliOptions = {}): Promise<CliResult> {
+  const result: CliResult = { code: 0, stdout: '', stderr: '' };
+  const writeOut = opts.stdout ?? ((c: string) => void (result.stdout += c));
+  const writeErr = opts.stderr ?? ((c: string) => void (result.stderr += c));
+  const cwd = opts.cwd ?? process.cwd();
+  const io: Io = {
+    out: (l) => writeOut(l + '\n'),
+    err: (l) => writeErr(l + '\n'),
+    writeOut,
+    writeErr,
+    cwd,
+    tty: opts.tty ?? false,
+  };
+  let config: Config | undefined;
+  const getConfig = () => {
+    if (!config) {
+      if (opts.env) {
+        // a given environment is all there is (no .env file); a relative DATA_DIR is relative to `cwd`
+        const env = { ...opts.env, DATA_DIR: path.resolve(cwd, opts.env.DATA_DIR || './data') };
+        config = loadConfig(env, { dotenv: false });
+      } else {
+        config = loadConfig(); // the process's environment, and a .env file in its working directory
+      }
+    }
+    return config;
+  };
+
+  if (opts.database) {
+    const database = opts.database;
+    result.code = await execute(io, argv, (fn) => fn(database), getConfig, async () => {
+      io.err('fleetops serve: a server is already running on this data directory');
+      throw new Exit(1);
+    });
+    return result;
   }
-  const withDb: DbRunner = async (fn, opts) => {
-    if (!config.databaseUrl) {
-      const holder = lockHolder(config.dataDir);
+
+  try {
+    getConfig();
+  } catch (e) {
+    io.err(`fleetops: ${(e as Error).message}`);
+    result.code = 1;
+    return result;
+  }
+  const withDb: DbRunner = async (fn, o) => {
+    const c = getConfig();
+    if (!c.databaseUrl) {
+      const holder = lockHolder(c.dataDir);
       if (holder !== null) {
-        const socket = adminSocketPath(config.dataDir);
-        if (!fs.existsSync(socket)) throw new DataDirBusyError(config.dataDir, holder);
+        const socket = adminSocketPath(c.dataDir);
+        if (!fs.existsSync(socket)) throw new DataDirBusyError(c.dataDir, holder);
         // the running server holds the embedded database: run this command inside it
-        const r = await forward(socket, argv, process.cwd()).catch(() => {
-          throw new DataDirBusyError(config.dataDir, holder);
+        const r = await forward(socket, argv, cwd).catch(() => {
+          throw new DataDirBusyError(c.dataDir, holder);
         });
-        if (r.stdout) process.stdout.write(r.stdout);
-        if (r.stderr) process.stderr.write(r.stderr);
+        if (r.stdout) io.writeOut(r.stdout);
+        if (r.stderr) io.writeErr(r.stderr);
         throw new Exit(r.code);
       }
     }
-    const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, migrate: opts?.migrate });
+    const db = await openDatabase({ databaseUrl: c.databaseUrl, dataDir: c.dataDir, migrate: o?.migrate });
     try {
       return await fn(db);
     } finally {
@@ -273,9 +324,10 @@ export async function main(argv: string[]): Promise<number> {
     }
   };
   const serve = async () => {
-    const server = await startServer(config, runWithDatabase);
-    stdio.out(`fleetops listening on ${server.url} (${server.database.kind === 'pglite' ? `embedded database in ${config.dataDir}` : 'PostgreSQL'})`);
-    stdio.out(`REST ${server.url}/api/v1 · GraphQL ${server.url}/graphql · docs ${server.url}/docs`);
+    const c = getConfig();
+    const server = await startServer(c, runWithDatabase);
+    io.out(`fleetops listening on ${server.url} (${server.database.kind === 'pglite' ? `embedded database in ${c.dataDir}` : 'PostgreSQL'})`);
+    io.out(`REST ${server.url}/api/v1 · GraphQL ${server.url}/graphql · docs ${server.url}/docs`);
     await new Promise<void>((resolve) => {
       const stop = () => {
         process.off('SIGINT', stop);
@@ -286,5 +338,6 @@ export async function main(argv: string[]): Promise<number> {
       process.on('SIGTERM', stop);
     });
   };
-  return execute(stdio, argv, withDb, () => config, serve);
+  result.code = await execute(io, argv, withDb, getConfig, serve);
+  return result;
 }

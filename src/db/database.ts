@@ -20,6 +20,8 @@ export interface RawSql {
 
 export interface Database {
   kind: 'pglite' | 'postgres';
+  /** Connection-pool figures (PostgreSQL): total, idle and waiting clients. */
+  poolStats?(): { total: number; idle: number; waiting: number };
   /** Unscoped client: only for auth, CLI and migrations. Requests use the company-scoped client (scoped.ts). */
   prisma: PrismaClient;
   sql: RawSql;
@@ -101,6 +103,7 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
     const prisma = new PrismaClient({ adapter: opts.onQuery ? instrumentAdapter(adapterFactory, opts.onQuery) : adapterFactory });
     db = {
       kind: 'postgres',
+      poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
       prisma,
       sql: poolSql(pool),
       adapterFactory,

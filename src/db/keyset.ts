@@ -18,7 +18,11 @@ export function decodeCursor(s: string): Cursor | null {
     const v = JSON.parse(Buffer.from(s, 'base64url').toString('utf8'));
     if (!Array.isArray(v) || v.length !== 2 || typeof v[0] !== 'string' || typeof v[1] !== 'string') return null;
     const t = new Date(v[0]);
-    return Number.isNaN(t.getTime()) ? null : { t, u: v[1] };
+    // a crafted cursor must not reach the database with a time it cannot hold or a uid no row has
+    const year = t.getUTCFullYear();
+    if (Number.isNaN(t.getTime()) || year < 1 || year > 9999) return null;
+    if (v[1].length > 200 || v[1].includes('\u0000')) return null;
+    return { t, u: v[1] };
   } catch {
     return null;
   }
@@ -43,4 +47,14 @@ export function toPage<T extends { uid: string }>(rows: T[], limit: number, time
     count: data.length,
     nextCursor: rows.length > limit && last ? encodeCursor({ t: time(last), u: last.uid }) : null,
   };
+}
+
+/** Every row of a keyset-paged list, page by page (exports): `list` is called with each page's cursor. */
+export async function* allPages<T>(list: (cursor: string | undefined) => Promise<{ data: T[]; nextCursor: string | null }>): AsyncGenerator<T[]> {
+  let cursor: string | undefined;
+  do {
+    const page = await list(cursor);
+    if (page.data.length) yield page.data;
+    cursor = page.nextCursor ?? undefined;
+  } while (cursor);
 }

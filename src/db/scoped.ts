@@ -47,7 +47,7 @@ export type ScopedPrisma = TxClient & {
   $transaction<T>(fn: (tx: ScopedPrisma) => Promise<T>, options?: { timeout?: number; maxWait?: number }): Promise<T>;
 };
 
-export function scopedPrisma(client: PrismaClient | TxClient, companyId: string): ScopedPrisma {
+export function scopedPrisma(client: PrismaClient | TxClient, companyId: string, inTransaction = false): ScopedPrisma {
   const delegates = new Map<string, unknown>();
   return new Proxy(client as object, {
     get(target, prop, receiver) {
@@ -55,8 +55,10 @@ export function scopedPrisma(client: PrismaClient | TxClient, companyId: string)
       if (prop === '$transaction') {
         return <T>(fn: (tx: ScopedPrisma) => Promise<T>, options?: object) => {
           const t = target as PrismaClient;
-          if (typeof t.$transaction !== 'function') return fn(receiver as ScopedPrisma); // already in a transaction
-          return t.$transaction((tx) => fn(scopedPrisma(tx as TxClient, companyId)), { timeout: 20_000, maxWait: 20_000, ...options });
+          // already in a transaction: join it (Prisma's transaction client would open a savepoint, which not every
+          // driver adapter supports)
+          if (inTransaction || typeof t.$transaction !== 'function') return fn(receiver as ScopedPrisma);
+          return t.$transaction((tx) => fn(scopedPrisma(tx as TxClient, companyId, true)), { timeout: 20_000, maxWait: 20_000, ...options });
         };
       }
       const model = typeof prop === 'string' ? DELEGATES.get(prop) : undefined;

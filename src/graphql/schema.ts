@@ -6,6 +6,10 @@ import '../modules/flight-logs/graphql.js';
 import '../modules/components/graphql.js';
 import '../modules/vehicles/graphql.js';
 import '../modules/schedule/graphql.js';
+import '../modules/forms/graphql.js';
+import '../modules/completions/graphql.js';
+import '../modules/aggregation/graphql.js';
+import '../modules/webhooks/graphql.js';
 
 /** The whole GraphQL schema: every module registers its types on the one builder, imported above. */
 export const schema = builder.toSchema();

@@ -3,12 +3,15 @@ const PROBLEM_CODES: [string, number, string][] = [
   ['validation_error', 400, 'A field is missing, wrongly typed or not allowed; `errors` lists each one with a JSON Pointer `path`.'],
   ['bad_request', 400, 'Malformed JSON, an empty body or a bad query parameter.'],
   ['unauthorized', 401, 'Missing, malformed, unknown or revoked API key (`WWW-Authenticate: Bearer`).'],
+  ['forbidden', 403, 'The API key is read-only (`read` scope) and the operation writes.'],
   ['not_found', 404, 'No such record in your company (records of other companies are never visible).'],
   ['method_not_allowed', 405, 'The path exists but not with this method (`Allow` lists the methods).'],
   ['conflict', 409, 'A uniqueness or state conflict.'],
   ['payload_too_large', 413, 'The body is over the size limit (1 MiB by default).'],
   ['unsupported_media_type', 415, 'The body is not `application/json`.'],
-  ['rate_limited', 429, 'Too many requests for this API key; see `Retry-After` and `RateLimit`.'],
+  ['idempotency_mismatch', 422, 'The `Idempotency-Key` was used before with another request body.'],
+  ['rate_limited', 429, 'Too many requests for this API key (or failed authentications from this address); see `Retry-After` and `RateLimit`.'],
+  ['headers_too_large', 431, 'The request line and headers are over the 16 KB limit.'],
   ['internal_error', 500, 'An unexpected error; it has been logged.'],
 ];
 

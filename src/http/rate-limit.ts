@@ -8,7 +8,7 @@ import { RateLimitedError } from '../errors.js';
  */
 export interface RateLimit {
   /** Consumes one request for the key; returns the headers to send, or throws RateLimitedError (429). */
-  consume(key: string): Promise<Record<string, string>>;
+  consume(key: string, points?: number): Promise<Record<string, string>>;
   close(): Promise<void>;
 }
 
@@ -29,9 +29,9 @@ export function createRateLimit(opts: { perMinute: number; redisUrl?: string; pr
     ratelimit: `limit=${opts.perMinute}, remaining=${Math.max(0, r.remainingPoints)}, reset=${Math.ceil(r.msBeforeNext / 1000)}`,
   });
   return {
-    async consume(key) {
+    async consume(key, points = 1) {
       try {
-        return headers(await limiter.consume(key, 1));
+        return headers(await limiter.consume(key, points));
       } catch (e) {
         if (e instanceof RateLimiterRes) {
           const retry = Math.max(1, Math.ceil(e.msBeforeNext / 1000));

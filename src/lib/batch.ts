@@ -1,8 +1,11 @@
-import { AppError, ValidationError, oneLineMessage } from '../errors.js';
+import { ValidationError, oneLineMessage } from '../errors.js';
+import { databaseError } from '../db/errors.js';
+import { reportUnexpected } from './unexpected.js';
 
 /**
  * Batches (api-v1 §4.2, §8): 1 to 50 items, each processed independently; an item that fails with a domain error
- * is reported with its input index, the others go on.
+ * is reported with its input index, the others go on. An item never fails the whole batch: its earlier items
+ * are committed, so an answer without their results would make a retrying client write them twice.
  */
 export const BATCH_MAX = 50;
 
@@ -28,8 +31,13 @@ export async function runBatch<T, R>(list: T[], fn: (item: T) => Promise<R>): Pr
     try {
       out.results.push(await fn(item));
     } catch (e) {
-      if (!(e instanceof AppError)) throw e;
-      out.errors.push({ index, error: oneLineMessage(e) });
+      // every failure is this item's: earlier items are committed, so the batch must answer with their results
+      const known = databaseError(e);
+      if (known) out.errors.push({ index, error: oneLineMessage(known) });
+      else {
+        reportUnexpected(e, { batchItem: index });
+        out.errors.push({ index, error: 'internal error: this item was not written (the error has been logged)' });
+      }
     }
   }
   return out;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { parseIsoInstant } from './dates.js';
 
 /**
  * Query-parameter schemas shared by every list: they take the string form (REST query strings) and the typed
@@ -19,3 +20,29 @@ export const BoolParam = (what: string) =>
   z.union([z.boolean(), z.enum(['true', 'false']).transform((v) => v === 'true')], {
     error: `${what} must be true or false`,
   });
+
+/** `startDate`/`endDate` of a list: ISO 8601 date or date-time (a date alone is its UTC day). */
+export const StartDateParam = (what: string) =>
+  z
+    .string()
+    .refine((v) => parseIsoInstant(v) !== null, 'startDate must be an ISO 8601 date or date-time')
+    .optional()
+    .describe(`ISO 8601; ${what} at or after this instant (a date means its start, UTC)`);
+export const EndDateParam = (what: string) =>
+  z
+    .string()
+    .refine((v) => parseIsoInstant(v) !== null, 'endDate must be an ISO 8601 date or date-time')
+    .optional()
+    .describe(`ISO 8601; ${what} at or before this instant (a date alone includes that whole day, UTC)`);
+
+/** The Prisma time condition of checked startDate/endDate, or undefined when neither is given. */
+export function instantRange(startDate?: string, endDate?: string): { gte?: Date; lt?: Date; lte?: Date } | undefined {
+  const time: { gte?: Date; lt?: Date; lte?: Date } = {};
+  if (startDate) time.gte = parseIsoInstant(startDate)!;
+  if (endDate) {
+    const end = parseIsoInstant(endDate)!;
+    if (/^\d{4}-\d{2}-\d{2}$/.test(endDate)) time.lt = new Date(end.getTime() + 86_400_000);
+    else time.lte = end;
+  }
+  return Object.keys(time).length ? time : undefined;
+}

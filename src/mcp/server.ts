@@ -1,203 +1,191 @@
-import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
-import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
-import { z } from 'zod';
+import {
+  CallToolRequestSchema,
+  GetPromptRequestSchema,
+  ListPromptsRequestSchema,
+  ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema,
+  ListToolsRequestSchema,
+  ReadResourceRequestSchema,
+  type CallToolResult,
+} from '@modelcontextprotocol/sdk/types.js';
 import type { RequestContext } from '../context.js';
-import { MethodNotAllowedError } from '../errors.js';
 import type { RouteSpec } from '../rest/contract.js';
-import { buildTools, callTool, toolName, type Dispatch, type ToolSpec } from './tools.js';
+import { asTrackingMap } from '../modules/tracking/schema.js';
+import { buildTools, toolRequest, type ToolDef } from './tools.js';
 
 /**
- * The MCP server at /mcp (Streamable HTTP, stateless): every POST gets a fresh server and transport bound to the
- * caller's RequestContext (authenticated and rate limited by the app like REST), answers with JSON, and is closed.
- * Tools mirror the REST routes (src/mcp/tools.ts); resources and prompts help a model use them.
+ * The MCP channel at /mcp (gaps §8; docs/mcp.md): Streamable HTTP, stateless (a server per request, bound to the
+ * caller's RequestContext: the same bearer key, company scope and rate limit as REST). Tools mirror the REST
+ * operations (tools.ts) and run through the REST façade; resources give an aircraft's tracking fields and totals
+ * and the form field schema; prompts guide logging a flight and planning the next 30 days of maintenance.
  */
 export interface McpOptions {
   routes: RouteSpec[];
-  dispatch: Dispatch;
-  basePath: string;
+  apiBase: string;
   version: string;
-  bodyLimitBytes: number;
+  /** The REST façade (request → response) the tools run through. */
+  rest: (request: Request, url: URL, ctx: RequestContext) => Promise<Response>;
 }
-
-const INSTRUCTIONS =
-  'Fleet Ops keeps an operator\u2019s aircraft, flight logs, users, vehicles, components and maintenance schedule. ' +
-  'Every tool mirrors one operation of the REST API /api/v1 and applies the same rules; every record is scoped to ' +
-  'the company of the API key. Before logging a flight, read the aircraft (resource fleetops://aircraft/{id} or ' +
-  'get_aircraft) for its tracking item keys and current totals. Ids are the records\u2019 uid strings.';
 
 export function createMcpHandler(opts: McpOptions) {
   const tools = buildTools(opts.routes);
-  const byName = new Map(tools.map((t) => [t.tool.name, t]));
-  const byOperation = new Map(tools.map((t) => [t.route.operationId, t]));
+  const byName = new Map(tools.map((t) => [t.name, t]));
+  const listed = tools.map(({ route: _r, ...t }) => t);
 
-  function server(ctx: RequestContext): McpServer {
-    const mcp = new McpServer(
-      { name: 'fleetops', title: 'Fleet Ops', version: opts.version },
-      { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS },
-    );
-    mcp.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: tools.map((t) => t.tool) }));
-    mcp.server.setRequestHandler(CallToolRequestSchema, async (req) => {
-      const spec = byName.get(req.params.name);
-      if (!spec) throw new McpError(ErrorCode.InvalidParams, `unknown tool: ${req.params.name}`);
-      return callTool(spec, req.params.arguments, ctx, opts.dispatch, opts.basePath);
-    });
-    registerResources(mcp, ctx, byOperation, opts);
-    registerPrompts(mcp);
-    return mcp;
-  }
-
-  return async function handle(request: Request, ctx: RequestContext): Promise<Response> {
-    // stateless: no server-to-client stream (GET) and no session to end (DELETE)
-    if (request.method !== 'POST') throw new MethodNotAllowedError(`${request.method} is not allowed on /mcp`, ['POST']);
-    const mcp = server(ctx);
-    const transport = new WebStandardStreamableHTTPServerTransport({
-      sessionIdGenerator: undefined,
-      enableJsonResponse: true,
-      maxRequestBodySize: opts.bodyLimitBytes,
-    });
-    await mcp.connect(transport);
-    try {
-      return await transport.handleRequest(request);
-    } finally {
-      await mcp.close();
+  async function callTool(tool: ToolDef, args: Record<string, unknown>, ctx: RequestContext, origin: string): Promise<CallToolResult> {
+    const known = new Set(Object.keys(tool.inputSchema.properties as object));
+    const unknown = Object.keys(args).filter((k) => !known.has(k));
+    const missing = ((tool.inputSchema.required as string[] | undefined) ?? []).filter((k) => args[k] === undefined || args[k] === null);
+    if (unknown.length || missing.length) {
+      const errors = [
+        ...unknown.map((k) => ({ path: `/${k}`, message: `unknown argument ${k} (arguments: ${[...known].join(', ') || 'none'})` })),
+        ...missing.map((k) => ({ path: `/${k}`, message: `${k} is required` })),
+      ];
+      return toolError({ status: 400, code: 'validation_error', detail: `invalid arguments: ${errors.map((e) => e.message).join('; ')}`, errors });
     }
-  };
-}
-
-/** A route's JSON answer, or undefined for 404; other failures become a JSON-RPC error. */
-async function read(spec: ToolSpec | undefined, args: Record<string, unknown>, ctx: RequestContext, opts: McpOptions) {
-  if (!spec) throw new McpError(ErrorCode.InternalError, 'this resource is not available');
-  const result = await callTool(spec, args, ctx, opts.dispatch, opts.basePath);
-  if (result.isError) {
-    const problem = JSON.parse((result.content[1] as { text: string }).text) as { status: number; detail: string };
-    if (problem.status === 404) return undefined;
-    throw new McpError(ErrorCode.InvalidParams, problem.detail);
+    const request = toolRequest(tool, args, origin, opts.apiBase);
+    const res = await opts.rest(request, new URL(request.url), ctx);
+    const text = await res.text();
+    const body = text ? JSON.parse(text) : {};
+    if (res.status >= 400) return toolError(body);
+    const structured = body !== null && typeof body === 'object' && !Array.isArray(body) ? body : { data: body };
+    return { content: [{ type: 'text', text: JSON.stringify(structured) }], structuredContent: structured };
   }
-  const s = result.structuredContent as Record<string, unknown>;
-  return spec.wrapped ? s.data : s;
-}
 
-const RESOURCE_NOT_FOUND = -32002;
+  function toolError(problem: { status?: number; code?: string; detail?: string; errors?: { path: string; message: string }[] }): CallToolResult {
+    const fields = (problem.errors ?? []).map((e) => `${e.path || '/'}: ${e.message}`);
+    return {
+      isError: true,
+      content: [
+        { type: 'text', text: `${problem.detail ?? 'request failed'}${fields.length ? `\n${fields.join('\n')}` : ''}` },
+        { type: 'text', text: JSON.stringify(problem) },
+      ],
+    };
+  }
 
-function registerResources(mcp: McpServer, ctx: RequestContext, ops: Map<string, ToolSpec>, opts: McpOptions) {
-  const getAircraft = ops.get('getAircraft');
-  const listAircraft = ops.get('listAircraft');
-  if (getAircraft) {
-    mcp.registerResource(
-      'aircraft',
-      new ResourceTemplate('fleetops://aircraft/{id}', {
-        list: listAircraft
-          ? async () => {
-              const list = (await read(listAircraft, {}, ctx, opts)) as { data: Array<Record<string, any>> };
-              return {
-                resources: list.data.map((a) => ({
-                  uri: `fleetops://aircraft/${encodeURIComponent(a.uid)}`,
-                  name: `${a.registration}`,
-                  title: `${a.registration} (${a.type}) tracking and totals`,
-                  mimeType: 'application/json',
-                })),
-              };
-            }
-          : undefined,
-      }),
+  async function aircraftResource(ctx: RequestContext, uid: string) {
+    const a = await ctx.services.aircraft.get(uid);
+    const items = (kind: 'maintenance' | 'log', map: unknown) =>
+      Object.entries(asTrackingMap(map)).map(([key, item]) => ({ key, kind, ...item }));
+    return {
+      uid: a.uid,
+      registration: a.registration,
+      type: a.type,
+      status: a.status,
+      trackingFields: [...items('maintenance', a.maintenanceTrackingItems), ...items('log', a.logTrackingItems)],
+      totals: a.totals,
+      howToLog:
+        'createFlightLog takes timeDate, pilot, aircraftId, aircraftRegistration, startLocation, endLocation and the tracking values above as extra body keys; maintenance values add to the totals.',
+    };
+  }
+
+  function server(ctx: RequestContext, origin: string): Server {
+    const s = new Server(
+      { name: 'fleetops', title: 'Fleet Ops', version: opts.version },
       {
-        title: 'Aircraft tracking fields and current totals',
-        description:
-          'One aircraft: uid, registration, its maintenance tracking items (values that accumulate into totals, e.g. ' +
-          'hobbs, landings) and log tracking items (per-flight values), and its current totals and initial values. ' +
-          'Read it before logging a flight: tracking values in a flight log are keyed by these item keys.',
-        mimeType: 'application/json',
+        capabilities: { tools: {}, resources: {}, prompts: {} },
+        instructions:
+          'Fleet Ops: aircraft, flight logs (hours and landings accumulate into airworthiness totals), vehicles, components, the maintenance schedule, inspection forms and aggregation, for one company. Read fleetops://aircraft/{id} before logging a flight; exact figures matter.',
       },
-      async (uri, variables) => {
-        const id = decodeURIComponent(String(variables.id));
-        const a = (await read(getAircraft, { id }, ctx, opts)) as Record<string, unknown> | undefined;
-        if (!a) throw new McpError(RESOURCE_NOT_FOUND, `aircraft ${JSON.stringify(id)} not found`, { uri: uri.href });
-        const view = {
-          uid: a.uid,
-          registration: a.registration,
-          type: a.type,
-          status: a.status,
-          maintenanceTrackingItems: a.maintenanceTrackingItems,
-          logTrackingItems: a.logTrackingItems,
-          totals: a.totals ?? {},
-          initialValues: a.initialValues ?? {},
+    );
+    s.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: listed }));
+    s.setRequestHandler(CallToolRequestSchema, async (req) => {
+      const tool = byName.get(req.params.name);
+      if (!tool) return toolError({ status: 404, code: 'not_found', detail: `no tool ${req.params.name}` });
+      return callTool(tool, (req.params.arguments ?? {}) as Record<string, unknown>, ctx, origin);
+    });
+    s.setRequestHandler(ListResourcesRequestSchema, async () => {
+      const aircraft = await ctx.services.aircraft.list();
+      return {
+        resources: [
+          ...aircraft.map((a) => ({
+            uri: `fleetops://aircraft/${encodeURIComponent(a.uid)}`,
+            name: `aircraft ${a.registration}`,
+            title: `${a.registration}: tracking fields and totals`,
+            mimeType: 'application/json',
+          })),
+          { uri: 'fleetops://forms/field-schema', name: 'form field schema', title: 'The field types of forms', mimeType: 'application/json' },
+        ],
+      };
+    });
+    s.setRequestHandler(ListResourceTemplatesRequestSchema, async () => ({
+      resourceTemplates: [
+        {
+          uriTemplate: 'fleetops://aircraft/{id}',
+          name: 'aircraft',
+          title: 'An aircraft\u2019s tracking fields and current totals',
+          description: 'Read before logging a flight: which tracking values the aircraft takes and its current totals.',
+          mimeType: 'application/json',
+        },
+      ],
+    }));
+    s.setRequestHandler(ReadResourceRequestSchema, async (req) => {
+      const uri = req.params.uri;
+      const m = /^fleetops:\/\/aircraft\/([^/]+)$/.exec(uri);
+      let value: unknown;
+      if (m) value = await aircraftResource(ctx, decodeURIComponent(m[1]));
+      else if (uri === 'fleetops://forms/field-schema') value = ctx.services.forms.fieldSchema();
+      else throw new Error(`unknown resource ${uri}`);
+      return { contents: [{ uri, mimeType: 'application/json', text: JSON.stringify(value, null, 2) }] };
+    });
+    s.setRequestHandler(ListPromptsRequestSchema, async () => ({
+      prompts: [
+        {
+          name: 'log-flight',
+          title: 'Log a flight',
+          description: 'Record a flight so that the aircraft\u2019s hours and landings move exactly.',
+          arguments: [{ name: 'aircraftId', description: 'The aircraft uid', required: true }, { name: 'details', description: 'What you know about the flight' }],
+        },
+        { name: 'due-next-30-days', title: 'What is due in the next 30 days', description: 'Maintenance due within 30 days or overdue, most urgent first.' },
+      ],
+    }));
+    s.setRequestHandler(GetPromptRequestSchema, async (req) => {
+      if (req.params.name === 'log-flight') {
+        const id = req.params.arguments?.aircraftId ?? '';
+        const details = req.params.arguments?.details ?? '';
+        return {
+          messages: [
+            {
+              role: 'user',
+              content: {
+                type: 'text',
+                text: `Log a flight for aircraft ${id}. First read the resource fleetops://aircraft/${id} for its registration, tracking fields and totals. Then call createFlightLog with body {timeDate (ISO 8601 UTC), pilot (user uid), aircraftId, aircraftRegistration, startLocation, endLocation, and each tracking value as its own key}. Use exact figures; do not guess hours. Afterwards read the resource again and report the new totals.${details ? ` Flight details: ${details}` : ''}`,
+              },
+            },
+          ],
         };
-        return { contents: [{ uri: uri.href, mimeType: 'application/json', text: JSON.stringify(view, null, 2) }] };
-      },
-    );
+      }
+      if (req.params.name === 'due-next-30-days') {
+        return {
+          messages: [
+            {
+              role: 'user',
+              content: {
+                type: 'text',
+                text: 'List the maintenance due in the next 30 days: call getMaintenanceStatus with dueWithinDays 30 (overdue items come first), then summarise per aircraft and vehicle: item, what it is due on (remaining hours or days), and what is already overdue.',
+              },
+            },
+          ],
+        };
+      }
+      throw new Error(`unknown prompt ${req.params.name}`);
+    });
+    return s;
   }
-  const status = ops.get('getMaintenanceStatus');
-  if (status) {
-    mcp.registerResource(
-      'maintenance-status',
-      'fleetops://maintenance-status',
-      {
-        title: 'Maintenance status',
-        description:
-          'Every active maintenance schedule item with how far it is from due (overdue first), for all aircraft, ' +
-          'vehicles and components; the same as the get_maintenance_status tool without filters.',
-        mimeType: 'application/json',
-      },
-      async (uri) => {
-        const s = await read(status, {}, ctx, opts);
-        return { contents: [{ uri: uri.href, mimeType: 'application/json', text: JSON.stringify(s, null, 2) }] };
-      },
-    );
-  }
-}
 
-function registerPrompts(mcp: McpServer) {
-  mcp.registerPrompt(
-    'log-flight',
-    {
-      title: 'Log a flight',
-      description: 'Record one flight in the flight log of an aircraft and check that its totals moved.',
-      argsSchema: {
-        aircraft: z.string().optional().describe('Aircraft uid or registration, if known'),
-        details: z.string().optional().describe('What is known about the flight: date, pilot, route, hours, landings, ...'),
-      },
+  return {
+    tools,
+    async handle(request: Request, ctx: RequestContext): Promise<Response> {
+      const s = server(ctx, new URL(request.url).origin);
+      const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+      await s.connect(transport);
+      try {
+        return await transport.handleRequest(request);
+      } finally {
+        void s.close();
+      }
     },
-    ({ aircraft, details }) => ({
-      messages: [
-        {
-          role: 'user',
-          content: {
-            type: 'text',
-            text: [
-              `Log a flight in Fleet Ops${aircraft ? ` for aircraft ${aircraft}` : ''}.`,
-              details ? `Flight details: ${details}` : 'Ask me for any detail you need.',
-              'Steps: find the aircraft (list_aircraft, or read fleetops://aircraft/{id}) and note its uid, registration, ' +
-                'maintenance and log tracking item keys and current totals; find the pilot\u2019s user uid (list_users); ' +
-                `call ${toolName('createFlightLog')} with timeDate (ISO 8601), pilot, aircraftId, aircraftRegistration, ` +
-                'startLocation, endLocation, pax and one value per tracking item flown in this flight (amounts flown, not ' +
-                'new totals); if the tool answers an error, fix the fields it names and retry; finally read the aircraft ' +
-                'again and report the new totals.',
-            ].join('\n'),
-          },
-        },
-      ],
-    }),
-  );
-  mcp.registerPrompt(
-    'due-next-30-days',
-    {
-      title: 'What is due in the next 30 days',
-      description: 'Maintenance that is overdue or falls due within 30 days, per aircraft, vehicle and component.',
-    },
-    () => ({
-      messages: [
-        {
-          role: 'user',
-          content: {
-            type: 'text',
-            text:
-              `What maintenance is overdue or due in the next 30 days? Call ${toolName('getMaintenanceStatus')} with ` +
-              'dueWithinDays=30 and summarise the items grouped by aircraft, vehicle or component (name or registration), ' +
-              'overdue items first, each with what is due (date and/or tracked total) and how much remains.',
-          },
-        },
-      ],
-    }),
-  );
+  };
 }

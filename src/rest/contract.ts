@@ -43,7 +43,7 @@ export interface RouteSpec {
    */
   extraKeysInto?: string;
   /** Success status and body (a registered schema). */
-  status: 200 | 201;
+  status: 200 | 201 | 202;
   response: z.ZodType;
   /** Error statuses this route can answer besides 401/413/415/429/500. */
   errors: number[];
@@ -75,6 +75,11 @@ export const ProblemSchema = named(
   }),
   'RFC 9457 problem details',
 );
+
+/** A route that only reads: every GET, and queries run by POST (aggregate). Read-scoped keys may call only these. */
+export function isReadRoute(r: Pick<RouteSpec, 'method' | 'field'>): boolean {
+  return r.method === 'GET' || r.field.startsWith('Query.');
+}
 
 export function defineRoutes(routes: RouteSpec[]): RouteSpec[] {
   return routes;

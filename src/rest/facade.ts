@@ -14,6 +14,7 @@ import type { Logger } from 'pino';
 import {
   AppError,
   BadRequestError,
+  ForbiddenError,
   MethodNotAllowedError,
   NotFoundError,
   ValidationError,
@@ -22,8 +23,9 @@ import {
 import type { RequestContext } from '../context.js';
 import { internalErrorResponse, problemResponse } from '../http/problem.js';
 import { readJsonBody } from '../http/body.js';
-import type { RouteSpec } from './contract.js';
+import { isReadRoute, type RouteSpec } from './contract.js';
 import { compileRoutes, toSofaPath } from './match.js';
+import { databaseError } from '../db/errors.js';
 
 /**
  * The REST façade at /api/v1. SOFA derives each route from its GraphQL root field (method, path and status from
@@ -80,6 +82,9 @@ export function createRestFacade(opts: FacadeOptions) {
         throw new MethodNotAllowedError(`${request.method} is not allowed on ${url.pathname}`, m.allow);
       }
       const { spec, params } = m;
+      if (ctx.actor.scope === 'read' && !isReadRoute(spec)) {
+        throw new ForbiddenError(`this API key is read-only: ${spec.method} ${spec.path} writes (create a read_write key to write)`);
+      }
 
       if (spec.params) {
         const p = spec.params.safeParse(params);
@@ -120,11 +125,16 @@ export function createRestFacade(opts: FacadeOptions) {
         body,
       });
       const res = await sofa.fetch(sofaRequest, { [CONTEXT]: ctx } as never);
+      if (!isReadRoute(spec) && res.status < 400) {
+        // who wrote what: the key, its user and that user's roles (no key material)
+        opts.logger.info({ audit: 'write', operation: spec.operationId, keyId: ctx.actor.keyId, userId: ctx.actor.userId, roles: ctx.actor.roles ?? [], status: res.status }, 'write');
+      }
       if (res.status >= 400 || !spec.present) return res;
       const data = await res.json();
       return Response.json(spec.present(data, { query: url.searchParams, params }), { status: spec.status });
     } catch (e) {
-      if (e instanceof AppError) return problemResponse(e);
+      const known = databaseError(e);
+      if (known) return problemResponse(known);
       opts.logger.error({ err: e }, 'REST request failed');
       return internalErrorResponse();
     }
@@ -193,8 +203,8 @@ function restSelection(schema: GraphQLSchema, doc: DocumentNode): DocumentNode {
 function errorResponse(errors: ReadonlyArray<GraphQLError | Error>, logger: Logger): Response {
   let chosen: AppError | undefined;
   for (const e of errors) {
-    const original = (e as GraphQLError).originalError ?? e;
-    if (original instanceof AppError && (!chosen || original.status > chosen.status)) chosen = original;
+    const original = databaseError((e as GraphQLError).originalError ?? e);
+    if (original && (!chosen || original.status > chosen.status)) chosen = original;
   }
   if (chosen) return problemResponse(chosen);
   const fieldErrors = errors.map((e) => coercionError(e.message)).filter((f) => f !== null);

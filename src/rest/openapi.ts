@@ -16,6 +16,52 @@ const STATUS_TEXT: Record<number, string> = {
 
 const ref = (id: string) => ({ $ref: `#/components/schemas/${id}` });
 
+/**
+ * Explicit bounds on every string, integer and array of the document (OWASP API4: unrestricted resource
+ * consumption), where the schema itself sets none. They are the bounds the service really has: a request body is
+ * at most BODY_LIMIT bytes (so no string or array in it can be longer), a URL at most 16 KB; integers are JSON-safe.
+ * Responses: strings as bodies, lists at most MAX_LIST records.
+ */
+const BODY_LIMIT = 1_048_576;
+const URL_LIMIT = 16_384;
+const MAX_LIST = 100_000;
+const SAFE = 9_007_199_254_740_991;
+const INT32 = 2_147_483_647;
+
+function bound(node: unknown, where: 'request' | 'response' | 'param'): void {
+  const stack = [node];
+  while (stack.length) {
+    const n = stack.pop();
+    if (Array.isArray(n)) {
+      stack.push(...n);
+      continue;
+    }
+    if (!n || typeof n !== 'object') continue;
+    const o = n as Record<string, unknown>;
+    const types = Array.isArray(o.type) ? o.type : [o.type];
+    if (types.includes('string') && o.maxLength === undefined && o.enum === undefined && o.const === undefined) {
+      o.maxLength = where === 'param' ? URL_LIMIT : BODY_LIMIT;
+    }
+    if (types.includes('integer')) {
+      o.minimum ??= -SAFE;
+      o.maximum ??= SAFE;
+      o.format ??= (o.minimum as number) >= -INT32 - 1 && (o.maximum as number) <= INT32 ? 'int32' : 'int64';
+    }
+    if (types.includes('array') && o.maxItems === undefined) o.maxItems = where === 'response' ? MAX_LIST : BODY_LIMIT / 2;
+    for (const [k, v] of Object.entries(o)) {
+      if (k === 'properties' && v && typeof v === 'object') stack.push(...Object.values(v)); // property names are not keywords
+      else if (k !== 'enum' && k !== 'const' && k !== 'examples' && k !== 'default') stack.push(v);
+    }
+  }
+}
+
+/** Headers every response declares: rate-limit state (IETF draft) and CORS. */
+const COMMON_HEADERS = {
+  RateLimit: { description: 'Remaining requests of the key in the current window (when rate limiting is on)', schema: { type: 'string', maxLength: 100 } },
+  'RateLimit-Policy': { description: 'The key\u2019s rate-limit policy, e.g. `120;w=60`', schema: { type: 'string', maxLength: 100 } },
+  'Access-Control-Allow-Origin': { description: '`*` when the request has an Origin: keys are bearer tokens, never cookies', schema: { type: 'string', maxLength: 1 } },
+};
+
 function idOf(schema: z.ZodType): string {
   const meta = contractSchemas.get(schema);
   if (!meta) throw new Error('route schemas must be registered with named()');
@@ -39,8 +85,10 @@ export function buildOpenApi(routes: RouteSpec[], opts: { version: string }) {
     uri: (id) => `#/components/schemas/${id}`,
   }) as { schemas: Record<string, Record<string, unknown>> };
   const schemas: Record<string, unknown> = {};
+  const requestIds = new Set(routes.flatMap((r) => (r.body ? [idOf(r.body)] : [])));
   for (const [id, s] of Object.entries(all.schemas)) {
     const { $schema: _drop, $id: _id, ...rest } = s;
+    bound(rest, requestIds.has(id) ? 'request' : 'response');
     schemas[id] = rest;
   }
 
@@ -49,41 +97,45 @@ export function buildOpenApi(routes: RouteSpec[], opts: { version: string }) {
     const parameters: unknown[] = [];
     for (const [name, s] of Object.entries(r.params?.shape ?? {})) {
       const js = paramSchema(s as z.ZodType);
+      bound(js, 'param');
       parameters.push({ name, in: 'path', required: true, description: js.description, schema: js });
     }
     for (const [name, s] of Object.entries(r.query?.shape ?? {})) {
       const js = paramSchema(s as z.ZodType);
+      bound(js, 'param');
       const required = !(s as z.ZodType).safeParse(undefined).success;
       parameters.push({ name, in: 'query', required, description: js.description, schema: js });
     }
     const responses: Record<string, unknown> = {
       [String(r.status)]: {
-        description: r.status === 201 ? 'Created' : 'OK',
+        description: r.status === 201 ? 'Created' : r.status === 202 ? 'Accepted' : 'OK',
+        headers: COMMON_HEADERS,
         content: {
           'application/json': { schema: ref(idOf(r.response)) },
           ...Object.fromEntries(
-            Object.entries(r.alternates ?? {}).map(([type, a]) => [type, { schema: { type: 'string', description: a.description } }]),
+            Object.entries(r.alternates ?? {}).map(([type, a]) => [type, { schema: { type: 'string', maxLength: 1e12, description: `${a.description} (streamed)` } }]),
           ),
         },
       },
     };
-    const errorStatuses = new Set([...r.errors, 401, 429, 500]);
+    const errorStatuses = new Set([...r.errors, 401, 405, 429, 500]);
     if (r.body) for (const s of [400, 413, 415]) errorStatuses.add(s);
     for (const s of [...errorStatuses].sort()) {
       responses[String(s)] = {
         description: STATUS_TEXT[s] ?? 'Error',
         content: { 'application/problem+json': { schema: ref('Problem') } },
-        ...(s === 401
-          ? { headers: { 'WWW-Authenticate': { schema: { type: 'string' }, description: 'Bearer' } } }
-          : s === 429
-            ? { headers: { 'Retry-After': { schema: { type: 'integer' }, description: 'Seconds to wait' } } }
-            : {}),
+        headers: {
+          ...COMMON_HEADERS,
+          ...(s === 401 ? { 'WWW-Authenticate': { schema: { type: 'string', maxLength: 100 }, description: 'Bearer' } } : {}),
+          ...(s === 405 ? { Allow: { schema: { type: 'string', maxLength: 100 }, description: 'The methods the path takes' } } : {}),
+          ...(s === 429 ? { 'Retry-After': { schema: { type: 'integer', format: 'int32', minimum: 1, maximum: 60 }, description: 'Seconds to wait' } } : {}),
+        },
       };
     }
     const op: Record<string, unknown> = {
       operationId: r.operationId,
       summary: r.summary,
-      ...(r.description ? { description: r.description } : {}),
+      description: r.description ?? `${r.summary}.`,
       tags: [r.tag],
       ...(parameters.length ? { parameters } : {}),
       ...(r.body
@@ -104,7 +156,7 @@ export function buildOpenApi(routes: RouteSpec[], opts: { version: string }) {
         '`Authorization: Bearer <API key>`; errors are RFC 9457 problem+json. The same data is served over ' +
         'GraphQL at /graphql.',
     },
-    servers: [{ url: '/api/v1' }],
+    servers: [{ url: '/api/v1', description: 'This service (production, or a local instance: the server that serves this document)', 'x-internal': false }],
     security: [{ bearerAuth: [] }],
     tags: [...new Set(routes.map((r) => r.tag))].map((name) => ({ name })),
     paths,

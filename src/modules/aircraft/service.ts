@@ -19,7 +19,7 @@ export const AircraftInputSchema = z
     manufacturer: z.string().optional(),
     model: z.string().optional(),
     engineType: z.string().min(1),
-    engineCount: z.number().int().min(0),
+    engineCount: z.number().int().min(0).max(64),
     status: z.string().min(1).default('active'),
     maintenanceTrackingItems: TrackingMapSchema.default({}),
     logTrackingItems: TrackingMapSchema.default({}),

@@ -51,25 +51,44 @@ export const demoData = {
   ],
 };
 
+/** A realistic daily vehicle inspection: checklist items with comment boxes, an odometer and a defect field. */
 export const demoForm = {
   uid: 'demo-form-daily',
   name: 'Daily vehicle inspection',
   code: 'daily-vehicle-check',
   department: 'Ground operations',
   toolset: 'vehicles',
+  revision: 1,
+  revisionDate: '2026-11',
+  signatories: ['Driver'],
   sections: [
     {
       name: 'Vehicle',
       fields: [
         { name: 'vehicle', label: 'Vehicle', type: 'vehicle', required: true },
-        { name: 'odometer', label: 'Odometer', type: 'odometer', vehicleField: 'vehicle', required: true },
+        { name: 'odometer', label: 'Odometer reading', type: 'odometer', vehicleField: 'vehicle', required: true, precision: 0 },
+        { name: 'fuelLevel', label: 'Fuel level', type: 'select', options: ['full', '3/4', '1/2', '1/4', 'reserve'], required: true },
       ],
     },
     {
-      name: 'Checks',
+      name: 'Walk-around checks',
+      description: 'Pass, fail or n/a; add a comment for anything not a pass.',
       fields: [
-        { name: 'tyres', label: 'Tyres OK', type: 'boolean', required: true },
-        { name: 'defects', label: 'Defects found', type: 'defect', assetField: 'vehicle' },
+        { name: 'tyres', label: 'Tyres and wheel nuts', type: 'checklist', required: true, companions: [{ name: 'comment', label: 'Comment' }] },
+        { name: 'lights', label: 'Lights and indicators', type: 'checklist', required: true, companions: [{ name: 'comment', label: 'Comment' }] },
+        { name: 'brakes', label: 'Brakes', type: 'checklist', required: true, companions: [{ name: 'comment', label: 'Comment' }] },
+        { name: 'fluids', label: 'Oil, coolant and washer fluid', type: 'checklist', required: true, companions: [{ name: 'comment', label: 'Comment' }] },
+        { name: 'mirrors', label: 'Mirrors and windscreen', type: 'checklist', required: true, companions: [{ name: 'comment', label: 'Comment' }] },
+        { name: 'firstAid', label: 'First-aid kit and extinguisher', type: 'checklist', required: true, companions: [{ name: 'comment', label: 'Comment' }] },
+      ],
+    },
+    {
+      name: 'Defects and sign-off',
+      fields: [
+        { name: 'defects', label: 'Defects found', type: 'defect', assetField: 'vehicle', description: 'Each defect is added to the vehicle’s maintenance schedule' },
+        { name: 'photos', label: 'Photos', type: 'photo', multiple: true },
+        { name: 'fitForService', label: 'Vehicle is fit for service', type: 'boolean', required: true },
+        { name: 'signature', label: 'Driver signature', type: 'signature', required: true },
       ],
     },
   ],

@@ -1,5 +1,5 @@
-import { stringify } from 'csv-stringify/sync';
 import { z } from 'zod';
+import { csvCell, csvResponse } from '../../lib/csv.js';
 import { defineRoutes, named, type PresentInput } from '../../rest/contract.js';
 import type { RequestContext } from '../../context.js';
 import { ValidationError } from '../../errors.js';
@@ -83,6 +83,21 @@ export const FlightLogPageDoc = named(
   'FlightLogPage',
   z.object({ data: z.array(FlightLogDoc), count: z.number().int(), nextCursor: z.string().nullable() }),
 );
+/** `?fields=a,b`: each log has uid and only the fields asked for. */
+export const FlightLogProjectionPageDoc = named(
+  'FlightLogProjectionPage',
+  z.object({
+    data: z.array(z.looseObject({ uid: z.string() }).describe('uid and the requested fields (core or tracking)')),
+    count: z.number().int(),
+    nextCursor: z.string().nullable(),
+  }),
+  'The list with `fields`: each log holds uid and the fields asked for',
+);
+export const FlightLogListResponseDoc = named(
+  'FlightLogListResponse',
+  z.union([FlightLogPageDoc, FlightLogProjectionPageDoc]),
+  'FlightLogPage, or FlightLogProjectionPage when `fields` is given',
+);
 export const BatchCreateBody = named(
   'BatchCreateFlightLogsBody',
   z.object({ items: z.array(CreateFlightLogBody).min(1).max(BATCH_MAX) }),
@@ -132,35 +147,25 @@ async function csvExport(ctx: RequestContext, query: URLSearchParams): Promise<R
     const v = query.get(k);
     if (v !== null) filter[k] = v;
   }
-  const columns = await ctx.services.flightLogs.exportColumns(filter); // a bad filter is a 400 before streaming
-  const pages = ctx.services.flightLogs.iterate(filter)[Symbol.asyncIterator]();
-  const encoder = new TextEncoder();
-  let headerSent = false;
-  const stream = new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      if (!headerSent) {
-        headerSent = true;
-        controller.enqueue(encoder.encode(stringify([columns])));
-        return;
-      }
-      const next = await pages.next();
-      if (next.done) return controller.close();
-      const rows = next.value.map((log) => {
-        const flat = presentFlightLog(log as never);
-        return columns.map((c) => flat[c] ?? '');
-      });
-      controller.enqueue(encoder.encode(stringify(rows)));
+  const all = await ctx.services.flightLogs.exportColumns(filter); // a bad filter is a 400 before streaming
+  // `fields` chooses and orders the columns (uid first); a name that is no column is a 400, not an empty column
+  const wanted = parseFields(query.get('fields'));
+  const unknown = wanted ? [...wanted].filter((f) => !all.includes(f)) : [];
+  if (unknown.length) {
+    throw new ValidationError(`invalid fields parameter: ${unknown.join(', ')} ${unknown.length === 1 ? 'is not a column' : 'are not columns'}`, [
+      { path: '/query/fields', message: `unknown field${unknown.length === 1 ? '' : 's'} ${unknown.join(', ')} (columns: ${all.join(', ')})` },
+    ]);
+  }
+  const columns = wanted ? [...wanted] : all;
+  return csvResponse(
+    columns,
+    ctx.services.flightLogs.iterate(filter),
+    (log) => {
+      const flat = presentFlightLog(log as never);
+      return columns.map((c) => csvCell(flat[c])); // formula-looking text is neutralised
     },
-    async cancel() {
-      await pages.return?.(undefined);
-    },
-  });
-  return new Response(stream, {
-    headers: {
-      'content-type': 'text/csv; charset=utf-8',
-      'content-disposition': 'attachment; filename="flight-logs.csv"',
-    },
-  });
+    'flight-logs.csv',
+  );
 }
 
 const idParam = z.object({ id: z.string().min(1).describe('Flight log uid') });
@@ -181,7 +186,7 @@ export const flightLogRoutes = defineRoutes([
       fields: z.string().optional().describe('Comma-separated field names to return (uid is always returned)'),
     }),
     status: 200,
-    response: FlightLogPageDoc,
+    response: FlightLogListResponseDoc,
     errors: [400],
     present: presentPage,
     alternates: { 'text/csv': { description: 'CSV of every matching log', handle: csvExport } },

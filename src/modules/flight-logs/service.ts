@@ -7,15 +7,16 @@ import {
   fieldErrorsFromZod,
   invalid,
   isPlainObject,
+  oneLineMessage,
   type FieldError,
 } from '../../errors.js';
 import { newUid } from '../../lib/ids.js';
 import { parseIsoInstant } from '../../lib/dates.js';
 import { BATCH_MAX, batchList, runBatch } from '../../lib/batch.js';
-import { LimitParam, PAGE_DEFAULT, PAGE_MAX } from '../../lib/params.js';
-import { applyTotalsDelta, lockAircraft } from '../aircraft/totals.js';
+import { EndDateParam, LimitParam, PAGE_DEFAULT, PAGE_MAX, StartDateParam, instantRange } from '../../lib/params.js';
+import { applyTotalsDelta, applyTotalsDeltas, lockAircraft } from '../aircraft/totals.js';
 import { asTrackingMap } from '../tracking/schema.js';
-import { afterCursor, toPage } from '../../db/keyset.js';
+import { afterCursor, allPages, toPage } from '../../db/keyset.js';
 import { retrying } from '../../db/retry.js';
 
 /**
@@ -82,6 +83,7 @@ const Pax = z
   .number({ error: 'pax must be a number or null' })
   .int('pax must be a whole number')
   .min(0, 'pax must not be negative')
+  .max(10_000, 'pax must be at most 10000')
   .nullable();
 
 const CoreCreate = z.object({
@@ -180,6 +182,44 @@ function withoutNulls(tracking: Record<string, TrackingValue>): Record<string, n
   return out;
 }
 
+type CreateCore = z.output<typeof CoreCreate>;
+
+/** A create body checked on its own (no database): its core fields and tracking values, or a 400. */
+function checkCreate(raw: unknown): { core: CreateCore; tracking: Record<string, TrackingValue> } {
+  const n = normalize(raw);
+  const parsed = CoreCreate.safeParse(n.core);
+  const errors = [...n.errors, ...(parsed.success ? [] : fieldErrorsFromZod(parsed.error.issues))];
+  for (const key of ['timeDate', 'pilot', 'aircraftId', 'aircraftRegistration', 'startLocation', 'endLocation', 'pax']) {
+    if (n.core[key] === undefined) {
+      const at = errors.findIndex((e) => e.path === `/${key}`);
+      const message = key === 'pax' ? 'pax is required (a number, or null)' : `${key} is required`;
+      if (at >= 0) errors[at] = { path: `/${key}`, message };
+      else errors.push({ path: `/${key}`, message });
+    }
+  }
+  if (!parsed.success || errors.length) fail(errors);
+  return { core: parsed.data, tracking: n.tracking };
+}
+
+/** The stored row of a new log (the registration always the aircraft's). */
+function logRow(uid: string, core: CreateCore, aircraft: Aircraft, tracking: Record<string, TrackingValue>) {
+  return {
+    uid,
+    timeDate: core.timeDate,
+    pilot: core.pilot,
+    copilot: core.copilot ?? null,
+    copilotType: core.copilotType ?? null,
+    aircraftId: aircraft.uid,
+    aircraftRegistration: aircraft.registration,
+    flightNumber: core.flightNumber ?? null,
+    startLocation: core.startLocation,
+    endLocation: core.endLocation,
+    pax: core.pax,
+    notes: core.notes ?? null,
+    tracking: withoutNulls(tracking),
+  };
+}
+
 function fail(errors: FieldError[]): never {
   return invalid('flight log', errors);
 }
@@ -189,16 +229,8 @@ export const FlightLogFilterSchema = z
     aircraftId: z.string().min(1).optional().describe('Only logs of this aircraft uid'),
     aircraftRegistration: z.string().min(1).optional().describe('Only logs with this registration'),
     pilotId: z.string().min(1).optional().describe('Only logs flown by this pilot user id'),
-    startDate: z
-      .string()
-      .refine((v) => parseIsoDate(v) !== null, 'startDate must be an ISO 8601 date or date-time')
-      .optional()
-      .describe('ISO 8601; logs at or after this instant (a date means its start, UTC)'),
-    endDate: z
-      .string()
-      .refine((v) => parseIsoDate(v) !== null, 'endDate must be an ISO 8601 date or date-time')
-      .optional()
-      .describe('ISO 8601; logs at or before this instant (a date alone includes that whole day, UTC)'),
+    startDate: StartDateParam('logs'),
+    endDate: EndDateParam('logs'),
     limit: LimitParam.optional()
       .describe('Page size, 1 to 500 (default 100)'),
     cursor: z.string().min(1).optional().describe('The nextCursor of the previous page'),
@@ -217,14 +249,8 @@ function filterWhere(f: z.output<typeof FlightLogFilterSchema>) {
   if (f.aircraftId) where.aircraftId = f.aircraftId;
   if (f.aircraftRegistration) where.aircraftRegistration = f.aircraftRegistration;
   if (f.pilotId) where.pilot = f.pilotId;
-  const time: Record<string, Date> = {};
-  if (f.startDate) time.gte = parseIsoDate(f.startDate)!;
-  if (f.endDate) {
-    const end = parseIsoDate(f.endDate)!;
-    if (/^\d{4}-\d{2}-\d{2}$/.test(f.endDate)) time.lt = new Date(end.getTime() + 86_400_000);
-    else time.lte = end;
-  }
-  if (Object.keys(time).length) where.timeDate = time;
+  const time = instantRange(f.startDate, f.endDate);
+  if (time) where.timeDate = time;
   return where;
 }
 
@@ -271,12 +297,7 @@ export class FlightLogService {
 
   /** Every log matching the filter, page by page (CSV export). */
   async *iterate(filter: Omit<FlightLogFilter, 'limit' | 'cursor'>): AsyncGenerator<FlightLog[]> {
-    let cursor: string | undefined;
-    do {
-      const page = await this.list({ ...filter, limit: PAGE_MAX, cursor });
-      if (page.data.length) yield page.data;
-      cursor = page.nextCursor ?? undefined;
-    } while (cursor);
+    yield* allPages((cursor) => this.list({ ...filter, limit: PAGE_MAX, cursor }));
   }
 
   async get(uid: string): Promise<FlightLog> {
@@ -286,19 +307,8 @@ export class FlightLogService {
   }
 
   async create(raw: unknown): Promise<WriteResult> {
-    const n = normalize(raw);
-    const parsed = CoreCreate.safeParse(n.core);
-    const errors = [...n.errors, ...(parsed.success ? [] : fieldErrorsFromZod(parsed.error.issues))];
-    for (const key of ['timeDate', 'pilot', 'aircraftId', 'aircraftRegistration', 'startLocation', 'endLocation', 'pax']) {
-      if (n.core[key] === undefined) {
-        const at = errors.findIndex((e) => e.path === `/${key}`);
-        const message = key === 'pax' ? 'pax is required (a number, or null)' : `${key} is required`;
-        if (at >= 0) errors[at] = { path: `/${key}`, message };
-        else errors.push({ path: `/${key}`, message });
-      }
-    }
-    if (!parsed.success || errors.length) fail(errors);
-    const core = parsed.data;
+    const { core, tracking } = checkCreate(raw);
+    const n = { tracking };
     const uid = newUid('fl');
     await retrying(() =>
       this.db.$transaction(async (tx) => {
@@ -307,23 +317,7 @@ export class FlightLogService {
         const errs: FieldError[] = [];
         checkTracking(aircraft, n.tracking, errs);
         if (errs.length) fail(errs);
-        await tx.flightLog.create({
-          data: {
-            uid,
-            timeDate: core.timeDate,
-            pilot: core.pilot,
-            copilot: core.copilot ?? null,
-            copilotType: core.copilotType ?? null,
-            aircraftId: aircraft.uid,
-            aircraftRegistration: aircraft.registration,
-            flightNumber: core.flightNumber ?? null,
-            startLocation: core.startLocation,
-            endLocation: core.endLocation,
-            pax: core.pax,
-            notes: core.notes ?? null,
-            tracking: withoutNulls(n.tracking),
-          } as never,
-        });
+        await tx.flightLog.create({ data: logRow(uid, core, aircraft, n.tracking) as never });
         await applyTotalsDelta(tx, aircraft.uid, withoutNulls(n.tracking), null);
       }),
     );
@@ -400,9 +394,81 @@ export class FlightLogService {
   }
 
   /** Each item is created independently (its own transaction); failures are reported with their index. */
+  /**
+   * 1 to 50 logs, set-based: every item is checked first (the aircraft loaded once per batch), then all valid items
+   * are written in ONE transaction: one lock per affected aircraft, one multi-row insert, one exact totals update
+   * per aircraft. An item that fails a check is reported in `errors` with its index and the others are written.
+   * Should the set write fail anyway, the batch falls back to writing item by item, so each failure stays its own.
+   */
   async batchCreate(items: unknown): Promise<BatchResult> {
     const list = batchList(items, 'items');
-    return runBatch(list, (item) => this.create(item));
+    const out: BatchResult = { results: [], errors: [] };
+    const valid: { index: number; core: CreateCore; tracking: Record<string, TrackingValue> }[] = [];
+    list.forEach((item, index) => {
+      try {
+        valid.push({ index, ...checkCreate(item) });
+      } catch (e) {
+        if (!(e instanceof ValidationError)) throw e;
+        out.errors.push({ index, error: oneLineMessage(e) });
+      }
+    });
+    if (valid.length) {
+      let written: { index: number; uid: string }[];
+      try {
+        written = await retrying(() =>
+          this.db.$transaction(async (tx) => {
+            const ids = [...new Set(valid.map((v) => v.core.aircraftId))];
+            await lockAircraft(tx, ids);
+            const aircraft = new Map((await tx.aircraft.findMany({ where: { uid: { in: ids } } })).map((a) => [a.uid, a]));
+            const rows: Record<string, unknown>[] = [];
+            const perAircraft = new Map<string, Record<string, number | string>[]>();
+            const done: { index: number; uid: string }[] = [];
+            const refused: { index: number; error: string }[] = [];
+            for (const v of valid) {
+              const a = aircraft.get(v.core.aircraftId);
+              const errs: FieldError[] = [];
+              if (!a) errs.push({ path: '/aircraftId', message: `aircraft ${v.core.aircraftId} is not an aircraft of your company` });
+              else if (v.core.aircraftRegistration !== a.registration) {
+                errs.push({ path: '/aircraftRegistration', message: `aircraftRegistration ${v.core.aircraftRegistration} does not match aircraft ${v.core.aircraftId} (registration ${a.registration})` });
+              } else checkTracking(a, v.tracking, errs);
+              if (errs.length) {
+                try {
+                  fail(errs);
+                } catch (e) {
+                  refused.push({ index: v.index, error: oneLineMessage(e as ValidationError) });
+                }
+                continue;
+              }
+              const uid = newUid('fl');
+              rows.push(logRow(uid, v.core, a!, v.tracking));
+              perAircraft.set(a!.uid, [...(perAircraft.get(a!.uid) ?? []), withoutNulls(v.tracking)]);
+              done.push({ index: v.index, uid });
+            }
+            if (rows.length) await tx.flightLog.createMany({ data: rows as never });
+            for (const [uid, adds] of perAircraft) await applyTotalsDeltas(tx, uid, adds);
+            return { done, refused };
+          }),
+        ).then(({ done, refused }) => {
+          out.errors.push(...refused);
+          return done;
+        });
+      } catch (e) {
+        if (e instanceof ValidationError) throw e;
+        // the set write failed as a whole (a constraint, a lost race): item by item, each failure its own
+        const fallback = await runBatch(valid, (v) => this.create(list[v.index]));
+        written = [];
+        let r = 0;
+        for (const [i, v] of valid.entries()) {
+          const err = fallback.errors.find((x) => x.index === i);
+          if (err) out.errors.push({ index: v.index, error: err.error });
+          else written.push({ index: v.index, uid: fallback.results[r++].uid });
+        }
+      }
+      for (const id of new Set(valid.map((v) => v.core.aircraftId))) this.aircraftCache?.clear(id);
+      out.results = written.sort((a, b) => a.index - b.index).map((w) => ({ uid: w.uid, status: 'created' as const }));
+    }
+    out.errors.sort((a, b) => a.index - b.index);
+    return out;
   }
 
   async batchDelete(ids: unknown): Promise<BatchResult> {

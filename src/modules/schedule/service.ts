@@ -444,6 +444,34 @@ export class ScheduleService {
     return { uid, status: 'created' };
   }
 
+  /**
+   * A defect reported on a form (gaps §9): a non-recurring `Defect` item on the asset, due today in the acting
+   * user's time zone (so it shows in maintenance status at once), the description and severity in its notes and,
+   * when given, a link to the submission in its documentation. The same checks as any created item.
+   */
+  async createDefect(d: {
+    assetType: 'aircraft' | 'vehicle';
+    assetUid: string;
+    description: string;
+    severity?: string;
+    source: string;
+    link?: string;
+  }): Promise<ScheduleWriteResult> {
+    const today = localDate(new Date(), await this.actorTimeZone());
+    const name = d.description.length > 200 ? `${d.description.slice(0, 197)}...` : d.description;
+    const notes = [d.description, d.severity ? `Severity: ${d.severity}` : null, d.source].filter(Boolean).join('\n');
+    return this.create({
+      name: `Defect: ${name}`,
+      type: 'Defect',
+      relatedTo: d.assetUid,
+      relatedToType: d.assetType,
+      recurring: false,
+      calendarDateDue: today,
+      notes,
+      ...(d.link ? { documentation: [d.link] } : {}),
+    });
+  }
+
   async update(uid: string, raw: unknown): Promise<ScheduleWriteResult> {
     if (!isPlainObject(raw)) throw new ValidationError('a schedule item update must be a JSON object');
     const errors: FieldError[] = [];

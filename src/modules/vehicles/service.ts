@@ -51,8 +51,8 @@ export const VehicleFieldsSchema = z.object({
   year: z.number().int().min(1885).max(2200).optional(),
   fuelType: z.enum(FUEL_TYPES).optional(),
   transmissionType: z.enum(TRANSMISSION_TYPES).optional(),
-  totalSeats: z.number().int().min(0).optional(),
-  passengerCapacity: z.number().int().min(0).optional(),
+  totalSeats: z.number().int().min(0).max(10_000, 'totalSeats must be at most 10000').optional(),
+  passengerCapacity: z.number().int().min(0).max(10_000, 'passengerCapacity must be at most 10000').optional(),
   tracking: VehicleTrackingSchema.optional(),
   trackingDevice: TrackingDeviceSchema.optional(),
   maintenanceTrackingItems: TrackingMapSchema.optional(),
@@ -98,6 +98,17 @@ function checkBody(raw: unknown, schema: z.ZodType, what: string) {
 }
 
 export const DEFAULT_TRACKING: VehicleTracking = { kilometers: false, miles: true, hours: false };
+
+/**
+ * The key of a vehicle's primary total: the item made from its primary unit (`hours` for an hours vehicle, else
+ * `odometer`) when it has one, else its first number maintenance tracking item.
+ */
+export function primaryTotalKey(v: Pick<Vehicle, 'tracking' | 'maintenanceTrackingItems'>): string | null {
+  const items = (v.maintenanceTrackingItems ?? {}) as Record<string, { type?: string }>;
+  const preferred = (v.tracking as VehicleTracking | null)?.hours ? 'hours' : 'odometer';
+  if (items[preferred]?.type === 'number') return preferred;
+  return Object.keys(items).find((k) => items[k]?.type === 'number') ?? null;
+}
 
 /** The one maintenance tracking item made from the primary unit when none are given (gaps §3). */
 export function defaultMaintenanceItems(tracking: VehicleTracking): TrackingMap {
@@ -193,6 +204,30 @@ export class VehicleService {
         return fn(tx, current);
       }),
     );
+    this.loader.clear(uid);
+    return result;
+  }
+
+  /**
+   * A reading of the vehicle's primary total (an odometer answer of a form, gaps §9): raises the total when the
+   * reading is higher; a lower reading is not applied and comes back as a warning; an equal one changes nothing.
+   * Joins the caller's transaction (the completion's), under the vehicle's row lock.
+   */
+  async recordReading(uid: string, reading: number): Promise<{ applied: boolean; key: string | null; warning?: string }> {
+    const result = await this.db.$transaction(async (tx) => {
+      if (!(await lockRows(tx, 'Vehicle', [uid])).size) throw new NotFoundError('vehicle', uid);
+      const v = (await tx.vehicle.findFirst({ where: { uid } }))!;
+      const key = primaryTotalKey(v);
+      if (!key) return { applied: false, key, warning: `vehicle ${v.registration} has no number maintenance tracking item; reading ${reading} not recorded` };
+      const totals = asNumberMap(v.totals);
+      const current = totals[key] ?? 0;
+      if (reading < current) {
+        return { applied: false, key, warning: `${key} reading ${reading} for vehicle ${v.registration} is below its current total ${current}; not applied` };
+      }
+      if (reading === current) return { applied: false, key };
+      await tx.vehicle.updateMany({ where: { uid }, data: { totals: { ...totals, [key]: reading } } });
+      return { applied: true, key };
+    });
     this.loader.clear(uid);
     return result;
   }

@@ -1,0 +1,357 @@
+import { z } from 'zod';
+import type { Form, FormCompletion, Prisma } from '../../generated/prisma/client.js';
+import type { ScopedPrisma } from '../../db/scoped.js';
+import { afterCursor, allPages, toPage } from '../../db/keyset.js';
+import { retrying } from '../../db/retry.js';
+import { ConflictError, NotFoundError, ValidationError, fieldErrorsFromZod, invalid, isPlainObject, type FieldError } from '../../errors.js';
+import { newUid } from '../../lib/ids.js';
+import { EndDateParam, LimitParam, PAGE_DEFAULT, PAGE_MAX, StartDateParam, instantRange } from '../../lib/params.js';
+import { companionAnswer, fieldTypeDef, type Field } from '../forms/fields.js';
+import { answerKeys, locatedFields, storageKey } from '../forms/service.js';
+import { submissionLink } from './links.js';
+import type { DeliveryService } from '../webhooks/service.js';
+import type { ScheduleService } from '../schedule/service.js';
+import type { VehicleService } from '../vehicles/service.js';
+
+/**
+ * Form completions (api-v1 §2.9, §2.10, §4.3; gaps §3, §9; docs/forms.md). Owns the answer rules (by field
+ * name or storage key, typed by the field types, references to the company's records) and the side effects of
+ * a submission (defect schedule items, odometer readings), written with the completion in one transaction.
+ */
+const text = (what: string, max: number) =>
+  z.string({ error: `${what} must be a string` }).max(max, `${what} is too long (${max} characters at most)`);
+
+export const SERVER_CONTROLLED = ['uid', 'companyId', 'createdAt', 'updatedAt', 'data', 'code', 'name', 'revision', 'revisionDate', 'sideEffects'] as const;
+
+export const CreateCompletionSchema = z
+  .object({
+    formId: z.string({ error: 'formId must be a string' }).min(1, 'formId must not be empty').max(128, 'formId is too long').describe('Template uid'),
+    answers: z
+      .record(z.string(), z.unknown(), { error: 'answers must be an object keyed by field name or storage key' })
+      .describe('Keyed by field name (preferred) or storage key (__s{si}_f{fi}, companions __s{si}_f{fi}__{companion})'),
+    userId: z.string({ error: 'userId must be a string' }).min(1, 'userId must not be empty').max(128).optional().describe('Defaults to the API key\u2019s user'),
+    signatories: z.array(text('each signatories entry', 500), { error: 'signatories must be an array of strings' }).max(200).optional(),
+    submitterName: text('submitterName', 500).optional().describe('Display name for history and notifications'),
+    appBaseUrl: z
+      .url({ protocol: /^https?$/, error: 'appBaseUrl must be an absolute http or https URL' })
+      .max(2048, 'appBaseUrl is too long')
+      .optional()
+      .describe('Base URL of the submitting app: links to the submission in defect documentation and notifications'),
+  })
+  .strict();
+export type CreateCompletionInput = z.input<typeof CreateCompletionSchema>;
+
+export const CompletionFilterSchema = z
+  .object({
+    formId: z.string().min(1).max(128).optional().describe('Only completions of this template uid'),
+    code: z.string().min(1).max(100).optional().describe('Only completions of the template with this code'),
+    userId: z.string().min(1).max(128).optional().describe('Only completions by this user'),
+    startDate: StartDateParam('completions'),
+    endDate: EndDateParam('completions'),
+    limit: LimitParam.optional().describe('Page size, 1 to 500 (default 100)'),
+    cursor: z.string().min(1).optional().describe('The nextCursor of the previous page'),
+  })
+  .strict();
+export type CompletionFilter = z.input<typeof CompletionFilterSchema>;
+
+export interface SideEffects {
+  scheduleItemsCreated: number;
+  vehiclesUpdated: number;
+  warnings: string[];
+}
+/** What is stored on the completion: the records touched, so GraphQL can show them. */
+export interface StoredSideEffects {
+  scheduleItemsCreated: string[];
+  vehiclesUpdated: string[];
+  warnings: string[];
+}
+export interface CompletionWriteResult {
+  uid: string;
+  status: 'created';
+  sideEffects: SideEffects;
+}
+
+export interface CompletionPage {
+  data: FormCompletion[];
+  count: number;
+  nextCursor: string | null;
+}
+
+/** Services bound to a transaction client, so side effects commit or roll back with the completion. */
+export type TxServices = (tx: ScopedPrisma) => { schedule: ScheduleService; vehicles: VehicleService };
+
+export interface SubmitOptions {
+  /** `public` for public-form submissions (no API key): userId is `public`, body userId not accepted. */
+  submittedBy?: 'public';
+}
+
+export class CompletionService {
+  constructor(
+    private readonly db: ScopedPrisma,
+    private readonly actorUserId: string,
+    private readonly txServices: TxServices,
+    private readonly deliveries: DeliveryService,
+  ) {}
+
+  async get(uid: string): Promise<FormCompletion> {
+    const row = await this.db.formCompletion.findFirst({ where: { uid } });
+    if (!row) throw new NotFoundError('form completion', uid);
+    return row;
+  }
+
+  async list(filter: CompletionFilter = {}): Promise<CompletionPage> {
+    const f = parseFilter(filter);
+    const limit = f.limit ?? PAGE_DEFAULT;
+    const where = filterWhere(f);
+    if (f.cursor) Object.assign(where, afterCursor('createdAt', f.cursor, 'form-completion'));
+    const rows = await this.db.formCompletion.findMany({ where, orderBy: [{ createdAt: 'desc' }, { uid: 'desc' }], take: limit + 1 });
+    return toPage(rows, limit, (r) => r.createdAt);
+  }
+
+  /** Every completion matching the filter, page by page (CSV export). */
+  async *iterate(filter: Omit<CompletionFilter, 'limit' | 'cursor'>): AsyncGenerator<FormCompletion[]> {
+    yield* allPages((cursor) => this.list({ ...filter, limit: PAGE_MAX, cursor }));
+  }
+
+  /**
+   * The CSV columns of an export: the completion's own fields, then one column per answer key of the form when
+   * the filter names one (formId or code), else the answers as one JSON `data` column. 400 for a bad filter.
+   */
+  async exportColumns(filter: Omit<CompletionFilter, 'limit' | 'cursor'>): Promise<{ columns: string[]; answers: string[] | null }> {
+    const f = parseFilter(filter);
+    const base = ['uid', 'createdAt', 'formId', 'code', 'name', 'revision', 'userId', 'submitterName'];
+    if (!f.formId && !f.code) return { columns: [...base, 'data'], answers: null };
+    const form = await this.db.form.findFirst({ where: { ...(f.formId ? { uid: f.formId } : {}), ...(f.code ? { code: f.code } : {}) } });
+    const answers = form ? answerKeys(form).map((k) => k.name) : [];
+    return { columns: [...base, ...answers], answers };
+  }
+
+  /**
+   * A submission (api-v1 §2.10): the body checked, each answer resolved to its field and validated, references
+   * checked against the company's records, then the completion and its side effects in one transaction.
+   */
+  async create(raw: unknown, opts: SubmitOptions = {}): Promise<CompletionWriteResult> {
+    if (!isPlainObject(raw)) throw new ValidationError('a form completion must be a JSON object');
+    const errors: FieldError[] = [];
+    for (const k of SERVER_CONTROLLED) if (k in raw) errors.push({ path: `/${k}`, message: `${k} is set by the server` });
+    if (opts.submittedBy === 'public' && 'userId' in raw) errors.push({ path: '/userId', message: 'a public submission has no userId' });
+    const body = { ...raw };
+    for (const k of SERVER_CONTROLLED) delete body[k];
+    const parsed = CreateCompletionSchema.safeParse(body);
+    if (!parsed.success) errors.push(...fieldErrorsFromZod(parsed.error.issues));
+    if (errors.length || !parsed.success) invalid('form completion', errors);
+    const input = parsed.data;
+
+    let queued = 0;
+    const result = await retrying(() =>
+      this.db.$transaction(async (tx) => {
+        const form = await tx.form.findFirst({ where: { uid: input.formId } });
+        if (!form) invalid('form completion', [{ path: '/formId', message: `${input.formId} is not a form of your company` }]);
+        if (form.status !== 'active') throw new ConflictError(`form ${form.code} is inactive and cannot be completed`);
+        const data = resolveAnswers(form, input.answers);
+        const userId = opts.submittedBy ?? input.userId ?? this.actorUserId;
+        await checkReferences(tx, form, data, input.userId);
+
+        const uid = newUid('fc');
+        const row = await tx.formCompletion.create({
+          data: {
+            uid,
+            formId: form.uid,
+            code: form.code,
+            name: form.name,
+            userId,
+            submitterName: input.submitterName ?? null,
+            data: data as Prisma.InputJsonValue,
+            revision: form.revision,
+            revisionDate: form.revisionDate,
+            signatories: input.signatories ?? [],
+            appBaseUrl: input.appBaseUrl ?? null,
+          } as never,
+        });
+        const effects = await this.applySideEffects(tx, form, data, uid, userId, input.appBaseUrl);
+        await tx.formCompletion.updateMany({ where: { uid }, data: { sideEffects: effects as unknown as Prisma.InputJsonValue } });
+        queued = await this.deliveries.enqueue(tx, form, row);
+        return {
+          uid,
+          status: 'created' as const,
+          sideEffects: {
+            scheduleItemsCreated: effects.scheduleItemsCreated.length,
+            vehiclesUpdated: effects.vehiclesUpdated.length,
+            warnings: effects.warnings,
+          },
+        };
+      }),
+    );
+    this.deliveries.committed(queued);
+    return result;
+  }
+
+  /**
+   * A public-form submission (gaps §7): only `answers` and `submitterName` (no userId, signatories or links,
+   * which an anonymous submitter must not set); the completion's userId and its webhooks' submittedBy are `public`.
+   */
+  async createPublic(formId: string, raw: unknown): Promise<{ uid: string; status: 'created' }> {
+    if (!isPlainObject(raw)) throw new ValidationError('a submission must be a JSON object');
+    const allowed = new Set(['answers', 'submitterName']);
+    const extra = Object.keys(raw).filter((k) => !allowed.has(k));
+    if (extra.length) invalid('submission', extra.map((k) => ({ path: `/${k}`, message: `${k} is not accepted on a public form (answers, submitterName)` })));
+    const r = await this.create({ ...raw, formId }, { submittedBy: 'public' });
+    return { uid: r.uid, status: r.status };
+  }
+
+  /** Defect answers → Defect schedule items; odometer answers → the vehicle's primary total (gaps §9). */
+  private async applySideEffects(
+    tx: ScopedPrisma,
+    form: Form,
+    data: Record<string, unknown>,
+    uid: string,
+    userId: string,
+    appBaseUrl: string | undefined,
+  ): Promise<StoredSideEffects> {
+    const out: StoredSideEffects = { scheduleItemsCreated: [], vehiclesUpdated: [], warnings: [] };
+    const services = this.txServices(tx);
+    const fields = locatedFields(form).map((l) => l.field);
+    const typeOf = (name: string) => fields.find((f) => f.name === name)?.type;
+    for (const f of fields) {
+      const answer = data[f.name];
+      if (answer === undefined) continue;
+      if (f.type === 'defect') {
+        const assetUid = data[f.assetField!] as string;
+        const defects = (Array.isArray(answer) ? answer : [answer]) as { description: string; severity?: string }[];
+        for (const d of defects) {
+          const r = await services.schedule.createDefect({
+            assetType: typeOf(f.assetField!) as 'aircraft' | 'vehicle',
+            assetUid,
+            description: d.description,
+            severity: d.severity,
+            source: `Reported on form ${form.code} (${form.name}), completion ${uid}, by ${userId}`,
+            link: appBaseUrl ? submissionLink(appBaseUrl, uid) : undefined,
+          });
+          out.scheduleItemsCreated.push(r.uid);
+        }
+      }
+      if (f.type === 'odometer') {
+        const vehicleUid = data[f.vehicleField!] as string;
+        const r = await services.vehicles.recordReading(vehicleUid, answer as number);
+        if (r.applied && !out.vehiclesUpdated.includes(vehicleUid)) out.vehiclesUpdated.push(vehicleUid);
+        if (r.warning) out.warnings.push(r.warning);
+      }
+    }
+    return out;
+  }
+}
+
+export { submissionLink };
+
+function parseFilter(filter: CompletionFilter) {
+  const parsed = CompletionFilterSchema.safeParse(filter);
+  if (!parsed.success) throw new ValidationError('invalid form-completion query', fieldErrorsFromZod(parsed.error.issues));
+  return parsed.data;
+}
+
+function filterWhere(f: z.output<typeof CompletionFilterSchema>): Prisma.FormCompletionWhereInput {
+  const where: Prisma.FormCompletionWhereInput = {};
+  if (f.formId) where.formId = f.formId;
+  if (f.code) where.code = f.code;
+  if (f.userId) where.userId = f.userId;
+  const time = instantRange(f.startDate, f.endDate);
+  if (time) where.createdAt = time;
+  return where;
+}
+
+const pointer = (k: string) => '/answers/' + k.replace(/~/g, '~0').replace(/\//g, '~1');
+
+/**
+ * Answers → `data` keyed by field name (companions `<name>__<companion>`): each key resolved by name or storage
+ * key, given once, typed by its field; null is no answer; required fields answered; a field an odometer or
+ * defect answer depends on answered too. 400 with every problem's path.
+ */
+export function resolveAnswers(form: Pick<Form, 'sections'>, answers: Record<string, unknown>): Record<string, unknown> {
+  const byKey = new Map<string, { name: string; field: Field; companion?: string }>();
+  for (const { field, si, fi } of locatedFields(form)) {
+    const entry = { name: field.name, field };
+    byKey.set(field.name, entry);
+    byKey.set(storageKey(si, fi), entry);
+    for (const c of field.companions ?? []) {
+      const ce = { name: `${field.name}__${c.name}`, field, companion: c.name };
+      byKey.set(ce.name, ce);
+      byKey.set(`${storageKey(si, fi)}__${c.name}`, ce);
+    }
+  }
+  const errors: FieldError[] = [];
+  const data: Record<string, unknown> = {};
+  const sentAs = new Map<string, string>();
+  for (const [key, value] of Object.entries(answers)) {
+    const target = byKey.get(key);
+    if (!target) {
+      errors.push({ path: pointer(key), message: `${key} is not a field of this form (see its completion-schema)` });
+      continue;
+    }
+    const first = sentAs.get(target.name);
+    if (first !== undefined) {
+      errors.push({ path: pointer(key), message: `${target.name} is answered twice (as ${first} and as ${key})` });
+      continue;
+    }
+    sentAs.set(target.name, key);
+    if (value === null || value === undefined) {
+      if (!target.companion && target.field.required) errors.push({ path: pointer(key), message: `${target.name} is required` });
+      continue;
+    }
+    const schema = target.companion
+      ? companionAnswer(target.field.companions!.find((c) => c.name === target.companion)!.type)
+      : fieldTypeDef(target.field.type).answer(target.field);
+    const r = schema.safeParse(value);
+    if (!r.success) {
+      for (const e of fieldErrorsFromZod(r.error.issues, pointer(key))) errors.push({ path: e.path, message: `${target.name} ${e.message}` });
+      continue;
+    }
+    if (!target.companion && isBlank(r.data) && target.field.required) {
+      errors.push({ path: pointer(key), message: `${target.name} is required` });
+      continue;
+    }
+    data[target.name] = r.data;
+  }
+  for (const { field } of locatedFields(form)) {
+    if (field.required && !sentAs.has(field.name)) errors.push({ path: pointer(field.name), message: `${field.name} is required` });
+    const dependsOn = field.type === 'odometer' ? field.vehicleField : field.type === 'defect' ? field.assetField : undefined;
+    const hasDefects = field.type === 'defect' ? !isBlank(data[field.name]) : data[field.name] !== undefined;
+    if (dependsOn && hasDefects && data[dependsOn] === undefined) {
+      errors.push({ path: pointer(dependsOn), message: `${dependsOn} must be answered: ${field.name} applies to it` });
+    }
+  }
+  if (errors.length) invalid('form completion', errors);
+  return data;
+}
+
+function isBlank(v: unknown): boolean {
+  return v === undefined || v === '' || (Array.isArray(v) && v.length === 0);
+}
+
+/** aircraft/vehicle/user answers (and a given userId) must name records of the company; a deleted vehicle does not count. */
+async function checkReferences(tx: ScopedPrisma, form: Form, data: Record<string, unknown>, userId: string | undefined): Promise<void> {
+  const wanted = { aircraft: new Set<string>(), vehicle: new Set<string>(), user: new Set<string>() };
+  const refs: { name: string; kind: keyof typeof wanted; uid: string }[] = [];
+  for (const { field } of locatedFields(form)) {
+    const kind = fieldTypeDef(field.type).references;
+    const v = data[field.name];
+    if (!kind || typeof v !== 'string') continue;
+    wanted[kind].add(v);
+    refs.push({ name: field.name, kind, uid: v });
+  }
+  if (userId !== undefined) wanted.user.add(userId);
+  const [aircraft, vehicles, users] = await Promise.all([
+    wanted.aircraft.size ? tx.aircraft.findMany({ where: { uid: { in: [...wanted.aircraft] } }, select: { uid: true } }) : [],
+    wanted.vehicle.size ? tx.vehicle.findMany({ where: { uid: { in: [...wanted.vehicle] }, status: { not: 'deleted' } }, select: { uid: true } }) : [],
+    wanted.user.size ? tx.user.findMany({ where: { uid: { in: [...wanted.user] } }, select: { uid: true } }) : [],
+  ]);
+  const found = {
+    aircraft: new Set(aircraft.map((r) => r.uid)),
+    vehicle: new Set(vehicles.map((r) => r.uid)),
+    user: new Set(users.map((r) => r.uid)),
+  };
+  const errors: FieldError[] = refs
+    .filter((r) => !found[r.kind].has(r.uid))
+    .map((r) => ({ path: pointer(r.name), message: `${r.name}: ${r.uid} is not ${r.kind === 'aircraft' ? 'an aircraft' : `a ${r.kind}`} of your company` }));
+  if (userId !== undefined && !found.user.has(userId)) errors.push({ path: '/userId', message: `${userId} is not a user of your company` });
+  if (errors.length) invalid('form completion', errors);
+}

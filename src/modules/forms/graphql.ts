@@ -1,0 +1,93 @@
+import { builder } from '../../graphql/builder.js';
+import { stripNulls } from '../../graphql/common.js';
+import { FORM_STATUSES, publicWebhooks } from './service.js';
+
+/** GraphQL adapter for form templates: types, queries and mutations over FormService. */
+export const FormWebhookType = builder.objectRef<{ url: string; hasSecret: boolean }>('FormWebhook').implement({
+  description: 'A receiver of form.submitted events. The secret is write-only: reads show whether one is set.',
+  fields: (t) => ({
+    url: t.exposeString('url'),
+    hasSecret: t.exposeBoolean('hasSecret'),
+  }),
+});
+
+export const FormType = builder.prismaObject('Form', {
+  description: 'A form template: sections of typed fields (see formFieldSchema). Completions answer it.',
+  fields: (t) => ({
+    uid: t.exposeID('uid'),
+    name: t.exposeString('name'),
+    code: t.exposeString('code', { description: 'Unique within the company; letters, digits and -' }),
+    department: t.exposeString('department'),
+    companyId: t.exposeString('companyId'),
+    sections: t.field({ type: 'JSON', description: 'array<{name, description?, fields: field objects}>', resolve: (f) => f.sections }),
+    status: t.exposeString('status', { description: FORM_STATUSES.join(', ') }),
+    revision: t.exposeFloat('revision', { nullable: true }),
+    revisionDate: t.exposeString('revisionDate', { nullable: true }),
+    signatories: t.exposeStringList('signatories'),
+    dynamicFields: t.exposeStringList('dynamicFields'),
+    toolset: t.exposeString('toolset', { nullable: true }),
+    notification: t.exposeBoolean('notification', { nullable: true }),
+    notificationRecipients: t.field({ type: 'JSON', nullable: true, resolve: (f) => f.notificationRecipients ?? null }),
+    publiclyAvailable: t.exposeBoolean('publiclyAvailable'),
+    publicId: t.exposeString('publicId', { nullable: true }),
+    webhooks: t.field({ type: [FormWebhookType], resolve: (f) => publicWebhooks(f) }),
+    extra: t.field({ type: 'JSON', description: 'Further UI-specific keys of the template, as sent', resolve: (f) => f.extra ?? {} }),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
+  }),
+});
+
+export const FormListType = builder.objectRef<{ data: unknown[]; count: number }>('FormList').implement({
+  fields: (t) => ({
+    data: t.field({ type: [FormType], resolve: (p) => p.data as never }),
+    count: t.exposeInt('count'),
+  }),
+});
+
+export const FormWriteStatusEnum = builder.enumType('FormWriteStatus', { values: ['created', 'updated', 'no_changes'] as const });
+export const FormWriteResultType = builder.objectRef<{ uid: string; status: 'created' | 'updated' | 'no_changes' }>('FormWriteResult').implement({
+  fields: (t) => ({
+    uid: t.exposeID('uid'),
+    status: t.field({ type: FormWriteStatusEnum, resolve: (r) => r.status }),
+  }),
+});
+
+builder.queryFields((t) => ({
+  formFieldSchema: t.field({
+    type: 'JSON',
+    description: 'The field types of forms: baseFieldProperties, sectionShape, fieldTypes. Read it before writing a form.',
+    resolve: (_r, _a, ctx) => ctx.services.forms.fieldSchema(),
+  }),
+  forms: t.field({
+    type: FormListType,
+    description: 'Form templates; only active ones unless includeInactive.',
+    args: { includeInactive: t.arg.boolean() },
+    resolve: (_r, args, ctx) => ctx.services.forms.list(stripNulls(args)),
+  }),
+  form: t.prismaField({
+    type: 'Form',
+    args: { id: t.arg.id({ required: true }) },
+    resolve: (_q, _r, args, ctx) => ctx.services.forms.get(String(args.id)),
+  }),
+  formCompletionSchema: t.field({
+    type: 'JSON',
+    description: 'Every answerable key of a form: name, storage key, format, required, enum/min/max.',
+    args: { id: t.arg.id({ required: true }) },
+    resolve: (_r, args, ctx) => ctx.services.forms.completionSchema(String(args.id)),
+  }),
+}));
+
+builder.mutationFields((t) => ({
+  createForm: t.field({
+    type: FormWriteResultType,
+    description: 'CreateFormBody-shaped JSON: name, code, department and sections required; further keys are kept.',
+    args: { input: t.arg({ type: 'JSON', required: true }) },
+    resolve: (_r, args, ctx) => ctx.services.forms.create(args.input),
+  }),
+  updateForm: t.field({
+    type: FormWriteResultType,
+    description: 'UpdateFormBody-shaped JSON: any CreateFormBody field; null clears an optional one.',
+    args: { id: t.arg.id({ required: true }), input: t.arg({ type: 'JSON', required: true }) },
+    resolve: (_r, args, ctx) => ctx.services.forms.update(String(args.id), args.input),
+  }),
+}));

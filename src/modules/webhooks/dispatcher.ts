@@ -1,0 +1,161 @@
+import { EventEmitter } from 'node:events';
+import type { Logger } from 'pino';
+import type { Database } from '../../db/database.js';
+import { createSender, type AttemptResult, type SenderOptions } from './send.js';
+
+/**
+ * The delivery dispatcher (gaps §6, §10; docs/webhooks.md): sends pending outbox rows after their submission
+ * committed, never inside a request. Rows are claimed with `FOR UPDATE SKIP LOCKED` (status `sending`), so with
+ * several server processes on one PostgreSQL each row is sent by exactly one of them; each claimed row gets one
+ * attempt and its outcome (delivered, failed, skipped) is recorded: no automatic retry (api-v1 §6). A row claimed
+ * by a process that died before recording an outcome is claimed again after CLAIM_LEASE (so a crash between
+ * commit and send still delivers). This process's submissions wake it at once; it also polls for the others'.
+ */
+const events = new EventEmitter();
+events.setMaxListeners(0);
+
+/** A submission or re-send committed pending rows: wake the dispatchers of this process. */
+export function notifyPending() {
+  events.emit('pending');
+}
+
+export interface DispatcherOptions extends SenderOptions {
+  database: Database;
+  logger: Logger;
+  pollMs?: number;
+  /** Rows claimed per round. */
+  batch?: number;
+  /** Called with each attempt's outcome (metrics). */
+  onOutcome?: (channel: string, status: string) => void;
+}
+
+interface ClaimedRow {
+  companyId: string;
+  uid: string;
+  formId: string;
+  channel: string;
+  target: string;
+  messageId: string;
+  payload: Record<string, unknown>;
+}
+
+const CLAIM_LEASE_MS = 5 * 60_000;
+
+export function createDispatcher(opts: DispatcherOptions) {
+  const sender = createSender(opts);
+  const sql = opts.database.sql;
+  const batch = opts.batch ?? 20;
+  let running: Promise<void> | null = null;
+  let again = false;
+  let stopped = false;
+  const inFlight = new Set<Promise<unknown>>();
+
+  async function claim(): Promise<ClaimedRow[]> {
+    const lease = Math.max(CLAIM_LEASE_MS, 3 * opts.timeoutMs);
+    return sql.query<ClaimedRow>(
+      `UPDATE "WebhookDelivery" d SET status = 'sending', "claimedAt" = now()
+       FROM (SELECT "companyId", uid FROM "WebhookDelivery"
+             WHERE status = 'pending' OR (status = 'sending' AND "claimedAt" < now() - ($1::int * interval '1 millisecond'))
+             ORDER BY "createdAt", uid LIMIT $2 FOR UPDATE SKIP LOCKED) c
+       WHERE d."companyId" = c."companyId" AND d.uid = c.uid
+       RETURNING d."companyId", d.uid, d."formId", d.channel, d.target, d."messageId", d.payload`,
+      [lease, batch],
+    );
+  }
+
+  async function secretFor(row: ClaimedRow): Promise<string | undefined> {
+    const forms = await sql.query<{ webhooks: { url: string; secret?: string }[] }>(
+      `SELECT webhooks FROM "Form" WHERE "companyId" = $1 AND uid = $2`,
+      [row.companyId, row.formId],
+    );
+    const hooks = forms[0]?.webhooks;
+    return Array.isArray(hooks) ? hooks.find((w) => w.url === row.target)?.secret : undefined;
+  }
+
+  async function attempt(row: ClaimedRow): Promise<void> {
+    let result: AttemptResult;
+    try {
+      if (row.channel === 'email') {
+        const p = row.payload;
+        const lines = [
+          `Form: ${p.formName} (${p.formCode})`,
+          `Submitted by: ${p.submitterName ?? p.submittedBy}`,
+          `Submitted at: ${p.submittedAt}`,
+          ...(p.link ? [`View the submission: ${p.link}`] : []),
+        ];
+        result = await sender.email(row.target, { subject: `Form submitted: ${p.formName}`, text: `${p.recipientName ? `Hello ${p.recipientName},\n\n` : ''}${lines.join('\n')}\n` });
+      } else {
+        const { recipientName: _r, submitterName: _s, link: _l, ...payload } = row.payload;
+        result = await sender.webhook(row.target, row.messageId, payload, await secretFor(row));
+      }
+    } catch (e) {
+      result = { status: 'failed', durationMs: 0, error: (e as Error).message };
+    }
+    await sql.query(
+      `UPDATE "WebhookDelivery" SET status = $3, "statusCode" = $4, "durationMs" = $5, error = $6, "attemptedAt" = now()
+       WHERE "companyId" = $1 AND uid = $2`,
+      [row.companyId, row.uid, result.status, result.statusCode ?? null, result.durationMs, result.error?.slice(0, 1000) ?? null],
+    );
+    opts.onOutcome?.(row.channel, result.status);
+    opts.logger.info({ delivery: row.uid, channel: row.channel, status: result.status, statusCode: result.statusCode, ms: result.durationMs }, 'delivery');
+  }
+
+  /** Claims and sends until nothing is pending; each row's attempt runs on its own (a slow receiver holds up no other). */
+  async function drain(): Promise<void> {
+    do {
+      again = false;
+      for (;;) {
+        if (stopped) return;
+        let rows: ClaimedRow[];
+        try {
+          rows = await claim();
+        } catch (e) {
+          if (!stopped) opts.logger.error({ err: e }, 'claiming deliveries failed');
+          return;
+        }
+        for (const row of rows) {
+          const p = attempt(row).catch((e) => opts.logger.error({ err: e, delivery: row.uid }, 'recording a delivery failed'));
+          inFlight.add(p);
+          void p.finally(() => inFlight.delete(p));
+        }
+        if (rows.length < batch) break;
+      }
+    } while (again && !stopped);
+  }
+
+  function wake() {
+    if (stopped) return;
+    if (running) {
+      again = true;
+      return;
+    }
+    running = drain().finally(() => {
+      running = null;
+    });
+  }
+
+  events.on('pending', wake);
+  const timer = setInterval(wake, opts.pollMs ?? 1000);
+  timer.unref();
+  wake();
+
+  return {
+    wake,
+    /** Resolves when nothing is being claimed or sent (tests; shutdown). */
+    async idle(): Promise<void> {
+      while (running || inFlight.size) {
+        await running;
+        await Promise.all([...inFlight]);
+      }
+    },
+    /** Stops claiming; waits up to `timeoutMs` for attempts in flight to be recorded. */
+    async stop(timeoutMs = opts.timeoutMs + 1000): Promise<void> {
+      stopped = true;
+      clearInterval(timer);
+      events.off('pending', wake);
+      await Promise.race([Promise.all([running, ...inFlight]), new Promise((r) => setTimeout(r, timeoutMs).unref())]);
+      sender.close();
+    },
+  };
+}
+export type Dispatcher = ReturnType<typeof createDispatcher>;

@@ -1,0 +1,109 @@
+import http from 'node:http';
+import https from 'node:https';
+import nodemailer from 'nodemailer';
+import { RequestFilteringHttpAgent, RequestFilteringHttpsAgent } from 'request-filtering-agent';
+import { Webhook } from 'standardwebhooks';
+
+/**
+ * One delivery attempt over HTTP or SMTP (gaps §6, §10). Webhooks: POST application/json with Standard Webhooks
+ * headers (signed with the `standardwebhooks` package when the form's webhook has a secret); the address actually
+ * connected to is checked after DNS resolution by request-filtering-agent (loopback, private, link-local and cloud
+ * metadata, CGNAT, multicast, IPv4-mapped IPv6 ... refused unless allowPrivate); only http and https; redirects are
+ * never followed (a 3xx is a failure); one timeout per attempt; at most RESPONSE_CAP bytes of the answer are read.
+ */
+export interface AttemptResult {
+  status: 'delivered' | 'failed' | 'skipped';
+  statusCode?: number;
+  durationMs: number;
+  error?: string;
+}
+
+export interface SenderOptions {
+  allowPrivate: boolean;
+  timeoutMs: number;
+  smtpUrl?: string;
+  mailFrom: string;
+}
+
+const RESPONSE_CAP = 16 * 1024;
+
+export function createSender(opts: SenderOptions) {
+  const filter = { allowPrivateIPAddress: opts.allowPrivate, allowMetaIPAddress: opts.allowPrivate, keepAlive: false };
+  const agents = { http: new RequestFilteringHttpAgent(filter), https: new RequestFilteringHttpsAgent(filter) };
+  const mailer = opts.smtpUrl ? nodemailer.createTransport(opts.smtpUrl) : null;
+
+  async function webhook(target: string, messageId: string, payload: unknown, secret: string | undefined): Promise<AttemptResult> {
+    const started = performance.now();
+    const done = (r: Omit<AttemptResult, 'durationMs'>): AttemptResult => ({ ...r, durationMs: Math.round(performance.now() - started) });
+    let url: URL;
+    try {
+      url = new URL(target);
+    } catch {
+      return done({ status: 'failed', error: 'not a valid URL' });
+    }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') return done({ status: 'failed', error: `${url.protocol} is not http or https` });
+    const body = JSON.stringify(payload);
+    const timestamp = new Date();
+    const headers: Record<string, string> = {
+      'content-type': 'application/json',
+      'content-length': String(Buffer.byteLength(body)),
+      'user-agent': 'fleetops-webhooks/0.1',
+      'webhook-id': messageId,
+      'webhook-timestamp': String(Math.floor(timestamp.getTime() / 1000)),
+    };
+    if (secret) headers['webhook-signature'] = new Webhook(Buffer.from(secret, 'utf8'), { format: 'raw' }).sign(messageId, timestamp, body);
+    return new Promise<AttemptResult>((resolve) => {
+      let settled = false;
+      const finish = (r: Omit<AttemptResult, 'durationMs'>) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        req.destroy();
+        resolve(done(r));
+      };
+      const lib = url.protocol === 'https:' ? https : http;
+      const req = lib.request(url, { method: 'POST', headers, agent: url.protocol === 'https:' ? agents.https : agents.http }, (res) => {
+        const code = res.statusCode ?? 0;
+        let read = 0;
+        res.on('data', (chunk: Buffer) => {
+          read += chunk.length;
+          if (read >= RESPONSE_CAP) finishWith(); // enough: the body is not used
+        });
+        res.on('end', finishWith);
+        res.on('error', finishWith);
+        function finishWith() {
+          if (code >= 200 && code < 300) return finish({ status: 'delivered', statusCode: code });
+          if (code >= 300 && code < 400) {
+            return finish({ status: 'failed', statusCode: code, error: `redirect${res.headers.location ? ` to ${res.headers.location}` : ''} not followed` });
+          }
+          finish({ status: 'failed', statusCode: code, error: `receiver answered ${code}` });
+        }
+      });
+      const timer = setTimeout(() => finish({ status: 'failed', error: `no answer within ${opts.timeoutMs} ms` }), opts.timeoutMs);
+      req.on('error', (e) => finish({ status: 'failed', error: e.message }));
+      req.end(body);
+    });
+  }
+
+  async function email(to: string, message: { subject: string; text: string }): Promise<AttemptResult> {
+    const started = performance.now();
+    if (!mailer) return { status: 'skipped', durationMs: 0, error: 'SMTP_URL is not set: notification emails are not sent' };
+    try {
+      await mailer.sendMail({ from: opts.mailFrom, to, subject: message.subject, text: message.text });
+      return { status: 'delivered', durationMs: Math.round(performance.now() - started) };
+    } catch (e) {
+      return { status: 'failed', durationMs: Math.round(performance.now() - started), error: (e as Error).message };
+    }
+  }
+
+  return {
+    webhook,
+    email,
+    close() {
+      agents.http.destroy();
+      agents.https.destroy();
+      mailer?.close();
+    },
+  };
+}
+export type Sender = ReturnType<typeof createSender>;

@@ -1,0 +1,137 @@
+import { z } from 'zod';
+import type { Form, FormCompletion, Prisma, WebhookDelivery } from '../../generated/prisma/client.js';
+import type { ScopedPrisma } from '../../db/scoped.js';
+import { afterCursor, toPage } from '../../db/keyset.js';
+import { NotFoundError, ValidationError, fieldErrorsFromZod } from '../../errors.js';
+import { newUid } from '../../lib/ids.js';
+import { LimitParam, PAGE_DEFAULT } from '../../lib/params.js';
+import { submissionLink } from '../completions/links.js';
+import { webhooksOf } from '../forms/service.js';
+import { notifyPending } from './dispatcher.js';
+
+/**
+ * Deliveries of form submissions (api-v1 §6; gaps §6, §10; docs/webhooks.md): the outbox rows written in the
+ * submission's transaction, the per-form log, and re-send. Sending is the dispatcher's (dispatcher.ts): never
+ * inside a request.
+ */
+export const CHANNELS = ['webhook', 'email'] as const;
+export const DELIVERY_STATUSES = ['pending', 'delivered', 'failed', 'skipped'] as const;
+
+export const DeliveryFilterSchema = z
+  .object({
+    channel: z.enum(CHANNELS, { error: `channel must be one of ${CHANNELS.join(', ')}` }).optional(),
+    completionId: z.string().min(1).max(128).optional(),
+    limit: LimitParam.optional().describe('Page size, 1 to 500 (default 100)'),
+    cursor: z.string().min(1).optional().describe('The nextCursor of the previous page'),
+  })
+  .strict();
+export type DeliveryFilter = z.input<typeof DeliveryFilterSchema>;
+
+export interface DeliveryPage {
+  data: WebhookDelivery[];
+  count: number;
+  nextCursor: string | null;
+}
+
+/** The contract's payload (api-v1 §6). */
+export interface SubmissionEvent {
+  event: 'form.submitted';
+  formId: string;
+  formCode: string;
+  formName: string;
+  completionId: string;
+  submittedBy: string;
+  submittedAt: string;
+  data: unknown;
+}
+
+export class DeliveryService {
+  constructor(private readonly db: ScopedPrisma) {}
+
+  /**
+   * The outbox rows of a submission, written with it (same transaction): one per webhook URL of the form and,
+   * when the form notifies, one per recipient email. Returns how many were recorded.
+   */
+  async enqueue(tx: ScopedPrisma, form: Form, completion: Pick<FormCompletion, 'uid' | 'userId' | 'createdAt' | 'data' | 'submitterName' | 'appBaseUrl'>): Promise<number> {
+    const event: SubmissionEvent = {
+      event: 'form.submitted',
+      formId: form.uid,
+      formCode: form.code,
+      formName: form.name,
+      completionId: completion.uid,
+      submittedBy: completion.userId,
+      submittedAt: completion.createdAt.toISOString(),
+      data: completion.data,
+    };
+    const rows: Prisma.WebhookDeliveryCreateManyInput[] = [];
+    const add = (channel: 'webhook' | 'email', target: string, payload: unknown) => {
+      const uid = newUid('dl');
+      rows.push({ uid, companyId: tx.companyId, formId: form.uid, completionId: completion.uid, channel, target, messageId: uid, payload: payload as Prisma.InputJsonValue });
+    };
+    for (const w of webhooksOf(form)) add('webhook', w.url, event);
+    if (form.notification) {
+      const recipients = (Array.isArray(form.notificationRecipients) ? form.notificationRecipients : []) as { email?: unknown; name?: unknown }[];
+      for (const r of recipients) {
+        if (typeof r?.email !== 'string') continue;
+        add('email', r.email, {
+          ...event,
+          recipientName: typeof r.name === 'string' ? r.name : null,
+          submitterName: completion.submitterName ?? null,
+          link: completion.appBaseUrl ? submissionLink(completion.appBaseUrl, completion.uid) : null,
+        });
+      }
+    }
+    if (rows.length) await tx.webhookDelivery.createMany({ data: rows as never });
+    return rows.length;
+  }
+
+  /** Wakes this process's dispatcher after the submission committed (others find the rows when they poll). */
+  committed(count: number) {
+    if (count > 0) notifyPending();
+  }
+
+  async list(formId: string, filter: DeliveryFilter = {}): Promise<DeliveryPage> {
+    const parsed = DeliveryFilterSchema.safeParse(filter);
+    if (!parsed.success) throw new ValidationError('invalid delivery query', fieldErrorsFromZod(parsed.error.issues));
+    const f = parsed.data;
+    if (!(await this.db.form.findFirst({ where: { uid: formId }, select: { uid: true } }))) throw new NotFoundError('form', formId);
+    const limit = f.limit ?? PAGE_DEFAULT;
+    const where: Prisma.WebhookDeliveryWhereInput = { formId };
+    if (f.channel) where.channel = f.channel;
+    if (f.completionId) where.completionId = f.completionId;
+    if (f.cursor) Object.assign(where, afterCursor('createdAt', f.cursor, 'delivery'));
+    const rows = await this.db.webhookDelivery.findMany({ where, orderBy: [{ createdAt: 'desc' }, { uid: 'desc' }], take: limit + 1 });
+    return toPage(rows, limit, (r) => r.createdAt);
+  }
+
+  async get(uid: string): Promise<WebhookDelivery> {
+    const row = await this.db.webhookDelivery.findFirst({ where: { uid } });
+    if (!row) throw new NotFoundError('delivery', uid);
+    return row;
+  }
+
+  /** A new attempt of the same payload to the same target; a webhook keeps its `webhook-id` (messageId). */
+  async resend(uid: string): Promise<{ uid: string; status: 'pending' }> {
+    const d = await this.get(uid);
+    const next = newUid('dl');
+    await this.db.webhookDelivery.create({
+      data: {
+        uid: next,
+        formId: d.formId,
+        completionId: d.completionId,
+        channel: d.channel,
+        target: d.target,
+        messageId: d.messageId,
+        payload: d.payload as Prisma.InputJsonValue,
+        resendOf: d.uid,
+      } as never,
+    });
+    notifyPending();
+    return { uid: next, status: 'pending' };
+  }
+}
+
+/** The status a client sees: a row being sent is still pending. */
+export function publicStatus(d: Pick<WebhookDelivery, 'status'>): (typeof DELIVERY_STATUSES)[number] {
+  return d.status === 'sending' ? 'pending' : (d.status as (typeof DELIVERY_STATUSES)[number]);
+}

@@ -1,0 +1,404 @@
+// Form completions over REST and GraphQL (api-v1 §2.9, §2.10, §4.3; gaps §3, §9): answers by field name or
+// storage key, validation (400 with the path, nothing stored), references to the company's records, defect and
+// odometer side effects committed or rolled back with the completion, the list with filters, cursor and CSV, and
+// tenant isolation.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestEnv, uniq, type TestEnv } from './helpers.js';
+import { expectProblem, expectValidation } from './assertions.js';
+import { scopedPrisma } from '../src/db/scoped.js';
+import { createServices } from '../src/context.js';
+import { CompletionService } from '../src/modules/completions/service.js';
+import { demoForm } from '../src/modules/companies/demo.js';
+import { DeliveryService } from '../src/modules/webhooks/service.js';
+
+const API = '/api/v1';
+let env: TestEnv;
+
+type Body = Record<string, any>;
+const get = (path: string, key?: string) => env.json('GET', `${API}${path}`, { key });
+const post = (path: string, body: unknown, key?: string) => env.json('POST', `${API}${path}`, { body, key });
+
+/** Daily inspection: vehicle, odometer, checklist with a comment, fuel select, defects, plus an aircraft form. */
+function formBody(over: Body = {}): Body {
+  return {
+    name: 'Daily inspection',
+    code: `daily-${uniq()}`,
+    department: 'Ground ops',
+    revision: 4,
+    revisionDate: '2026-10',
+    sections: [
+      {
+        name: 'Asset',
+        fields: [
+          { name: 'vehicle', label: 'Vehicle', type: 'vehicle', required: true },
+          { name: 'odometer', label: 'Odometer', type: 'odometer', vehicleField: 'vehicle' },
+        ],
+      },
+      {
+        name: 'Checks',
+        fields: [
+          { name: 'tyres', label: 'Tyres', type: 'checklist', required: true, companions: [{ name: 'comment' }] },
+          { name: 'fuel', label: 'Fuel', type: 'select', options: ['full', 'half', 'low'] },
+          { name: 'temp', label: 'Temperature', type: 'number', min: -40, max: 60, precision: 1 },
+          { name: 'checkedOn', label: 'Checked on', type: 'date' },
+          { name: 'inspector', label: 'Inspector', type: 'user' },
+          { name: 'photos', label: 'Photos', type: 'photo', multiple: true },
+          { name: 'defects', label: 'Defects', type: 'defect', assetField: 'vehicle' },
+        ],
+      },
+    ],
+    ...over,
+  };
+}
+
+let formId: string;
+let formCode: string;
+let aircraftFormId: string;
+
+async function createForm(body: Body, key?: string): Promise<string> {
+  const r = await post('/forms', body, key);
+  expect(r.status, JSON.stringify(r.body)).toBe(201);
+  return r.body.uid;
+}
+
+async function submit(body: Body, key?: string) {
+  return post('/form-completions', body, key);
+}
+
+async function vehicleTotals(uid: string, key?: string): Promise<Record<string, number>> {
+  const r = await get(`/vehicles/${uid}`, key);
+  expect(r.status).toBe(200);
+  return r.body.totals;
+}
+
+async function defectItems(relatedTo: string): Promise<Body[]> {
+  const r = await get(`/schedule-items?relatedTo=${relatedTo}&type=Defect`);
+  expect(r.status, JSON.stringify(r.body)).toBe(200);
+  return r.body.data;
+}
+
+async function completionCount(key?: string): Promise<number> {
+  let n = 0;
+  let cursor: string | null = null;
+  do {
+    const r: any = await get(`/form-completions?limit=500${cursor ? `&cursor=${cursor}` : ''}`, key);
+    n += r.body.count;
+    cursor = r.body.nextCursor;
+  } while (cursor);
+  return n;
+}
+
+beforeAll(async () => {
+  env = await createTestEnv();
+  const body = formBody();
+  formCode = body.code;
+  formId = await createForm(body);
+  aircraftFormId = await createForm({
+    name: 'Pre-flight',
+    code: `preflight-${uniq()}`,
+    department: 'Flight ops',
+    sections: [
+      {
+        name: 'Aircraft',
+        fields: [
+          { name: 'aircraft', label: 'Aircraft', type: 'aircraft', required: true },
+          { name: 'airworthy', label: 'Airworthy', type: 'boolean', required: true },
+          { name: 'squawks', label: 'Squawks', type: 'defect', assetField: 'aircraft' },
+        ],
+      },
+    ],
+  });
+});
+afterAll(async () => {
+  await env?.close();
+});
+
+describe('POST /form-completions', () => {
+  it('stores answers keyed by field name, with the template as it was and the acting user', async () => {
+    const r = await submit({
+      formId,
+      answers: { vehicle: 'acme-v-1', tyres: 'pass', __s1_f0__comment: 'front left worn', fuel: 'half', temp: 21.5, checkedOn: '2026-11-20', photos: ['https://files.example.com/1.jpg'] },
+      signatories: ['Pat Pilot'],
+      submitterName: 'Pat',
+      appBaseUrl: 'https://app.example.com',
+    });
+    expect(r.status, JSON.stringify(r.body)).toBe(201);
+    expect(r.body).toEqual({ uid: expect.any(String), status: 'created', sideEffects: { scheduleItemsCreated: 0, vehiclesUpdated: 0, warnings: [] } });
+    const c = await get(`/form-completions/${r.body.uid}`);
+    expect(c.status).toBe(200);
+    expect(c.body).toMatchObject({
+      uid: r.body.uid,
+      formId,
+      code: formCode,
+      name: 'Daily inspection',
+      revision: 4,
+      revisionDate: '2026-10',
+      userId: 'acme-owner',
+      companyId: env.a.id,
+      signatories: ['Pat Pilot'],
+      submitterName: 'Pat',
+      appBaseUrl: 'https://app.example.com',
+    });
+    expect(c.body.data).toEqual({
+      vehicle: 'acme-v-1',
+      tyres: 'pass',
+      tyres__comment: 'front left worn',
+      fuel: 'half',
+      temp: 21.5,
+      checkedOn: '2026-11-20',
+      photos: ['https://files.example.com/1.jpg'],
+    });
+    // the template changing later does not change the completion
+    await env.json('PATCH', `${API}/forms/${formId}`, { body: { revision: 5 } });
+    expect((await get(`/form-completions/${r.body.uid}`)).body.revision).toBe(4);
+    await env.json('PATCH', `${API}/forms/${formId}`, { body: { revision: 4 } });
+  });
+
+  it('takes storage keys and a given userId of the company', async () => {
+    const r = await submit({ formId, answers: { __s0_f0: 'acme-v-1', __s1_f0: 'fail' }, userId: 'acme-pilot' });
+    expect(r.status, JSON.stringify(r.body)).toBe(201);
+    const c = (await get(`/form-completions/${r.body.uid}`)).body;
+    expect(c.data).toEqual({ vehicle: 'acme-v-1', tyres: 'fail' });
+    expect(c.userId).toBe('acme-pilot');
+  });
+
+  const bad: [string, Body, string][] = [
+    ['an unknown key', { vehicle: 'acme-v-1', tyres: 'pass', colour: 'red' }, '/answers/colour'],
+    ['a missing required answer', { vehicle: 'acme-v-1' }, '/answers/tyres'],
+    ['a null required answer', { vehicle: 'acme-v-1', tyres: null }, '/answers/tyres'],
+    ['a value outside the options', { vehicle: 'acme-v-1', tyres: 'maybe' }, '/answers/tyres'],
+    ['a number below min', { vehicle: 'acme-v-1', tyres: 'pass', temp: -41 }, '/answers/temp'],
+    ['a number above max', { vehicle: 'acme-v-1', tyres: 'pass', temp: 61 }, '/answers/temp'],
+    ['too many decimal places', { vehicle: 'acme-v-1', tyres: 'pass', temp: 20.25 }, '/answers/temp'],
+    ['a string for a number', { vehicle: 'acme-v-1', tyres: 'pass', temp: '20' }, '/answers/temp'],
+    ['an impossible date', { vehicle: 'acme-v-1', tyres: 'pass', checkedOn: '2026-02-30' }, '/answers/checkedOn'],
+    ['a single photo for a multiple field', { vehicle: 'acme-v-1', tyres: 'pass', photos: 'x.jpg' }, '/answers/photos'],
+    ['a negative odometer', { vehicle: 'acme-v-1', tyres: 'pass', odometer: -5 }, '/answers/odometer'],
+    ['a defect without description', { vehicle: 'acme-v-1', tyres: 'pass', defects: { severity: 'high' } }, '/answers/defects'],
+    ['a vehicle of another company', { vehicle: 'globex-v-1', tyres: 'pass' }, '/answers/vehicle'],
+    ['an unknown vehicle', { vehicle: 'nope', tyres: 'pass' }, '/answers/vehicle'],
+    ['a user of another company', { vehicle: 'acme-v-1', tyres: 'pass', inspector: 'globex-pilot' }, '/answers/inspector'],
+    ['the same field by name and storage key', { vehicle: 'acme-v-1', tyres: 'pass', __s1_f0: 'fail' }, '/answers/__s1_f0'],
+    ['a companion of the wrong type', { vehicle: 'acme-v-1', tyres: 'pass', tyres__comment: 5 }, '/answers/tyres__comment'],
+  ];
+  for (const [what, answers, path] of bad) {
+    it(`refuses ${what} (400 at ${path}) and stores nothing`, async () => {
+      const before = await completionCount();
+      const totals = await vehicleTotals('acme-v-1');
+      expectValidation(await submit({ formId, answers }), path);
+      expect(await completionCount()).toBe(before);
+      expect(await vehicleTotals('acme-v-1')).toEqual(totals);
+    });
+  }
+
+  it('refuses a body without formId or answers, server-controlled fields, a bad appBaseUrl, and a user of another company', async () => {
+    expectValidation(await submit({ answers: {} }), '/formId');
+    expectValidation(await submit({ formId }), '/answers');
+    expectValidation(await submit({ formId, answers: [] }), '/answers');
+    expectValidation(await submit({ formId, answers: { vehicle: 'acme-v-1', tyres: 'pass' }, data: {} }), '/data');
+    expectValidation(await submit({ formId, answers: { vehicle: 'acme-v-1', tyres: 'pass' }, appBaseUrl: 'javascript:alert(1)' }), '/appBaseUrl');
+    expectValidation(await submit({ formId, answers: { vehicle: 'acme-v-1', tyres: 'pass' }, userId: 'globex-pilot' }), '/userId');
+    expectValidation(await submit({ formId, answers: { vehicle: 'acme-v-1', tyres: 'pass' }, extra: 1 }), '/extra');
+  });
+
+  it('refuses a form of another company or none (400 at /formId)', async () => {
+    const theirs = await createForm(formBody(), env.b.key);
+    expectValidation(await submit({ formId: theirs, answers: { vehicle: 'acme-v-1', tyres: 'pass' } }), '/formId');
+    expectValidation(await submit({ formId: 'nope', answers: {} }), '/formId');
+  });
+
+  it('refuses to complete an inactive form (409)', async () => {
+    const uid = await createForm(formBody({ status: 'inactive' }));
+    const before = await completionCount();
+    expectProblem(await submit({ formId: uid, answers: { vehicle: 'acme-v-1', tyres: 'pass' } }), 409, 'conflict');
+    expect(await completionCount()).toBe(before);
+  });
+});
+
+describe('side effects', () => {
+  it('an odometer reading raises the vehicle total; a lower one is a warning and changes nothing', async () => {
+    const start = (await vehicleTotals('acme-v-1')).odometer;
+    const up = await submit({ formId, answers: { vehicle: 'acme-v-1', tyres: 'pass', odometer: start + 1234.5 } });
+    expect(up.status, JSON.stringify(up.body)).toBe(201);
+    expect(up.body.sideEffects).toEqual({ scheduleItemsCreated: 0, vehiclesUpdated: 1, warnings: [] });
+    expect((await vehicleTotals('acme-v-1')).odometer).toBe(start + 1234.5);
+
+    const down = await submit({ formId, answers: { vehicle: 'acme-v-1', tyres: 'pass', odometer: start + 10 } });
+    expect(down.status).toBe(201);
+    expect(down.body.sideEffects.vehiclesUpdated).toBe(0);
+    expect(down.body.sideEffects.warnings).toHaveLength(1);
+    expect(down.body.sideEffects.warnings[0]).toMatch(/below its current total/);
+    expect((await vehicleTotals('acme-v-1')).odometer).toBe(start + 1234.5);
+    // stored with the completion too
+    expect((await get(`/form-completions/${down.body.uid}`)).body.sideEffects.warnings).toHaveLength(1);
+  });
+
+  it('each defect creates a Defect schedule item due now, linked to the submission, visible in maintenance status', async () => {
+    const before = (await defectItems('acme-v-1')).length;
+    const r = await submit({
+      formId,
+      answers: { vehicle: 'acme-v-1', tyres: 'fail', defects: [{ description: 'Cracked mirror', severity: 'low' }, { description: 'Oil leak' }] },
+      appBaseUrl: 'https://app.example.com/',
+    });
+    expect(r.status, JSON.stringify(r.body)).toBe(201);
+    expect(r.body.sideEffects.scheduleItemsCreated).toBe(2);
+    const items = await defectItems('acme-v-1');
+    expect(items.length).toBe(before + 2);
+    const mirror = items.find((i) => i.name === 'Defect: Cracked mirror')!;
+    expect(mirror).toMatchObject({ type: 'Defect', relatedToType: 'vehicle', recurring: false, status: 'active' });
+    expect(mirror.documentation).toEqual([`https://app.example.com/forms/completions/${r.body.uid}`]);
+    expect(mirror.notes).toContain('Severity: low');
+    const status = await get('/maintenance-status?relatedTo=acme-v-1');
+    const s = status.body.data.find((x: Body) => x.scheduleItemUid === mirror.uid);
+    expect(s.calendarDaysRemaining).toBe(0);
+  });
+
+  it('a defect on an aircraft form goes to the aircraft', async () => {
+    const r = await submit({ formId: aircraftFormId, answers: { aircraft: 'acme-ac-2', airworthy: false, squawks: { description: 'Nav light out' } } });
+    expect(r.status, JSON.stringify(r.body)).toBe(201);
+    expect(r.body.sideEffects.scheduleItemsCreated).toBe(1);
+    const items = await defectItems('acme-ac-2');
+    expect(items.map((i) => i.name)).toContain('Defect: Nav light out');
+    expect(items[0].relatedToType).toBe('aircraft');
+  });
+
+  it('a defect or odometer without its asset answered is a 400', async () => {
+    const f = await createForm(
+      formBody({
+        sections: [
+          { name: 'S', fields: [{ name: 'vehicle', label: 'V', type: 'vehicle' }, { name: 'km', label: 'Km', type: 'odometer', vehicleField: 'vehicle' }, { name: 'd', label: 'D', type: 'defect', assetField: 'vehicle' }] },
+        ],
+      }),
+    );
+    expectValidation(await submit({ formId: f, answers: { km: 5 } }), '/answers/vehicle');
+    expectValidation(await submit({ formId: f, answers: { d: { description: 'x' } } }), '/answers/vehicle');
+    expect((await submit({ formId: f, answers: { d: [] } })).status).toBe(201);
+  });
+
+  it('a failing side effect rolls back the completion and every other side effect', async () => {
+    // the real services inside the completion's transaction, with the second defect failing after the odometer
+    // reading and the first defect item were written
+    const start = (await vehicleTotals('acme-v-1')).odometer;
+    const before = await completionCount();
+    const itemsBefore = (await defectItems('acme-v-1')).length;
+    const db = scopedPrisma(env.database.prisma, env.a.id);
+    let defects = 0;
+    const service = new CompletionService(db, 'acme-owner', (tx) => {
+      const real = createServices(tx, 'acme-owner');
+      const schedule = Object.create(real.schedule) as typeof real.schedule;
+      schedule.createDefect = async (d) => {
+        if (++defects === 2) throw new Error('schedule write failed');
+        return real.schedule.createDefect(d);
+      };
+      return { vehicles: real.vehicles, schedule };
+    }, new DeliveryService(db));
+    await expect(
+      service.create({ formId, answers: { vehicle: 'acme-v-1', tyres: 'fail', odometer: start + 500, defects: [{ description: 'A' }, { description: 'B' }] } }),
+    ).rejects.toThrow('schedule write failed');
+    expect(defects).toBe(2);
+    expect(await completionCount()).toBe(before);
+    expect((await vehicleTotals('acme-v-1')).odometer).toBe(start);
+    expect((await defectItems('acme-v-1')).length).toBe(itemsBefore);
+    // and the same submission without the failure commits all of it
+    const ok = await submit({ formId, answers: { vehicle: 'acme-v-1', tyres: 'fail', odometer: start + 500, defects: [{ description: 'A' }, { description: 'B' }] } });
+    expect(ok.body.sideEffects).toEqual({ scheduleItemsCreated: 2, vehiclesUpdated: 1, warnings: [] });
+    expect(await completionCount()).toBe(before + 1);
+    expect((await vehicleTotals('acme-v-1')).odometer).toBe(start + 500);
+    expect((await defectItems('acme-v-1')).length).toBe(itemsBefore + 2);
+  });
+});
+
+describe('GET /form-completions', () => {
+  it('filters by form, code and user, newest first, with a cursor', async () => {
+    const f = await createForm(formBody());
+    const uids: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const r = await submit({ formId: f, answers: { vehicle: 'acme-v-1', tyres: 'pass' }, userId: i === 1 ? 'acme-pilot' : 'acme-owner' });
+      uids.push(r.body.uid);
+    }
+    const all = await get(`/form-completions?formId=${f}`);
+    expect(all.status).toBe(200);
+    expect(all.body.data.map((c: Body) => c.uid)).toEqual([...uids].reverse());
+    expect(all.body).toMatchObject({ count: 3, nextCursor: null });
+    const p1 = await get(`/form-completions?formId=${f}&limit=2`);
+    expect(p1.body.count).toBe(2);
+    expect(p1.body.nextCursor).toEqual(expect.any(String));
+    const p2 = await get(`/form-completions?formId=${f}&limit=2&cursor=${p1.body.nextCursor}`);
+    expect([...p1.body.data, ...p2.body.data].map((c: Body) => c.uid)).toEqual([...uids].reverse());
+    expect(p2.body.nextCursor).toBeNull();
+    const code = (await get(`/forms/${f}`)).body.code;
+    expect((await get(`/form-completions?code=${code}`)).body.count).toBe(3);
+    expect((await get(`/form-completions?formId=${f}&userId=acme-pilot`)).body.data.map((c: Body) => c.uid)).toEqual([uids[1]]);
+    expect((await get(`/form-completions?formId=${f}&startDate=2000-01-01&endDate=2000-12-31`)).body.count).toBe(0);
+    const today = new Date().toISOString().slice(0, 10);
+    expect((await get(`/form-completions?formId=${f}&startDate=${today}&endDate=${today}`)).body.count).toBe(3);
+  });
+
+  it('refuses bad filters (400)', async () => {
+    expectValidation(await get('/form-completions?limit=0'), '/query/limit');
+    expectValidation(await get('/form-completions?startDate=yesterday'), '/query/startDate');
+    expectValidation(await get('/form-completions?cursor=bogus'), '/cursor');
+  });
+
+  it('never shows another company\u2019s completions', async () => {
+    const theirForm = await createForm(formBody(), env.b.key);
+    const r = await submit({ formId: theirForm, answers: { vehicle: 'globex-v-1', tyres: 'pass' } }, env.b.key);
+    expect(r.status, JSON.stringify(r.body)).toBe(201);
+    expectProblem(await get(`/form-completions/${r.body.uid}`), 404, 'not_found');
+    expect((await get(`/form-completions?formId=${theirForm}`)).body.count).toBe(0);
+    expect((await get(`/form-completions/${r.body.uid}`, env.b.key)).status).toBe(200);
+  });
+
+  it('exports CSV with one column per answer key of the form, formula cells neutralised', async () => {
+    const f = await createForm(formBody());
+    await submit({ formId: f, answers: { vehicle: 'acme-v-1', tyres: 'fail', tyres__comment: '=HYPERLINK("http://evil")', fuel: 'low', temp: -3 } });
+    const res = await env.request('GET', `${API}/form-completions?formId=${f}`, { headers: { accept: 'text/csv' } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^text\/csv/);
+    const lines = (await res.text()).trim().split('\n');
+    expect(lines[0]).toBe('uid,createdAt,formId,code,name,revision,userId,submitterName,vehicle,odometer,tyres,tyres__comment,fuel,temp,checkedOn,inspector,photos,defects');
+    expect(lines).toHaveLength(2);
+    expect(lines[1]).toContain(`,acme-v-1,,fail,"'=HYPERLINK(""http://evil"")",low,-3,,,,`);
+    const bad = await env.json('GET', `${API}/form-completions?startDate=nope`, { headers: { accept: 'text/csv' } });
+    expectValidation(bad, '/query/startDate');
+  });
+});
+
+describe('GraphQL', () => {
+  it('submits and reads completions with their form, user and created schedule items', async () => {
+    const r = await env.gql('mutation($i: JSON!) { createFormCompletion(input: $i) { uid status sideEffects { scheduleItemsCreated vehiclesUpdated warnings } } }', {
+      i: { formId, answers: { vehicle: 'acme-v-1', tyres: 'fail', defects: { description: 'Wiper torn' } } },
+    });
+    expect(r.body.errors).toBeUndefined();
+    const uid = r.body.data.createFormCompletion.uid;
+    expect(r.body.data.createFormCompletion.sideEffects.scheduleItemsCreated).toBe(1);
+    const q = await env.gql(
+      'query($id: ID!) { formCompletion(id: $id) { uid data form { code } user { uid } scheduleItems { name type relatedTo } } formCompletions(limit: 2) { count nextCursor data { uid form { uid } } } }',
+      { id: uid },
+    );
+    expect(q.body.errors).toBeUndefined();
+    expect(q.body.data.formCompletion).toMatchObject({ uid, form: { code: formCode }, user: { uid: 'acme-owner' }, scheduleItems: [{ name: 'Defect: Wiper torn', type: 'Defect', relatedTo: 'acme-v-1' }] });
+    expect(q.body.data.formCompletions.count).toBe(2);
+    const bad = await env.gql('mutation($i: JSON!) { createFormCompletion(input: $i) { uid } }', { i: { formId, answers: { vehicle: 'acme-v-1' } } });
+    expect(bad.body.errors![0].extensions.code).toBe('VALIDATION_ERROR');
+    expect(bad.body.errors![0].extensions.errors[0].path).toBe('/answers/tyres');
+  });
+});
+
+describe('the demo daily-inspection form', () => {
+  it('is a valid template that a driver can complete, raising the odometer and logging a defect', async () => {
+    const { uid: _uid, ...template } = demoForm;
+    const id = await createForm({ ...template, code: `demo-${uniq()}` });
+    const schema = (await get(`/forms/${id}/completion-schema`)).body;
+    expect(schema.fields.filter((f: Body) => f.companionOf).length).toBe(6);
+    const start = (await vehicleTotals('acme-v-1')).odometer;
+    const answers: Body = { vehicle: 'acme-v-1', odometer: Math.ceil(start) + 87, fuelLevel: '1/2', fitForService: true, signature: 'sig-123' };
+    for (const f of schema.fields) if (f.type === 'checklist') answers[f.name] = 'pass';
+    answers.brakes = 'fail';
+    answers.brakes__comment = 'Soft pedal';
+    answers.defects = { description: 'Brake pedal soft', severity: 'high' };
+    const r = await submit({ formId: id, answers });
+    expect(r.status, JSON.stringify(r.body)).toBe(201);
+    expect(r.body.sideEffects).toEqual({ scheduleItemsCreated: 1, vehiclesUpdated: 1, warnings: [] });
+  });
+});

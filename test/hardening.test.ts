@@ -1,0 +1,182 @@
+// Attacks that used to answer 500 or stall the server (the hardening issue), each reproduced: NUL characters,
+// deeply nested bodies, crafted cursors, integers beyond the columns, a batch item that fails unexpectedly,
+// GraphQL aliases/depth/mutation floods; each must be a 4xx problem (or GraphQL error) and change nothing.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestEnv, flightLogBody, type TestEnv } from './helpers.js';
+import { expectProblem, expectValidation } from './assertions.js';
+import { databaseError } from '../src/db/errors.js';
+import { runBatch } from '../src/lib/batch.js';
+import { setUnexpectedErrorSink } from '../src/lib/unexpected.js';
+
+let env: TestEnv;
+beforeAll(async () => {
+  env = await createTestEnv({ rateLimitPerMinute: 1000 });
+});
+afterAll(async () => {
+  await env?.close();
+});
+
+const logCount = async () => (await env.json('GET', '/api/v1/flight-logs?limit=500')).body.count as number;
+const nested = (depth: number) => '['.repeat(depth) + ']'.repeat(depth);
+
+describe('NUL characters', () => {
+  it('in a path id, a query parameter, a body string and a JSON key: 400 with the path, nothing written', async () => {
+    expectValidation(await env.json('GET', '/api/v1/aircraft/%00'), '/path');
+    expectValidation(await env.json('GET', '/api/v1/flight-logs?pilotId=a%00b'), '/query/pilotId');
+    const before = await logCount();
+    expectValidation(await env.json('POST', '/api/v1/flight-logs', { body: flightLogBody({ notes: 'a\u0000b' }) }), '/notes');
+    expectValidation(await env.json('POST', '/api/v1/flight-logs/batch', { body: { items: [flightLogBody({ startLocation: '\u0000' })] } }), '/items/0/startLocation');
+    expectValidation(await env.json('POST', '/api/v1/vehicles', { body: { make: 'A', model: 'B', registration: 'N1', thirdPartyUser: { ['k\u0000']: 1 } } }));
+    expect(await logCount()).toBe(before);
+  });
+
+  it('in GraphQL variables and in string literals of the document', async () => {
+    const viaVariable = await env.request('POST', '/graphql', { body: { query: 'query($id: ID!) { aircraft(id: $id) { uid } }', variables: { id: 'x\u0000' } } });
+    expectProblem({ status: viaVariable.status, body: await viaVariable.json(), res: viaVariable }, 400, 'validation_error');
+    const literal = await env.gql('{ aircraft(id: "x\\u0000") { uid } }');
+    expect(literal.body.errors![0].message).toMatch(/NUL/);
+    expect(literal.body.data).toBeUndefined();
+  });
+});
+
+describe('deep JSON', () => {
+  it('5,000 levels in a REST body is a 400 before parsing, not a stack overflow', async () => {
+    const r = await env.json('POST', '/api/v1/vehicles', { body: `{"make":"A","model":"B","registration":"D1","photos":${nested(5000)}}` });
+    expectValidation(r);
+    expect(r.body.detail).toMatch(/nested more than 64 levels/);
+  });
+  it('GraphQL JSON inputs are bounded the same way', async () => {
+    const res = await env.request('POST', '/graphql', {
+      body: `{"query":"mutation($i: JSON!) { createVehicle(input: $i) { uid } }","variables":{"i":{"make":"A","model":"B","registration":"D2","photos":${nested(2000)}}}}`,
+    });
+    expect(res.status).toBe(400);
+    const list = (await env.json('GET', '/api/v1/vehicles')).body.data.map((v: any) => v.registration);
+    expect(list).not.toContain('D2');
+  });
+  it('64 levels are still accepted', async () => {
+    const r = await env.json('POST', '/api/v1/vehicles', { body: `{"make":"A","model":"B","registration":"D3","thirdPartyUser":{"a":${nested(60)}}}` });
+    expect(r.status, JSON.stringify(r.body)).toBe(201);
+  });
+});
+
+describe('cursors and integers', () => {
+  const cursor = (v: unknown) => Buffer.from(JSON.stringify(v)).toString('base64url');
+  it('a crafted cursor with an out-of-range date is a 400 on every paged list', async () => {
+    for (const path of ['/flight-logs', '/schedule-completions', '/form-completions']) {
+      expectValidation(await env.json('GET', `/api/v1${path}?cursor=${cursor(['+275760-09-13T00:00:00.000Z', 'x'])}`), '/cursor');
+      expectValidation(await env.json('GET', `/api/v1${path}?cursor=${cursor(['2024-01-01T00:00:00.000Z', 'x'.repeat(500)])}`), '/cursor');
+    }
+  });
+  it('integers beyond what the column holds are a 400 naming the field', async () => {
+    expectValidation(await env.json('POST', '/api/v1/vehicles', { body: { make: 'A', model: 'B', registration: 'I1', totalSeats: 2 ** 31 } }), '/totalSeats');
+    expectValidation(await env.json('POST', '/api/v1/vehicles', { body: { make: 'A', model: 'B', registration: 'I2', passengerCapacity: 2 ** 53 - 1 } }), '/passengerCapacity');
+    expectValidation(await env.json('POST', '/api/v1/flight-logs', { body: flightLogBody({ pax: 2 ** 31 }) }), '/pax');
+    const doc = env.app.openapi as any;
+    expect(doc.components.schemas.CreateVehicleBody.properties.totalSeats.maximum).toBe(10000);
+  });
+});
+
+describe('database errors and batches', () => {
+  it('database data and uniqueness errors map to 400 and 409', () => {
+    expect(databaseError({ code: 'P2002', message: 'Unique constraint failed' })?.status).toBe(409);
+    expect(databaseError({ code: 'P2020', message: 'Value out of range for the type' })?.status).toBe(400);
+    expect(databaseError({ message: 'x', cause: { originalCode: '22021' } })?.status).toBe(400);
+    expect(databaseError({ code: '22P05' })?.status).toBe(400);
+    expect(databaseError({ code: '23503' })?.status).toBe(409);
+    expect(databaseError(new Error('socket hang up'))).toBeNull();
+  });
+
+  it('an item that fails unexpectedly is reported with its index; the others keep their results', async () => {
+    const logged: unknown[] = [];
+    setUnexpectedErrorSink((e) => logged.push(e));
+    const out = await runBatch([1, 2, 3], async (n) => {
+      if (n === 2) throw new Error('connection reset');
+      return { uid: `u${n}`, status: 'created' };
+    });
+    expect(out.results).toEqual([{ uid: 'u1', status: 'created' }, { uid: 'u3', status: 'created' }]);
+    expect(out.errors).toEqual([{ index: 1, error: expect.stringMatching(/internal error: this item was not written/) }]);
+    expect(logged).toHaveLength(1);
+  });
+});
+
+describe('GraphQL limits', () => {
+  it('2,000 aliases are refused at validation, quickly, without running resolvers', async () => {
+    const query = `{ ${Array.from({ length: 2000 }, (_, i) => `a${i}: aircraftList { count }`).join(' ')} }`;
+    const t = performance.now();
+    const r = await env.gql(query);
+    expect(performance.now() - t).toBeLessThan(2000);
+    expect(r.body.data).toBeUndefined();
+    expect(r.body.errors![0].message).toMatch(/alias|token/i);
+    const few = await env.gql(`{ ${Array.from({ length: 25 }, (_, i) => `a${i}: aircraftList { count }`).join(' ')} }`);
+    expect(few.body.data).toBeUndefined();
+    expect(few.body.errors![0].message).toMatch(/alias/i);
+  });
+  it('deep queries are refused', async () => {
+    let sel = 'uid';
+    for (let i = 0; i < 12; i++) sel = `aircraft { ${sel} }`;
+    const r = await env.gql(`{ flightLogs(limit: 1) { data { ${sel} } } }`);
+    expect(r.body.errors?.[0]?.message ?? '').toMatch(/depth|Cannot query/i);
+  });
+  it('more than 10 mutations in one request are refused, and each mutation counts against the rate limit', async () => {
+    const many = `mutation { ${Array.from({ length: 11 }, (_, i) => `m${i}: createVehicle(input: { make: "A", model: "B", registration: "M${i}" }) { uid }`).join(' ')} }`;
+    const r = await env.gql(many);
+    expect(r.body.errors![0].message).toMatch(/at most 10 mutations/);
+    const limited = await createTestEnv({ rateLimitPerMinute: 5 });
+    try {
+      const five = `mutation { ${Array.from({ length: 5 }, (_, i) => `m${i}: createVehicle(input: { make: "A", model: "B", registration: "R${i}" }) { uid }`).join(' ')} }`;
+      const first = await limited.request('POST', '/graphql', { body: { query: five } });
+      expect(first.status).toBe(200);
+      const next = await limited.request('POST', '/graphql', { body: { query: '{ users { count } }' } });
+      expect(next.status).toBe(429);
+    } finally {
+      await limited.close();
+    }
+  });
+});
+
+describe('abuse bounds', () => {
+  it('CSV cells that a spreadsheet would run are neutralised; fields choose and are checked', async () => {
+    for (const notes of ['=HYPERLINK("http://evil","x")', '@SUM(1+1)', '=cmd|\' /C calc\'!A0', '+1+1', '-2+3', '\tx']) {
+      const r = await env.json('POST', '/api/v1/flight-logs', { body: flightLogBody({ notes, timeDate: '2020-01-01T00:00:00Z', hobbs: -0.5 }) });
+      expect(r.status, JSON.stringify(r.body)).toBe(201);
+    }
+    const res = await env.request('GET', '/api/v1/flight-logs?endDate=2020-01-02&fields=notes,hobbs', { headers: { accept: 'text/csv' } });
+    expect(res.status).toBe(200);
+    const lines = (await res.text()).trim().split('\n');
+    expect(lines[0]).toBe('uid,notes,hobbs');
+    const cells = lines.slice(1).map((l) => l.split(',').slice(1).join(','));
+    for (const c of cells) expect(c).toMatch(/^"?'[=@+\-\t]/); // the text starts with a quote
+    expect(cells.every((c) => c.endsWith(',-0.5'))).toBe(true); // numbers stay numbers
+    expectValidation(await env.json('GET', '/api/v1/flight-logs?fields=notes,colour', { headers: { accept: 'text/csv' } }), '/query/fields');
+  });
+
+  it('unknown and revoked keys get the same 401 message', async () => {
+    const { ApiKeyService } = await import('../src/auth/keys.js');
+    const keys = new ApiKeyService(env.database.prisma);
+    const { key } = await keys.create({ companyId: env.a.id, name: 'revoke-oracle' });
+    const info = (await keys.list(env.a.id)).find((k) => k.name === 'revoke-oracle')!;
+    await keys.revoke(info.id);
+    const revoked = await env.json('GET', '/api/v1/aircraft', { key });
+    const unknown = await env.json('GET', '/api/v1/aircraft', { key: key.slice(0, -4) + 'zzzz' });
+    expectProblem(revoked, 401);
+    expect(revoked.body.detail).toBe(unknown.body.detail);
+    expect(revoked.body.detail).toBe('invalid API key');
+  });
+
+  it('failed authentications are limited per client address (AUTH_FAIL_LIMIT_PER_MINUTE)', async () => {
+    const limited = await createTestEnv({ config: { authFailLimitPerMinute: 3 } });
+    try {
+      const attempt = (address: string, key = 'fo_live_guess') =>
+        limited.app.fetch(new Request('http://fleetops.test/api/v1/aircraft', { headers: { authorization: `Bearer ${key}` } }), { clientAddress: address });
+      expect([(await attempt('10.9.9.9')).status, (await attempt('10.9.9.9')).status, (await attempt('10.9.9.9')).status]).toEqual([401, 401, 401]);
+      const fourth = await attempt('10.9.9.9');
+      expect(fourth.status).toBe(429);
+      expect(fourth.headers.get('content-type')).toMatch(/problem\+json/);
+      expect(Number(fourth.headers.get('retry-after'))).toBeGreaterThan(0);
+      expect((await attempt('10.9.9.10')).status).toBe(401); // another address is not affected
+      expect((await attempt('10.9.9.9', limited.a.key)).status).toBe(200); // a valid key still works
+    } finally {
+      await limited.close();
+    }
+  });
+});

@@ -1,0 +1,151 @@
+// The public form in a real browser (Debian's chromium driven by playwright-core): open the page, submit with a
+// required answer missing (the error is shown and announced, nothing is stored), fill it in, submit, see the
+// confirmation with the completion id; then the completion and its webhook delivery exist. The screenshot in the
+// README is taken here (SCREENSHOT=1 writes docs/images/public-form.png).
+import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { createServerAdapter } from '@whatwg-node/server';
+import { chromium, type Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestEnv, uniq, type TestEnv } from './helpers.js';
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+// CI installs chromium (.ci/run); elsewhere the suite is skipped when it is missing
+const available = fs.existsSync(CHROMIUM);
+if (!available && process.env.CI) throw new Error(`${CHROMIUM} is missing: .ci/run installs Debian's chromium`);
+
+describe.skipIf(!available)('public form in chromium', () => {
+  let env: TestEnv;
+  let server: http.Server;
+  let base: string;
+  let browser: Browser;
+  let publicId: string;
+  let formId: string;
+  const hooks: string[] = [];
+  let receiver: http.Server;
+
+  beforeAll(async () => {
+    receiver = http.createServer((req, res) => {
+      let b = '';
+      req.on('data', (c) => (b += c));
+      req.on('end', () => {
+        hooks.push(b);
+        res.writeHead(200).end();
+      });
+    });
+    await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
+    env = await createTestEnv({ dispatch: true, config: { webhookAllowPrivate: true } });
+    const hook = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+    const r = await env.json('POST', '/api/v1/forms', {
+      body: {
+        name: 'Daily vehicle inspection',
+        code: `daily-${uniq()}`,
+        department: 'Ground operations',
+        revision: 3,
+        publiclyAvailable: true,
+        webhooks: [{ url: hook }],
+        sections: [
+          {
+            name: 'Vehicle',
+            fields: [
+              { name: 'vehicle', label: 'Vehicle', type: 'vehicle', required: true },
+              { name: 'odometer', label: 'Odometer reading', type: 'odometer', vehicleField: 'vehicle', required: true, precision: 0 },
+            ],
+          },
+          {
+            name: 'Walk-around checks',
+            description: 'Pass, fail or n/a; add a comment for anything not a pass.',
+            fields: [
+              { name: 'tyres', label: 'Tyres and wheel nuts', type: 'checklist', required: true, companions: [{ name: 'comment', label: 'Comment' }] },
+              { name: 'lights', label: 'Lights and indicators', type: 'checklist', required: true, companions: [{ name: 'comment', label: 'Comment' }] },
+              { name: 'fuelLevel', label: 'Fuel level', type: 'select', options: ['full', '3/4', '1/2', '1/4', 'reserve'] },
+            ],
+          },
+          {
+            name: 'Defects and sign-off',
+            fields: [
+              { name: 'defects', label: 'Defects found', type: 'defect', assetField: 'vehicle', description: 'Each defect is added to the maintenance schedule' },
+              { name: 'fit', label: 'Vehicle is fit for service', type: 'boolean', required: true },
+            ],
+          },
+        ],
+      },
+    });
+    expect(r.status, JSON.stringify(r.body)).toBe(201);
+    formId = r.body.uid;
+    publicId = (await env.json('GET', `/api/v1/forms/${formId}`)).body.publicId;
+    server = http.createServer(createServerAdapter<{ req: http.IncomingMessage }>((req, ctx) => env.app.fetch(req, { clientAddress: ctx.req.socket.remoteAddress })));
+    await new Promise<void>((r2) => server.listen(0, '127.0.0.1', r2));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+  }, 60_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    server?.closeAllConnections();
+    await new Promise<void>((r) => (server ? server.close(() => r()) : r()));
+    await env?.close();
+    receiver?.closeAllConnections();
+    await new Promise<void>((r) => receiver.close(() => r()));
+  });
+
+  it('shows a missing answer, then submits and confirms; the completion and its webhook delivery exist', async () => {
+    const page = await browser.newPage({ viewport: { width: 900, height: 1400 } });
+    const consoleErrors: string[] = [];
+    page.on('console', (m) => m.type() === 'error' && consoleErrors.push(m.text()));
+    await page.goto(`${base}/forms/public/${publicId}`);
+    await expect(page.locator('h1').textContent()).resolves.toBe('Daily vehicle inspection');
+
+    // first try: the odometer and the lights check are left out
+    await page.getByRole('combobox', { name: 'Vehicle', exact: true }).selectOption('acme-v-1');
+    await page.getByRole('group', { name: 'Tyres and wheel nuts' }).getByRole('radio', { name: 'pass' }).check();
+    await page.getByRole('group', { name: 'Vehicle is fit for service' }).getByRole('radio', { name: 'yes' }).check();
+    await page.getByRole('button', { name: 'Submit' }).click();
+    const summary = page.locator('#summary');
+    await expect(summary.textContent()).resolves.toMatch(/Please correct 2 answers/);
+    await expect(page.locator('#f-0-1-err').textContent()).resolves.toBe('This answer is required');
+    await expect(page.locator('#f-0-1').getAttribute('aria-invalid')).resolves.toBe('true');
+    expect((await env.json('GET', `/api/v1/form-completions?formId=${formId}`)).body.count).toBe(0);
+
+    // fill it in and send
+    await page.getByRole('spinbutton', { name: 'Odometer reading' }).fill('48250');
+    await page.getByRole('group', { name: 'Lights and indicators' }).getByRole('radio', { name: 'fail' }).check();
+    await page.locator('#f-1-1-comment').fill('Left indicator out');
+    await page.getByRole('combobox', { name: 'Fuel level' }).selectOption('1/2');
+    await page.getByRole('textbox', { name: 'Defects found' }).fill('Left indicator bulb blown');
+    await page.getByRole('combobox', { name: 'Severity' }).selectOption('medium');
+    await page.getByRole('textbox', { name: 'Your name' }).fill('Dana Driver');
+    if (process.env.SCREENSHOT) {
+      fs.mkdirSync(path.resolve('docs/images'), { recursive: true });
+      await page.screenshot({ path: path.resolve('docs/images/public-form.png'), fullPage: true });
+    }
+    await page.getByRole('button', { name: 'Submit' }).click();
+    const id = page.locator('#completion-id');
+    await id.waitFor({ timeout: 10_000 });
+    const uid = (await id.textContent())!;
+    await expect(summary.textContent()).resolves.toMatch(/Thank you/);
+    await expect(page.locator('#public-form').isHidden()).resolves.toBe(true);
+    expect(consoleErrors).toEqual([]);
+
+    const c = await env.json('GET', `/api/v1/form-completions/${uid}`);
+    expect(c.status).toBe(200);
+    expect(c.body).toMatchObject({
+      userId: 'public',
+      submitterName: 'Dana Driver',
+      data: { vehicle: 'acme-v-1', odometer: 48250, tyres: 'pass', lights: 'fail', lights__comment: 'Left indicator out', fuelLevel: '1/2', fit: true, defects: { description: 'Left indicator bulb blown', severity: 'medium' } },
+      sideEffects: { scheduleItemsCreated: 1, vehiclesUpdated: 1, warnings: [] },
+    });
+    const end = Date.now() + 10_000;
+    let log: any[] = [];
+    while (Date.now() < end) {
+      log = (await env.json('GET', `/api/v1/forms/${formId}/deliveries`)).body.data;
+      if (log[0]?.status === 'delivered') break;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(log).toHaveLength(1);
+    expect(log[0]).toMatchObject({ completionId: uid, status: 'delivered', statusCode: 200 });
+    expect(JSON.parse(hooks[0])).toMatchObject({ submittedBy: 'public', completionId: uid });
+  }, 60_000);
+});

@@ -1,0 +1,101 @@
+// API key scopes (read keys cannot write on REST, GraphQL or MCP: 403) and Idempotency-Key on POST and PATCH
+// (gaps §11): a repeat returns the first response without doing the work again, another body with the same key is
+// 422, a request still in flight is 409, and a batch is not written twice.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ApiKeyService } from '../src/auth/keys.js';
+import { createTestEnv, flightLogBody, type TestEnv } from './helpers.js';
+import { expectProblem, expectValidation } from './assertions.js';
+
+let env: TestEnv;
+let readKey: string;
+beforeAll(async () => {
+  env = await createTestEnv();
+  readKey = (await new ApiKeyService(env.database.prisma).create({ companyId: env.a.id, name: 'reader', scope: 'read' })).key;
+});
+afterAll(async () => {
+  await env?.close();
+});
+
+const logCount = async () => (await env.json('GET', '/api/v1/flight-logs?limit=500')).body.count as number;
+
+describe('read-scoped keys', () => {
+  it('read on every channel, and get 403 on every write (nothing changes)', async () => {
+    expect((await env.json('GET', '/api/v1/aircraft', { key: readKey })).status).toBe(200);
+    expect((await env.json('POST', '/api/v1/aggregate', { key: readKey, body: { collection: 'flightLogs', metric: '__count__' } })).status).toBe(200);
+    const before = await logCount();
+    expectProblem(await env.json('POST', '/api/v1/flight-logs', { key: readKey, body: flightLogBody() }), 403, 'forbidden');
+    expectProblem(await env.json('PATCH', '/api/v1/vehicles/acme-v-1', { key: readKey, body: { color: 'red' } }), 403, 'forbidden');
+    expectProblem(await env.json('DELETE', '/api/v1/vehicles/acme-v-1', { key: readKey }), 403, 'forbidden');
+    expect(await logCount()).toBe(before);
+    expect((await env.gql('{ users { count } }', undefined, readKey)).status).toBe(200);
+    const m = await env.request('POST', '/graphql', { key: readKey, body: { query: 'mutation($i: JSON!) { createFlightLog(input: $i) { uid } }', variables: { i: flightLogBody() } } });
+    expect(m.status).toBe(403);
+    expect(await logCount()).toBe(before);
+
+    const client = new Client({ name: 't', version: '1' });
+    await client.connect(new StreamableHTTPClientTransport(new URL('http://fleetops.test/mcp'), { fetch: (u, i) => env.app.fetch(new Request(u, i)), requestInit: { headers: { authorization: `Bearer ${readKey}` } } }));
+    try {
+      const read = await client.callTool({ name: 'listAircraft', arguments: {} });
+      expect(read.isError).toBeFalsy();
+      const write = await client.callTool({ name: 'createFlightLog', arguments: { body: flightLogBody() } });
+      expect(write.isError).toBe(true);
+      expect(JSON.stringify(write.content)).toMatch(/read-only/);
+    } finally {
+      await client.close();
+    }
+    expect(await logCount()).toBe(before);
+  });
+
+  it('the CLI refuses an unknown scope', async () => {
+    await expect(new ApiKeyService(env.database.prisma).create({ companyId: env.a.id, scope: 'admin' })).rejects.toThrow(/scope must be one of/);
+  });
+});
+
+describe('Idempotency-Key', () => {
+  const post = (path: string, body: unknown, key: string) => env.json('POST', `/api/v1${path}`, { body, headers: { 'idempotency-key': key } });
+
+  it('a repeat returns the stored first response and writes nothing again', async () => {
+    const before = await logCount();
+    const body = flightLogBody({ timeDate: '2025-05-05T05:05:05Z', hobbs: 1 });
+    const first = await post('/flight-logs', body, 'idem-1');
+    expect(first.status).toBe(201);
+    const again = await post('/flight-logs', body, 'idem-1');
+    expect(again.status).toBe(201);
+    expect(again.body).toEqual(first.body);
+    expect(again.res.headers.get('idempotent-replayed')).toBe('true');
+    expect(await logCount()).toBe(before + 1);
+  });
+
+  it('covers batches: a retried batch is not written twice', async () => {
+    const before = await logCount();
+    const body = { items: [flightLogBody({ timeDate: '2025-06-01T00:00:00Z' }), flightLogBody({ timeDate: '2025-06-02T00:00:00Z' })] };
+    const first = await post('/flight-logs/batch', body, 'idem-batch');
+    const again = await post('/flight-logs/batch', body, 'idem-batch');
+    expect(again.body).toEqual(first.body);
+    expect(await logCount()).toBe(before + 2);
+  });
+
+  it('the same key with another body is 422; a bad key is 400; keys are per company', async () => {
+    await post('/vehicles', { make: 'A', model: 'B', registration: 'IDEM-1' }, 'idem-2');
+    expectProblem(await post('/vehicles', { make: 'A', model: 'B', registration: 'IDEM-2' }, 'idem-2'), 422, 'idempotency_mismatch');
+    expectProblem(await post('/vehicles', { make: 'A', model: 'B', registration: 'IDEM-3' }, 'bad key with spaces'), 400);
+    const other = await env.json('POST', '/api/v1/vehicles', { key: env.b.key, body: { make: 'A', model: 'B', registration: 'IDEM-1' }, headers: { 'idempotency-key': 'idem-2' } });
+    expect(other.status).toBe(201);
+    expect(other.res.headers.get('idempotent-replayed')).toBeNull();
+  });
+
+  it('a 4xx first answer is replayed too; a request in flight with the key is 409', async () => {
+    const bad = await post('/vehicles', { make: 'A' }, 'idem-3');
+    expectValidation(bad);
+    const replay = await post('/vehicles', { make: 'A' }, 'idem-3');
+    expect(replay.status).toBe(400);
+    expect(replay.res.headers.get('idempotent-replayed')).toBe('true');
+    const db = (await import('../src/db/scoped.js')).scopedPrisma(env.database.prisma, env.a.id);
+    await db.idempotencyKey.create({ data: { key: 'idem-running', requestHash: 'x', expiresAt: new Date(Date.now() + 60_000) } as never });
+    expectProblem(await post('/vehicles', { make: 'A', model: 'B', registration: 'IDEM-4' }, 'idem-running'), 422);
+    await db.idempotencyKey.updateMany({ where: { key: 'idem-running' }, data: { requestHash: (await import('node:crypto')).createHash('sha256').update(`POST /api/v1/vehicles\n${JSON.stringify({ make: 'A', model: 'B', registration: 'IDEM-4' })}`).digest('hex') } });
+    expectProblem(await post('/vehicles', { make: 'A', model: 'B', registration: 'IDEM-4' }, 'idem-running'), 409, 'conflict');
+  });
+});

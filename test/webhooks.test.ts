@@ -1,0 +1,373 @@
+// Webhook and email deliveries of form submissions (api-v1 §6; gaps §6, §10) with real receivers on loopback:
+// the contract's payload and Standard Webhooks headers verified with the library, a receiver that never answers
+// (the submission does not wait; other URLs still receive), redirects not followed, a 500 recorded and not retried,
+// each SSRF refusal, re-send with the same webhook-id, recovery of pending rows after a restart, exactly-once with
+// two dispatchers on one PostgreSQL, notification emails through a real SMTP server, and the delivery log.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { SMTPServer } from 'smtp-server';
+import { Webhook } from 'standardwebhooks';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApp } from '../src/app.js';
+import { createDispatcher } from '../src/modules/webhooks/dispatcher.js';
+import { createTestEnv, onPostgres, openTestDatabase, uniq, type TestEnv } from './helpers.js';
+import { expectProblem, expectValidation } from './assertions.js';
+import pino from 'pino';
+
+type Body = Record<string, any>;
+interface Hit {
+  path: string;
+  headers: http.IncomingHttpHeaders;
+  body: string;
+}
+
+/** A receiver on 127.0.0.1: answers per path (`/ok` 200, `/fail` 500, `/redirect` 302, `/hang` never). */
+async function receiver() {
+  const hits: Hit[] = [];
+  const hanging: http.ServerResponse[] = [];
+  const server = http.createServer((req, res) => {
+    let body = '';
+    req.on('data', (c) => (body += c));
+    req.on('end', () => {
+      hits.push({ path: req.url ?? '', headers: req.headers, body });
+      if (req.url?.startsWith('/hang')) return void hanging.push(res);
+      if (req.url?.startsWith('/fail')) return void res.writeHead(500).end('boom');
+      if (req.url?.startsWith('/redirect')) return void res.writeHead(302, { location: `http://127.0.0.1:${port}/ok-after-redirect` }).end();
+      res.writeHead(200).end('ok');
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const port = (server.address() as AddressInfo).port;
+  return {
+    url: (path: string) => `http://127.0.0.1:${port}${path}`,
+    port,
+    hits,
+    close: () =>
+      new Promise<void>((r) => {
+        for (const h of hanging) h.destroy();
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
+  };
+}
+
+async function until<T>(fn: () => Promise<T | undefined> | T | undefined, what: string, ms = 10_000): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = await fn();
+    if (v) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+function formBody(webhooks: Body[], over: Body = {}): Body {
+  return {
+    name: 'Pre-start check',
+    code: `prestart-${uniq()}`,
+    department: 'Ops',
+    sections: [{ name: 'S', fields: [{ name: 'vehicle', label: 'Vehicle', type: 'vehicle', required: true }, { name: 'notes', label: 'Notes', type: 'text' }] }],
+    webhooks,
+    ...over,
+  };
+}
+
+async function setup(env: TestEnv, webhooks: Body[], over: Body = {}) {
+  const f = await env.json('POST', '/api/v1/forms', { body: formBody(webhooks, over) });
+  expect(f.status, JSON.stringify(f.body)).toBe(201);
+  return f.body.uid as string;
+}
+
+async function submit(env: TestEnv, formId: string, extra: Body = {}) {
+  const r = await env.json('POST', '/api/v1/form-completions', { body: { formId, answers: { vehicle: 'acme-v-1', notes: 'all good' }, ...extra } });
+  expect(r.status, JSON.stringify(r.body)).toBe(201);
+  return r.body.uid as string;
+}
+
+async function deliveries(env: TestEnv, formId: string, query = ''): Promise<Body[]> {
+  const r = await env.json('GET', `/api/v1/forms/${formId}/deliveries${query}`);
+  expect(r.status, JSON.stringify(r.body)).toBe(200);
+  return r.body.data;
+}
+
+const SECRET = 'a-shared-signing-secret';
+
+describe('delivery to receivers on loopback (WEBHOOK_ALLOW_PRIVATE=true)', () => {
+  let env: TestEnv;
+  let rx: Awaited<ReturnType<typeof receiver>>;
+  beforeAll(async () => {
+    rx = await receiver();
+    env = await createTestEnv({ dispatch: true, config: { webhookAllowPrivate: true, webhookTimeoutMs: 800 } });
+  });
+  afterAll(async () => {
+    await env?.close();
+    await rx?.close();
+  });
+
+  it('posts the contract payload with Standard Webhooks headers that verify with the library', async () => {
+    const formId = await setup(env, [{ url: rx.url('/ok/signed'), secret: SECRET }, { url: rx.url('/ok/plain') }]);
+    const completionId = await submit(env, formId);
+    const signed = await until(() => rx.hits.find((h) => h.path === '/ok/signed'), 'the signed delivery');
+    const plain = await until(() => rx.hits.find((h) => h.path === '/ok/plain'), 'the plain delivery');
+    const payload = JSON.parse(signed.body);
+    const form = (await env.json('GET', `/api/v1/forms/${formId}`)).body;
+    expect(payload).toEqual({
+      event: 'form.submitted',
+      formId,
+      formCode: form.code,
+      formName: 'Pre-start check',
+      completionId,
+      submittedBy: 'acme-owner',
+      submittedAt: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/),
+      data: { vehicle: 'acme-v-1', notes: 'all good' },
+    });
+    expect(signed.headers['content-type']).toBe('application/json');
+    const verified = new Webhook(Buffer.from(SECRET), { format: 'raw' }).verify(signed.body, signed.headers as Record<string, string>);
+    expect(verified).toEqual(payload);
+    // the same key in the library's usual form: whsec_ + base64 of the secret
+    expect(new Webhook('whsec_' + Buffer.from(SECRET).toString('base64')).verify(signed.body, signed.headers as Record<string, string>)).toEqual(payload);
+    expect(() => new Webhook(Buffer.from('another-secret'), { format: 'raw' }).verify(signed.body, signed.headers as Record<string, string>)).toThrow();
+    expect(plain.headers['webhook-id']).toEqual(expect.any(String));
+    expect(plain.headers['webhook-timestamp']).toMatch(/^\d+$/);
+    expect(plain.headers['webhook-signature']).toBeUndefined();
+    await env.app.dispatcher!.idle();
+    const log = await deliveries(env, formId);
+    expect(log.map((d) => d.status).sort()).toEqual(['delivered', 'delivered']);
+    const d = log.find((x) => x.target === rx.url('/ok/signed'))!;
+    expect(d).toMatchObject({ channel: 'webhook', completionId, statusCode: 200, formId });
+    expect(d.uid).toBe(signed.headers['webhook-id']);
+    expect(d.durationMs).toEqual(expect.any(Number));
+    expect(d.attemptedAt).toEqual(expect.any(String));
+  });
+
+  it('answers the submission at once while a receiver never answers; the others still receive', async () => {
+    const formId = await setup(env, [{ url: rx.url('/hang') }, { url: rx.url('/ok/beside-hang') }]);
+    const t = performance.now();
+    await submit(env, formId);
+    expect(performance.now() - t).toBeLessThan(700); // the timeout is 800 ms: the request did not wait for it
+    await until(() => rx.hits.find((h) => h.path === '/ok/beside-hang'), 'the other receiver');
+    const hung = await until(async () => (await deliveries(env, formId)).find((d) => d.target === rx.url('/hang') && d.status === 'failed'), 'the timeout');
+    expect(hung.error).toMatch(/no answer within 800 ms/);
+  });
+
+  it('does not follow redirects and records a 500 without retrying it', async () => {
+    const formId = await setup(env, [{ url: rx.url('/redirect') }, { url: rx.url('/fail') }]);
+    await submit(env, formId);
+    await until(async () => (await deliveries(env, formId)).every((d) => d.status === 'failed') || undefined, 'both failures');
+    const log = await deliveries(env, formId);
+    expect(log.find((d) => d.target.endsWith('/redirect'))).toMatchObject({ status: 'failed', statusCode: 302, error: expect.stringMatching(/redirect .* not followed/) });
+    expect(log.find((d) => d.target.endsWith('/fail'))).toMatchObject({ status: 'failed', statusCode: 500 });
+    expect(rx.hits.some((h) => h.path === '/ok-after-redirect')).toBe(false);
+    await new Promise((r) => setTimeout(r, 1500)); // more than one poll: no automatic retry
+    expect(rx.hits.filter((h) => h.path === '/fail')).toHaveLength(1);
+  });
+
+  it('re-sends the same payload with the same webhook-id as a new delivery', async () => {
+    const formId = await setup(env, [{ url: rx.url('/ok/resend'), secret: SECRET }]);
+    await submit(env, formId);
+    const first = await until(() => rx.hits.find((h) => h.path === '/ok/resend'), 'the first delivery');
+    await env.app.dispatcher!.idle();
+    const [original] = await deliveries(env, formId);
+    const r = await env.json('POST', `/api/v1/deliveries/${original.uid}/resend`);
+    expect(r.status).toBe(202);
+    expect(r.body).toEqual({ uid: expect.any(String), status: 'pending' });
+    await until(() => rx.hits.filter((h) => h.path === '/ok/resend').length === 2 || undefined, 'the re-send');
+    const second = rx.hits.filter((h) => h.path === '/ok/resend')[1];
+    expect(second.headers['webhook-id']).toBe(first.headers['webhook-id']);
+    expect(JSON.parse(second.body)).toEqual(JSON.parse(first.body));
+    new Webhook(Buffer.from(SECRET), { format: 'raw' }).verify(second.body, second.headers as Record<string, string>);
+    await env.app.dispatcher!.idle();
+    const log = await deliveries(env, formId);
+    expect(log).toHaveLength(2);
+    expect(log[0]).toMatchObject({ uid: r.body.uid, resendOf: original.uid, messageId: original.messageId, status: 'delivered' });
+    expectProblem(await env.json('POST', '/api/v1/deliveries/nope/resend'), 404, 'not_found');
+    expectProblem(await env.json('POST', `/api/v1/deliveries/${original.uid}/resend`, { key: env.b.key }), 404, 'not_found');
+  });
+
+  it('lists deliveries newest first with filters and a cursor; another company\u2019s form is 404', async () => {
+    const formId = await setup(env, [{ url: rx.url('/ok/list') }]);
+    const c1 = await submit(env, formId);
+    const c2 = await submit(env, formId);
+    await until(async () => (await deliveries(env, formId)).length === 2 || undefined, 'two deliveries');
+    const all = await deliveries(env, formId);
+    expect(all.map((d) => d.completionId)).toEqual([c2, c1]);
+    expect((await deliveries(env, formId, `?completionId=${c1}`)).map((d) => d.completionId)).toEqual([c1]);
+    expect(await deliveries(env, formId, '?channel=email')).toEqual([]);
+    const p1 = await env.json('GET', `/api/v1/forms/${formId}/deliveries?limit=1`);
+    const p2 = await env.json('GET', `/api/v1/forms/${formId}/deliveries?limit=1&cursor=${p1.body.nextCursor}`);
+    expect([...p1.body.data, ...p2.body.data].map((d: Body) => d.completionId)).toEqual([c2, c1]);
+    expectValidation(await env.json('GET', `/api/v1/forms/${formId}/deliveries?channel=sms`), '/query/channel');
+    expectProblem(await env.json('GET', `/api/v1/forms/${formId}/deliveries`, { key: env.b.key }), 404, 'not_found');
+    const gql = await env.gql('query($id: ID!) { formDeliveries(id: $id, limit: 5) { count data { uid status channel target } } }', { id: formId });
+    expect(gql.body.data.formDeliveries.count).toBe(2);
+  });
+});
+
+describe('SSRF: refused on the address connected to (WEBHOOK_ALLOW_PRIVATE unset)', () => {
+  let env: TestEnv;
+  let rx: Awaited<ReturnType<typeof receiver>>;
+  beforeAll(async () => {
+    rx = await receiver();
+    env = await createTestEnv({ dispatch: true, config: { webhookTimeoutMs: 2000 } });
+  });
+  afterAll(async () => {
+    await env?.close();
+    await rx?.close();
+  });
+
+  it('refuses loopback, a name resolving to 127.0.0.1, private, link-local metadata, CGNAT, multicast and IPv6 forms', async () => {
+    const targets = [
+      rx.url('/ok/direct'),
+      `http://localhost:${rx.port}/ok/by-name`,
+      `http://[::1]:${rx.port}/ok/v6`,
+      `http://[::ffff:127.0.0.1]:${rx.port}/ok/mapped`,
+      'http://10.1.2.3/hook',
+      'http://192.168.1.10/hook',
+      'http://172.16.0.1/hook',
+      'http://169.254.169.254/latest/meta-data',
+      'http://100.64.0.1/hook',
+      'http://224.0.0.1/hook',
+      'http://[fd00::1]/hook',
+      'http://0.0.0.0/hook',
+    ];
+    const formId = await setup(env, targets.map((url) => ({ url })));
+    await submit(env, formId);
+    const log = await until(async () => {
+      const l = await deliveries(env, formId);
+      return l.length === targets.length && l.every((d) => d.status === 'failed') ? l : undefined;
+    }, 'every refusal');
+    for (const d of log) expect(d.error, d.target).toMatch(/not allowed/);
+    expect(rx.hits).toEqual([]);
+  });
+});
+
+describe('email notifications through a real SMTP server', () => {
+  let env: TestEnv;
+  let smtp: SMTPServer;
+  const mails: { to: string[]; raw: string }[] = [];
+  beforeAll(async () => {
+    smtp = new SMTPServer({
+      authOptional: true,
+      disabledCommands: ['STARTTLS', 'AUTH'],
+      onData(stream, session, cb) {
+        let raw = '';
+        stream.on('data', (c) => (raw += c));
+        stream.on('end', () => {
+          mails.push({ to: session.envelope.rcptTo.map((r) => r.address), raw });
+          cb();
+        });
+      },
+    });
+    await new Promise<void>((r) => smtp.listen(0, '127.0.0.1', r));
+    const port = (smtp.server.address() as AddressInfo).port;
+    env = await createTestEnv({ dispatch: true, config: { smtpUrl: `smtp://127.0.0.1:${port}`, mailFrom: 'forms@fleetops.test' } });
+  });
+  afterAll(async () => {
+    await env?.close();
+    await new Promise<void>((r) => smtp.close(() => r()));
+  });
+
+  it('mails each recipient with an email after commit, with a link to the submission', async () => {
+    const formId = await setup(env, [], {
+      notification: true,
+      notificationRecipients: [{ email: 'ops@example.com', name: 'Ops desk' }, { name: 'No email' }, { email: 'chief@example.com' }],
+    });
+    const uid = await submit(env, formId, { submitterName: 'Dana Driver', appBaseUrl: 'https://app.example.com' });
+    await until(() => mails.length >= 2 || undefined, 'two emails');
+    expect(mails.map((m) => m.to[0]).sort()).toEqual(['chief@example.com', 'ops@example.com']);
+    const ops = mails.find((m) => m.to[0] === 'ops@example.com')!.raw;
+    expect(ops).toMatch(/Subject: Form submitted: Pre-start check/);
+    expect(ops).toContain('From: forms@fleetops.test');
+    expect(ops).toContain('Hello Ops desk');
+    expect(ops).toContain('Dana Driver');
+    expect(ops.replace(/=\r?\n/g, '')).toContain(`https://app.example.com/forms/completions/${uid}`);
+    await env.app.dispatcher!.idle();
+    const log = await deliveries(env, formId, '?channel=email');
+    expect(log.map((d) => [d.target, d.status]).sort()).toEqual([
+      ['chief@example.com', 'delivered'],
+      ['ops@example.com', 'delivered'],
+    ]);
+  });
+
+  it('without SMTP_URL each email is recorded as skipped with the reason', async () => {
+    const other = await createTestEnv({ dispatch: true, database: env.database });
+    try {
+      await env.app.dispatcher!.stop();
+      const formId = await setup(other, [], { notification: true, notificationRecipients: [{ email: 'ops@example.com' }] });
+      await submit(other, formId);
+      const [d] = await until(async () => {
+        const l = await deliveries(other, formId);
+        return l[0]?.status === 'skipped' ? l : undefined;
+      }, 'the skipped email');
+      expect(d.error).toMatch(/SMTP_URL is not set/);
+    } finally {
+      await other.close();
+    }
+  });
+});
+
+describe('the outbox survives the process', () => {
+  let rx: Awaited<ReturnType<typeof receiver>>;
+  beforeAll(async () => {
+    rx = await receiver();
+  });
+  afterAll(async () => {
+    await rx?.close();
+  });
+
+  it('a submission committed while no dispatcher ran is delivered after restart; a stale claim is sent again', async () => {
+    const env = await createTestEnv({ dispatch: false, config: { webhookAllowPrivate: true } });
+    try {
+      const formId = await setup(env, [{ url: rx.url('/ok/after-restart') }]);
+      await submit(env, formId);
+      const [pending] = await deliveries(env, formId);
+      expect(pending.status).toBe('pending');
+      // a process that claimed a row and died before recording the outcome
+      const formId2 = await setup(env, [{ url: rx.url('/ok/stale-claim') }]);
+      await submit(env, formId2);
+      await env.database.sql.query(`UPDATE "WebhookDelivery" SET status = 'sending', "claimedAt" = now() - interval '1 hour' WHERE "formId" = $1`, [formId2]);
+      expect(rx.hits).toEqual([]);
+      // the restarted server
+      const restarted = createApp({ database: env.database, config: { rateLimitPerMinute: 0, bodyLimitBytes: 1 << 20, logLevel: 'silent', webhookAllowPrivate: true } });
+      try {
+        await until(() => rx.hits.find((h) => h.path === '/ok/after-restart'), 'the pending delivery');
+        await until(() => rx.hits.find((h) => h.path === '/ok/stale-claim'), 'the stale claim');
+        await restarted.dispatcher!.idle();
+        expect((await deliveries(env, formId))[0].status).toBe('delivered');
+      } finally {
+        await restarted.close();
+      }
+    } finally {
+      await env.close();
+    }
+  });
+
+  it.skipIf(!onPostgres)('two dispatchers on one PostgreSQL send each delivery exactly once', async () => {
+    const env = await createTestEnv({ dispatch: false, config: { webhookAllowPrivate: true } });
+    const second = await openTestDatabase();
+    try {
+      const formId = await setup(env, [{ url: rx.url('/ok/once-a') }, { url: rx.url('/ok/once-b') }]);
+      for (let i = 0; i < 15; i++) await submit(env, formId);
+      const logger = pino({ level: 'silent' });
+      const opts = { logger, allowPrivate: true, timeoutMs: 5000, mailFrom: 'x@y', batch: 3, pollMs: 20 };
+      const a = createDispatcher({ ...opts, database: env.database });
+      const b = createDispatcher({ ...opts, database: second });
+      try {
+        await until(() => rx.hits.filter((h) => h.path.startsWith('/ok/once-')).length >= 30 || undefined, '30 deliveries');
+        await a.idle();
+        await b.idle();
+        await new Promise((r) => setTimeout(r, 200));
+        const ids = rx.hits.filter((h) => h.path.startsWith('/ok/once-')).map((h) => h.headers['webhook-id']);
+        expect(ids).toHaveLength(30);
+        expect(new Set(ids).size).toBe(30);
+        expect((await deliveries(env, formId, '?limit=500')).every((d) => d.status === 'delivered')).toBe(true);
+      } finally {
+        await a.stop();
+        await b.stop();
+      }
+    } finally {
+      await second.close();
+      await env.close();
+    }
+  });
+});
