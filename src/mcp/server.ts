@@ -13,7 +13,9 @@ import {
 import type { RequestContext } from '../context.js';
 import type { RouteSpec } from '../rest/contract.js';
 import { asTrackingMap } from '../modules/tracking/schema.js';
-import { buildTools, toolRequest, type ToolDef } from './tools.js';
+import { MethodNotAllowedError, ValidationError } from '../errors.js';
+import { problemFromError } from '../http/problem.js';
+import { argumentErrors, buildTools, toolRequest, type ToolDef } from './tools.js';
 
 /**
  * The MCP channel at /mcp (gaps §8; docs/mcp.md): Streamable HTTP, stateless (a server per request, bound to the
@@ -45,6 +47,8 @@ export function createMcpHandler(opts: McpOptions) {
       ];
       return toolError({ status: 400, code: 'validation_error', detail: `invalid arguments: ${errors.map((e) => e.message).join('; ')}`, errors });
     }
+    const invalid = argumentErrors(tool, args);
+    if (invalid) return toolError(problemFromError(new ValidationError(invalid.detail, invalid.errors)));
     const request = toolRequest(tool, args, origin, opts.apiBase);
     const res = await opts.rest(request, new URL(request.url), ctx);
     const text = await res.text();
@@ -178,6 +182,9 @@ export function createMcpHandler(opts: McpOptions) {
   return {
     tools,
     async handle(request: Request, ctx: RequestContext): Promise<Response> {
+      // Stateless: no stream of server messages to GET and no session to DELETE. A 405 tells clients so (the SDK
+      // client then stops asking); a GET stream that ends at once would have them reconnect every second.
+      if (request.method !== 'POST') throw new MethodNotAllowedError(`${request.method} is not allowed on /mcp: send JSON-RPC by POST`, ['POST']);
       const s = server(ctx, new URL(request.url).origin);
       const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
       await s.connect(transport);
