@@ -3,6 +3,7 @@
 // over a real node:http server), tools written for a model (guidance, output schemas for every tool, hints of
 // removals and resets), argument checks that keep a call on its own route, tool errors equal to REST's problem,
 // and a read and a write of each module, with another company's records out of reach.
+import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createServerAdapter } from '@whatwg-node/server';
@@ -11,6 +12,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { restRoutes } from '../src/rest/routes.js';
+import { withToolTable } from '../src/mcp/docs.js';
 import { createTestEnv, flightLogBody, uniq, type TestEnv } from './helpers.js';
 
 const API = '/api/v1';
@@ -150,6 +152,12 @@ describe('tools for a model', () => {
     expect(by.batchDeleteFlightLogs.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true });
     expect(by.installComponent.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: false });
     expect(by.restoreVehicle.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: false });
+  });
+
+  it('docs/mcp.md lists every tool (regenerate with `npx tsx scripts/mcp-docs.ts`)', () => {
+    const doc = fs.readFileSync(new URL('../docs/mcp.md', import.meta.url), 'utf8');
+    expect(doc, 'docs/mcp.md is stale: run npx tsx scripts/mcp-docs.ts').toBe(withToolTable(doc, restRoutes));
+    for (const r of restRoutes) expect(doc).toContain(`| \`${r.operationId}\` |`);
   });
 
   it('path parameters are checked by the route\u2019s schema: an empty id does not reach another route', async () => {
