@@ -1,21 +1,26 @@
-// Flight-log benchmark: list 100 logs and batch-create 50 through the service's HTTP surface (REST façade over
-// GraphQL, auth, rate limit off), side by side in the same run with a bare node:http handler doing the same SQL
-// and JSON. On PGlite (in memory) and on PostgreSQL (BENCH_DATABASE_URL, default the local server; a temporary
-// database is created and dropped). Run: npx tsx bench/flight-logs.ts [--iterations N]
+// Flight-log benchmark: list 100, create 1, batch-create 50, batch-delete 50 and a GraphQL page of 100 logs with
+// aircraft and pilot, through the service's real HTTP surface (node:http → REST façade → SOFA → GraphQL → service
+// → Prisma), side by side in the same run with the floor (bench/floor.ts: bare node:http + the driver, the least
+// SQL for the same answer). Prints each ratio as floor time / service time (1.00 = as fast as the floor), the SQL
+// statements of the GraphQL page, and the time from `fleetops serve` to a ready /readyz on a new and on an
+// existing data directory. PGlite in memory and PostgreSQL (a temporary database on BENCH_DATABASE_URL).
+// Run: npx tsx bench/flight-logs.ts [--iterations N]
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { createServerAdapter } from '@whatwg-node/server';
-import pg from 'pg';
 import { createApp } from '../src/app.js';
-import { hashKey } from '../src/auth/keys.js';
-import { openDatabase, type Database, type RawSql } from '../src/db/database.js';
+import { openDatabase, type Database } from '../src/db/database.js';
 import { importData } from '../src/modules/companies/import.js';
+import { floorHandler } from './floor.js';
 import { withTempDatabase } from './pg.js';
 
-const ITER = Number(process.argv[process.argv.indexOf('--iterations') + 1]) || 200;
+const ITER = Number(process.argv[process.argv.indexOf('--iterations') + 1]) || 100;
 const BATCHES = Math.max(5, Math.round(ITER / 10));
-
 
 function listen(handler: http.RequestListener): Promise<{ url: string; close: () => Promise<void> }> {
   const server = http.createServer(handler);
@@ -27,75 +32,14 @@ function listen(handler: http.RequestListener): Promise<{ url: string; close: ()
   );
 }
 
-/** The baseline: node:http + the driver, the same statements the service runs, the same JSON out. */
-function bareHandler(sql: RawSql): http.RequestListener {
-  const auth = async (req: http.IncomingMessage) => {
-    const key = (req.headers.authorization ?? '').replace(/^Bearer /, '');
-    const rows = await sql.query<{ companyId: string }>('SELECT "companyId", "revokedAt" FROM "ApiKey" WHERE hash = $1', [hashKey(key)]);
-    return rows[0]?.companyId;
-  };
-  return async (req, res) => {
-    const companyId = await auth(req);
-    if (!companyId) return void res.writeHead(401).end();
-    if (req.method === 'GET') {
-      const rows = await sql.query<Record<string, any>>(
-        `SELECT * FROM "FlightLog" WHERE "companyId" = $1 ORDER BY "timeDate" DESC, uid DESC LIMIT 101`,
-        [companyId],
-      );
-      const data = rows.slice(0, 100).map((l) => {
-        const { tracking, ...core } = l;
-        return { ...core, timeDate: new Date(l.timeDate).toISOString(), createdAt: new Date(l.createdAt).toISOString(), updatedAt: new Date(l.updatedAt).toISOString(), ...tracking };
-      });
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ data, count: data.length, nextCursor: rows.length > 100 ? 'x' : null }));
-      return;
-    }
-    let body = '';
-    for await (const c of req) body += c;
-    const { items } = JSON.parse(body) as { items: Record<string, any>[] };
-    const results: unknown[] = [];
-    for (const it of items) {
-      const { timeDate, pilot, aircraftId, aircraftRegistration, startLocation, endLocation, pax, ...tracking } = it;
-      const uid = 'fl_' + randomBytes(10).toString('hex');
-      await sql.transaction(async (t) => {
-        const q = (text: string, params: unknown[]) => t.query<Record<string, any>>(text, params);
-        await q(`SELECT uid FROM "Aircraft" WHERE "companyId" = $1 AND uid = ANY($2::text[]) ORDER BY uid FOR UPDATE`, [companyId, [aircraftId]]);
-        const a = await q(`SELECT * FROM "Aircraft" WHERE "companyId" = $1 AND uid = $2`, [companyId, aircraftId]);
-        if (!a[0] || a[0].registration !== aircraftRegistration) throw new Error('bad aircraft');
-        await q(
-          `INSERT INTO "FlightLog" ("companyId", uid, "aircraftId", "aircraftRegistration", "timeDate", pilot, "startLocation", "endLocation", pax, tracking, "updatedAt")
-           VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10, now())`,
-          [companyId, uid, aircraftId, aircraftRegistration, timeDate, pilot, startLocation, endLocation, pax, JSON.stringify(tracking)],
-        );
-        await q(
-          `UPDATE "Aircraft" a SET totals = COALESCE((SELECT jsonb_object_agg(k.key,
-             COALESCE((a.totals ->> k.key)::numeric, (a."initialValues" ->> k.key)::numeric, 0)
-             + CASE WHEN jsonb_typeof($3::jsonb -> k.key) = 'number' THEN ($3::jsonb ->> k.key)::numeric ELSE 0 END)
-             FROM jsonb_each(a."maintenanceTrackingItems") k WHERE k.value ->> 'type' = 'number'), '{}'::jsonb),
-             "updatedAt" = now() WHERE a."companyId" = $1 AND a.uid = $2`,
-          [companyId, aircraftId, JSON.stringify(tracking)],
-        );
-      });
-      results.push({ uid, status: 'created' });
-    }
-    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ results, errors: [] }));
-  };
-}
-
-const item = (i: number) => ({
-  timeDate: new Date(Date.UTC(2025, 0, 1) + i * 60_000).toISOString(),
-  pilot: 'bench-pilot', aircraftId: 'bench-ac', aircraftRegistration: 'VH-BEN', startLocation: 'YSSY', endLocation: 'YSBK',
-  pax: 1, hobbs: 1.2, landings: 1,
-});
-
-async function time(n: number, fn: (i: number) => Promise<void>): Promise<number> {
-  for (let i = 0; i < Math.min(10, n); i++) await fn(-1 - i); // warm-up
+async function time(n: number, fn: () => Promise<void>): Promise<number> {
+  for (let i = 0; i < Math.min(5, n); i++) await fn(); // warm-up
   const t0 = performance.now();
-  for (let i = 0; i < n; i++) await fn(i);
+  for (let i = 0; i < n; i++) await fn();
   return (performance.now() - t0) / n;
 }
 
-async function run(label: string, database: Database) {
-  const sql = database.sql;
+async function run(label: string, database: Database, statements: { n: number }) {
   const companyId = `bench-${randomBytes(3).toString('hex')}`;
   const key = 'fo_bench_' + randomBytes(16).toString('hex');
   await importData(database, {
@@ -107,50 +51,101 @@ async function run(label: string, database: Database) {
       vehicles: [], apiKeys: [{ name: 'bench', key }],
     }],
   });
-  const app = createApp({ database, config: { rateLimitPerMinute: 0, bodyLimitBytes: 1 << 20, logLevel: 'silent' } });
+  const app = createApp({ database, config: { rateLimitPerMinute: 0, authFailLimitPerMinute: 0, bodyLimitBytes: 1 << 20, logLevel: 'silent' }, dispatch: false });
   const service = await listen(createServerAdapter((r: Request) => app.fetch(r)) as never);
-  const bare = await listen(bareHandler(sql));
+  const floor = await listen(floorHandler(database.sql));
   const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
   let seq = 0;
-  const batch = (url: string) => async () => {
-    const items = Array.from({ length: 50 }, () => item(seq++));
-    const r = await fetch(`${url}/api/v1/flight-logs/batch`, { method: 'POST', headers, body: JSON.stringify({ items }) });
-    const body = (await r.json()) as { results: unknown[] };
-    if (body.results.length !== 50) throw new Error(`${url} batch failed`);
+  const item = () => ({
+    timeDate: new Date(Date.UTC(2025, 0, 1) + seq++ * 60_000).toISOString(),
+    pilot: 'bench-pilot', aircraftId: 'bench-ac', aircraftRegistration: 'VH-BEN', startLocation: 'YSSY', endLocation: 'YSBK', pax: 1, hobbs: 1.2, landings: 1,
+  });
+  const post = async (url: string, p: string, body: unknown) => {
+    const r = await fetch(url + p, { method: 'POST', headers, body: JSON.stringify(body) });
+    if (r.status >= 300) throw new Error(`${url}${p}: ${r.status} ${await r.text()}`);
+    return r.json() as Promise<any>;
   };
-  const list = (url: string) => async () => {
-    const r = await fetch(`${url}/api/v1/flight-logs?limit=100`, { headers });
-    const body = (await r.json()) as { count: number };
-    if (body.count !== 100) throw new Error(`${url} list returned ${body.count}`);
+  const created: Record<string, string[]> = {};
+  const ops = {
+    list: (url: string) => async () => {
+      const body = (await (await fetch(`${url}/api/v1/flight-logs?limit=100`, { headers })).json()) as { count: number };
+      if (body.count !== 100) throw new Error(`list returned ${body.count}`);
+    },
+    create: (url: string) => async () => void (await post(url, '/api/v1/flight-logs', item())),
+    batch: (url: string) => async () => {
+      const r = await post(url, '/api/v1/flight-logs/batch', { items: Array.from({ length: 50 }, item) });
+      if (r.results.length !== 50) throw new Error('batch failed');
+      (created[url] ??= []).push(...r.results.map((x: { uid: string }) => x.uid));
+    },
+    batchDelete: (url: string) => async () => {
+      const ids = (created[url] ?? []).splice(0, 50);
+      const r = await post(url, '/api/v1/flight-logs/batch-delete', { ids });
+      if (r.results.length !== ids.length) throw new Error('batch-delete failed');
+    },
+    graphql: (url: string) => async () => {
+      const r = await post(url, '/graphql', { query: '{ flightLogs(limit: 100) { count data { uid timeDate trackingItems aircraft { registration totals } pilotUser { displayName } } } }' });
+      if (r.data.flightLogs.data.length !== 100) throw new Error('graphql failed');
+    },
   };
-  // seed 1000 logs so the list reads a realistic index
-  for (let i = 0; i < 20; i++) await batch(service.url)();
+  for (let i = 0; i < 20; i++) await ops.batch(service.url)(); // 1000 logs so the list reads a realistic index
   const rows: [string, number, number][] = [];
-  rows.push(['list 100 logs (ms/request)', await time(ITER, list(service.url)), await time(ITER, list(bare.url))]);
-  rows.push(['batch-create 50 (ms/request)', await time(BATCHES, batch(service.url)), await time(BATCHES, batch(bare.url))]);
-  const totals = await sql.query<{ totals: unknown }>(`SELECT totals FROM "Aircraft" WHERE "companyId" = $1`, [companyId]);
-  console.log(`\n${label}: ${ITER} list requests, ${BATCHES} batches each side; totals after run ${JSON.stringify(totals[0].totals)}`);
-  console.log('| operation | fleetops | bare node:http + SQL | ratio |');
+  const measure = async (name: string, n: number, op: (url: string) => () => Promise<void>) =>
+    rows.push([name, await time(n, op(service.url)), await time(n, op(floor.url))]);
+  await measure('list 100 logs', ITER, ops.list);
+  await measure('create 1 log', ITER, ops.create);
+  await measure('batch-create 50', BATCHES, ops.batch);
+  await measure('batch-delete 50', Math.min(BATCHES, 5), ops.batchDelete);
+  await measure('GraphQL 100 logs with aircraft and pilot', ITER, ops.graphql);
+  statements.n = 0;
+  await ops.graphql(service.url)();
+  const gqlStatements = statements.n;
+  console.log(`\n${label}: ${ITER} requests per single operation, ${BATCHES} batches; ms per request`);
+  console.log('| operation | fleetops | floor | ratio (floor/fleetops) |');
   console.log('|---|---:|---:|---:|');
-  for (const [name, a, b] of rows) console.log(`| ${name} | ${a.toFixed(2)} | ${b.toFixed(2)} | ${(a / b).toFixed(2)}x |`);
+  for (const [name, a, b] of rows) console.log(`| ${name} | ${a.toFixed(2)} | ${b.toFixed(2)} | ${(b / a).toFixed(2)}x |`);
+  console.log(`GraphQL page of 100 logs with aircraft and pilot: ${gqlStatements} SQL statements`);
   await service.close();
-  await bare.close();
+  await floor.close();
   await app.close();
 }
 
-async function main() {
-  const lite = await openDatabase({ dataDir: 'memory://' });
-  await run('PGlite (embedded, in memory)', lite);
-  await lite.close();
+/** Seconds from `fleetops serve` to a 200 from /readyz. */
+async function startup(env: Record<string, string>): Promise<number> {
+  const port = 20000 + Math.floor(Math.random() * 20000);
+  const t0 = performance.now();
+  const proc = spawn(process.execPath, ['bin/fleetops.js', 'serve'], { env: { ...process.env, ...env, PORT: String(port), LOG_LEVEL: 'silent' }, stdio: 'ignore' });
+  try {
+    for (;;) {
+      try {
+        if ((await fetch(`http://127.0.0.1:${port}/readyz`)).status === 200) return (performance.now() - t0) / 1000;
+      } catch {
+        /* not yet */
+      }
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  } finally {
+    proc.kill('SIGTERM');
+    await new Promise((r) => proc.once('exit', r));
+  }
+}
 
+async function main() {
+  const statements = { n: 0 };
+  const lite = await openDatabase({ dataDir: 'memory://', onQuery: () => statements.n++ });
+  await run('PGlite (embedded, in memory)', lite, statements);
+  await lite.close();
   await withTempDatabase('fleetops_bench', async (url) => {
-    const database = await openDatabase({ databaseUrl: url });
+    const database = await openDatabase({ databaseUrl: url, onQuery: () => statements.n++ });
     try {
-      await run('PostgreSQL', database);
+      await run('PostgreSQL', database, statements);
     } finally {
       await database.close();
     }
   });
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fleetops-start-'));
+  const fresh = await startup({ DATA_DIR: dir });
+  const existing = await startup({ DATA_DIR: dir });
+  fs.rmSync(dir, { recursive: true, force: true });
+  console.log(`\nfleetops serve → ready /readyz (embedded database): new data directory ${fresh.toFixed(2)} s, existing ${existing.toFixed(2)} s`);
 }
-
 await main();

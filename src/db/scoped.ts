@@ -4,7 +4,8 @@ import { Prisma, type PrismaClient } from '../generated/prisma/client.js';
  * The company-scoped Prisma client every request works through. Each model query gets `companyId` added to its
  * `where` (reads, updates, deletes) or its `data` (creates), so a record of another company is simply not there.
  * `Company` is scoped by its `id`. It wraps a client or a transaction client alike (`$transaction` hands the
- * callback a scoped transaction client). Raw SQL is not scoped: services that use it bind companyId themselves.
+ * callback a scoped transaction client). An operation it does not know is refused, and write data may not set or
+ * change `companyId`. Raw SQL is not scoped: services that use it bind companyId themselves.
  */
 const WHERE_OPS = new Set([
   'findUnique',
@@ -28,9 +29,25 @@ const DELEGATES = new Map(
   Object.values(Prisma.ModelName).map((m) => [m.charAt(0).toLowerCase() + m.slice(1), m as string]),
 );
 
+/** Write data must never set or move a record's company: only the scope decides it. */
+function refuseCompanyInData(model: string, operation: string, data: unknown, key: string, companyId: string, creating: boolean) {
+  for (const d of Array.isArray(data) ? data : [data]) {
+    if (!d || typeof d !== 'object' || !(key in d)) continue;
+    const v = (d as Record<string, unknown>)[key];
+    if (creating && v === companyId) continue; // the scope's own company, said again
+    throw new Error(`${model}.${operation}: write data must not set ${key} (the company-scoped client sets it)`);
+  }
+}
+
 function scopeArgs(model: string, operation: string, args: any, companyId: string): any {
   const a = { ...(args ?? {}) };
   const key = model === 'Company' ? 'id' : 'companyId';
+  if (operation.startsWith('update')) refuseCompanyInData(model, operation, a.data, key, companyId, false);
+  if (operation === 'upsert') {
+    refuseCompanyInData(model, operation, a.update, key, companyId, false);
+    refuseCompanyInData(model, operation, a.create, key, companyId, true);
+  }
+  if (CREATE_OPS.has(operation)) refuseCompanyInData(model, operation, a.data, key, companyId, true);
   if (WHERE_OPS.has(operation)) a.where = { ...(a.where ?? {}), [key]: companyId };
   if (operation === 'upsert') a.create = { ...(a.create ?? {}), [key]: companyId };
   if (CREATE_OPS.has(operation)) {
@@ -70,7 +87,12 @@ export function scopedPrisma(client: PrismaClient | TxClient, companyId: string,
           get(t, op) {
             const fn = Reflect.get(t, op);
             if (typeof fn !== 'function' || typeof op !== 'string') return fn;
-            if (!WHERE_OPS.has(op) && !CREATE_OPS.has(op)) return fn.bind(t);
+            // an operation this client does not know how to scope is refused, never run unscoped
+            if (!WHERE_OPS.has(op) && !CREATE_OPS.has(op)) {
+              return () => {
+                throw new Error(`${model}.${op} is not supported by the company-scoped client`);
+              };
+            }
             return (args?: unknown) => fn.call(t, scopeArgs(model, op, args, companyId));
           },
         });

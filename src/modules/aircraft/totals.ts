@@ -51,13 +51,15 @@ export async function applyTotalsDelta(tx: ScopedPrisma, uid: string, add: Track
     WHERE a."companyId" = ${tx.companyId} AND a.uid = ${uid}`;
 }
 
-/** The same for many logs of one aircraft at once (a batch): their values summed in SQL, exactly. */
-export async function applyTotalsDeltas(tx: ScopedPrisma, uid: string, adds: Record<string, unknown>[]): Promise<void> {
+/** The same for many logs of one aircraft at once (batches): the values added and taken off summed in SQL, exactly. */
+export async function applyTotalsDeltas(tx: ScopedPrisma, uid: string, adds: Record<string, unknown>[], subs: Record<string, unknown>[] = []): Promise<void> {
   await tx.$executeRaw`
     UPDATE "Aircraft" a SET totals = COALESCE((
       SELECT jsonb_object_agg(k.key,
         COALESCE((a.totals ->> k.key)::numeric, (a."initialValues" ->> k.key)::numeric, 0)
         + COALESCE((SELECT SUM((e ->> k.key)::numeric) FROM jsonb_array_elements(${JSON.stringify(adds)}::jsonb) e
+                    WHERE jsonb_typeof(e -> k.key) = 'number'), 0)
+        - COALESCE((SELECT SUM((e ->> k.key)::numeric) FROM jsonb_array_elements(${JSON.stringify(subs)}::jsonb) e
                     WHERE jsonb_typeof(e -> k.key) = 'number'), 0))
       FROM jsonb_each(a."maintenanceTrackingItems") k
       WHERE k.value ->> 'type' = 'number'), '{}'::jsonb), "updatedAt" = now()

@@ -471,12 +471,45 @@ export class FlightLogService {
     return out;
   }
 
+  /**
+   * 1 to 50 deletes, set-based: one transaction locks the logs and their aircraft, deletes them in one statement and
+   * takes their values off each aircraft's totals in one exact update. An id that is not a log of the company (or
+   * comes twice) is reported in `errors` with its index; the others are deleted.
+   */
   async batchDelete(ids: unknown): Promise<BatchResult> {
     const list = batchList(ids, 'ids');
-    return runBatch(list, (id) => {
-      if (typeof id !== 'string' || !id) throw new ValidationError('each id must be a non-empty string');
-      return this.delete(id);
+    const out: BatchResult = { results: [], errors: [] };
+    const wanted: { index: number; uid: string }[] = [];
+    list.forEach((id, index) => {
+      if (typeof id !== 'string' || !id) out.errors.push({ index, error: 'each id must be a non-empty string' });
+      else wanted.push({ index, uid: id });
     });
+    if (wanted.length) {
+      const uids = [...new Set(wanted.map((w) => w.uid))].sort();
+      const found = await retrying(() =>
+        this.db.$transaction(async (tx) => {
+          const locked = await tx.$queryRaw<{ uid: string }[]>`
+            SELECT uid FROM "FlightLog" WHERE "companyId" = ${tx.companyId} AND uid = ANY(${uids}::text[]) ORDER BY uid FOR UPDATE`;
+          const logs = locked.length ? await tx.flightLog.findMany({ where: { uid: { in: locked.map((l) => l.uid) } } }) : [];
+          const byAircraft = new Map<string, Record<string, unknown>[]>();
+          for (const l of logs) byAircraft.set(l.aircraftId, [...(byAircraft.get(l.aircraftId) ?? []), (l.tracking ?? {}) as Record<string, unknown>]);
+          await lockAircraft(tx, byAircraft.keys());
+          if (logs.length) await tx.flightLog.deleteMany({ where: { uid: { in: logs.map((l) => l.uid) } } });
+          for (const [aircraftId, subs] of byAircraft) await applyTotalsDeltas(tx, aircraftId, [], subs);
+          return logs;
+        }),
+      );
+      const deleted = new Map(found.map((l) => [l.uid, l]));
+      for (const w of wanted) {
+        if (deleted.has(w.uid)) {
+          out.results.push({ uid: w.uid, status: 'deleted' });
+          deleted.delete(w.uid); // the same id again is not found: it is gone
+        } else out.errors.push({ index: w.index, error: new NotFoundError('flight log', w.uid).message });
+      }
+      for (const l of found) this.aircraftCache?.clear(l.aircraftId);
+    }
+    out.errors.sort((a, b) => a.index - b.index);
+    return out;
   }
 
   private async lockLog(tx: ScopedPrisma, uid: string): Promise<FlightLog> {

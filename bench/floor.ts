@@ -1,0 +1,100 @@
+// The floor the benchmarks compare against: a bare node:http handler over the database driver doing the least SQL
+// that gives the same answers (keys checked in memory after one lookup; one list query; one transaction with one
+// multi-row insert and one totals update per aircraft for writes; one join for the GraphQL page). Not a copy of
+// the service's design: no validation beyond what the answer needs, no GraphQL, no ORM.
+import type http from 'node:http';
+import { randomBytes } from 'node:crypto';
+import { hashKey } from '../src/auth/keys.js';
+import type { RawSql } from '../src/db/database.js';
+
+export function floorHandler(sql: RawSql): http.RequestListener {
+  const keys = new Map<string, string>();
+  const company = async (req: http.IncomingMessage) => {
+    const key = (req.headers.authorization ?? '').replace(/^Bearer /, '');
+    const known = keys.get(key);
+    if (known) return known;
+    const r = await sql.query<{ companyId: string }>('SELECT "companyId" FROM "ApiKey" WHERE hash = $1 AND "revokedAt" IS NULL', [hashKey(key)]);
+    if (r[0]) keys.set(key, r[0].companyId);
+    return r[0]?.companyId;
+  };
+  const iso = (d: unknown) => new Date(d as string).toISOString();
+  const presentLog = (l: Record<string, any>) => {
+    const { tracking, timeDate, createdAt, updatedAt, ...core } = l;
+    return { ...core, timeDate: iso(timeDate), createdAt: iso(createdAt), updatedAt: iso(updatedAt), ...tracking };
+  };
+  async function insert(companyId: string, items: Record<string, any>[]) {
+    return sql.transaction(async (t) => {
+      const byAircraft = new Map<string, Record<string, number>[]>();
+      for (const it of items) {
+        const { timeDate: _t, pilot: _p, aircraftId, aircraftRegistration: _r, startLocation: _s, endLocation: _e, pax: _x, ...tracking } = it;
+        byAircraft.set(aircraftId, [...(byAircraft.get(aircraftId) ?? []), tracking]);
+      }
+      await t.query('SELECT uid FROM "Aircraft" WHERE "companyId" = $1 AND uid = ANY($2) ORDER BY uid FOR UPDATE', [companyId, [...byAircraft.keys()]]);
+      const rows = items.map((it) => {
+        const { timeDate, pilot, aircraftId, aircraftRegistration, startLocation, endLocation, pax, ...tracking } = it;
+        return ['fl_' + randomBytes(10).toString('hex'), aircraftId, aircraftRegistration, timeDate, pilot, startLocation, endLocation, pax ?? null, JSON.stringify(tracking)];
+      });
+      await t.query(
+        `INSERT INTO "FlightLog" ("companyId", uid, "aircraftId", "aircraftRegistration", "timeDate", pilot, "startLocation", "endLocation", pax, tracking, "updatedAt")
+         SELECT $1, u.*, now() FROM unnest($2::text[], $3::text[], $4::text[], $5::timestamptz[], $6::text[], $7::text[], $8::text[], $9::int[], $10::jsonb[]) u`,
+        [companyId, ...[0, 1, 2, 3, 4, 5, 6, 7, 8].map((i) => rows.map((r) => r[i]))],
+      );
+      for (const [aircraftId, adds] of byAircraft) {
+        await t.query(
+          `UPDATE "Aircraft" a SET totals = a.totals || COALESCE((SELECT jsonb_object_agg(s.k, COALESCE((a.totals ->> s.k)::numeric, 0) + s.v)
+             FROM (SELECT e.key AS k, SUM(e.value::numeric) AS v FROM jsonb_array_elements($3::jsonb) x, jsonb_each_text(x) e GROUP BY e.key) s), '{}'), "updatedAt" = now()
+           WHERE "companyId" = $1 AND uid = $2`,
+          [companyId, aircraftId, JSON.stringify(adds)],
+        );
+      }
+      return rows.map((r) => ({ uid: r[0] as string, status: 'created' }));
+    });
+  }
+  async function remove(companyId: string, ids: string[]) {
+    return sql.transaction(async (t) => {
+      const logs = await t.query<{ uid: string; aircraftId: string; tracking: Record<string, number> }>(
+        'DELETE FROM "FlightLog" WHERE "companyId" = $1 AND uid = ANY($2) RETURNING uid, "aircraftId", tracking',
+        [companyId, ids],
+      );
+      const byAircraft = new Map<string, Record<string, number>[]>();
+      for (const l of logs) byAircraft.set(l.aircraftId, [...(byAircraft.get(l.aircraftId) ?? []), l.tracking]);
+      for (const [aircraftId, subs] of byAircraft) {
+        await t.query(
+          `UPDATE "Aircraft" a SET totals = a.totals || COALESCE((SELECT jsonb_object_agg(s.k, COALESCE((a.totals ->> s.k)::numeric, 0) - s.v)
+             FROM (SELECT e.key AS k, SUM(e.value::numeric) AS v FROM jsonb_array_elements($3::jsonb) x, jsonb_each_text(x) e GROUP BY e.key) s), '{}'), "updatedAt" = now()
+           WHERE "companyId" = $1 AND uid = $2`,
+          [companyId, aircraftId, JSON.stringify(subs)],
+        );
+      }
+      return logs.map((l) => ({ uid: l.uid, status: 'deleted' }));
+    });
+  }
+  return async (req, res) => {
+    if (req.url === '/rss') return void res.end(String(process.memoryUsage().rss));
+    const companyId = await company(req);
+    if (!companyId) return void res.writeHead(401).end();
+    let body = '';
+    for await (const c of req) body += c;
+    const send = (status: number, v: unknown) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(v));
+    if (req.method === 'GET' && req.url?.startsWith('/api/v1/flight-logs')) {
+      const r = await sql.query<Record<string, any>>('SELECT * FROM "FlightLog" WHERE "companyId" = $1 ORDER BY "timeDate" DESC, uid DESC LIMIT 101', [companyId]);
+      const data = r.slice(0, 100).map(presentLog);
+      return send(200, { data, count: data.length, nextCursor: r.length > 100 ? 'next' : null });
+    }
+    if (req.url === '/api/v1/flight-logs') return send(201, (await insert(companyId, [JSON.parse(body)]))[0]);
+    if (req.url === '/api/v1/flight-logs/batch') return send(200, { results: await insert(companyId, JSON.parse(body).items), errors: [] });
+    if (req.url === '/api/v1/flight-logs/batch-delete') return send(200, { results: await remove(companyId, JSON.parse(body).ids), errors: [] });
+    if (req.url === '/graphql') {
+      const r = await sql.query<Record<string, any>>(
+        `SELECT l.uid, l."timeDate", l.tracking, a.registration, a.totals, u."displayName"
+         FROM "FlightLog" l JOIN "Aircraft" a ON a."companyId" = l."companyId" AND a.uid = l."aircraftId"
+         LEFT JOIN "User" u ON u."companyId" = l."companyId" AND u.uid = l.pilot
+         WHERE l."companyId" = $1 ORDER BY l."timeDate" DESC, l.uid DESC LIMIT 100`,
+        [companyId],
+      );
+      const data = r.map((l) => ({ uid: l.uid, timeDate: iso(l.timeDate), trackingItems: l.tracking, aircraft: { registration: l.registration, totals: l.totals }, pilotUser: l.displayName ? { displayName: l.displayName } : null }));
+      return send(200, { data: { flightLogs: { count: data.length, data } } });
+    }
+    send(404, {});
+  };
+}
