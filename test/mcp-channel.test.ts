@@ -265,6 +265,11 @@ describe('reads and writes of each module', () => {
     expect((await ok('getScheduleItem', { id: created.uid })).relatedTo).toBe('acme-ac-2');
     expect(JSON.stringify(await ok('getMaintenanceStatus', { dueWithinDays: 30 }))).toContain(created.uid);
     expect(JSON.stringify(await ok('getMaintenanceStatus', { dueWithinDays: 5 }))).not.toContain(created.uid);
+    const { resources } = await client.listResources();
+    expect(resources.map((r) => r.uri)).toContain('fleetops://maintenance-status');
+    const status = await client.readResource({ uri: 'fleetops://maintenance-status' });
+    expect(JSON.parse((status.contents[0] as { text: string }).text)).toEqual(await ok('getMaintenanceStatus'));
+    expect((status.contents[0] as { text: string }).text).toContain(created.uid);
     await ok('completeScheduleItem', { id: created.uid });
     expect((await ok('listScheduleCompletions', { scheduleItemId: created.uid })).data).toHaveLength(1);
     expect(JSON.stringify(await ok('getMaintenanceStatus', { dueWithinDays: 30 }))).not.toContain(created.uid);

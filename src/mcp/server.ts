@@ -111,6 +111,13 @@ export function createMcpHandler(opts: McpOptions) {
             mimeType: 'application/json',
           })),
           { uri: 'fleetops://forms/field-schema', name: 'form field schema', title: 'The field types of forms', mimeType: 'application/json' },
+          {
+            uri: 'fleetops://maintenance-status',
+            name: 'maintenance status',
+            title: 'Maintenance status: what is overdue or coming due',
+            description: 'Every active schedule item with its due point and what remains, most urgent first (getMaintenanceStatus without filters).',
+            mimeType: 'application/json',
+          },
         ],
       };
     });
@@ -131,6 +138,11 @@ export function createMcpHandler(opts: McpOptions) {
       let value: unknown;
       if (m) value = await aircraftResource(ctx, decodeURIComponent(m[1]));
       else if (uri === 'fleetops://forms/field-schema') value = ctx.services.forms.fieldSchema();
+      else if (uri === 'fleetops://maintenance-status' && byName.has('getMaintenanceStatus')) {
+        const r = await callTool(byName.get('getMaintenanceStatus')!, {}, ctx, origin);
+        if (r.isError) throw new Error((r.content[0] as { text: string }).text);
+        value = r.structuredContent;
+      }
       else throw new Error(`unknown resource ${uri}`);
       return { contents: [{ uri, mimeType: 'application/json', text: JSON.stringify(value, null, 2) }] };
     });
