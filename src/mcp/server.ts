@@ -13,7 +13,9 @@ import {
 import type { RequestContext } from '../context.js';
 import type { RouteSpec } from '../rest/contract.js';
 import { asTrackingMap } from '../modules/tracking/schema.js';
-import { buildTools, toolRequest, type ToolDef } from './tools.js';
+import { MethodNotAllowedError, ValidationError } from '../errors.js';
+import { problemFromError } from '../http/problem.js';
+import { argumentErrors, buildTools, toolRequest, type ToolDef } from './tools.js';
 
 /**
  * The MCP channel at /mcp (gaps §8; docs/mcp.md): Streamable HTTP, stateless (a server per request, bound to the
@@ -45,6 +47,8 @@ export function createMcpHandler(opts: McpOptions) {
       ];
       return toolError({ status: 400, code: 'validation_error', detail: `invalid arguments: ${errors.map((e) => e.message).join('; ')}`, errors });
     }
+    const invalid = argumentErrors(tool, args);
+    if (invalid) return toolError(problemFromError(new ValidationError(invalid.detail, invalid.errors)));
     const request = toolRequest(tool, args, origin, opts.apiBase);
     const res = await opts.rest(request, new URL(request.url), ctx);
     const text = await res.text();
@@ -107,6 +111,13 @@ export function createMcpHandler(opts: McpOptions) {
             mimeType: 'application/json',
           })),
           { uri: 'fleetops://forms/field-schema', name: 'form field schema', title: 'The field types of forms', mimeType: 'application/json' },
+          {
+            uri: 'fleetops://maintenance-status',
+            name: 'maintenance status',
+            title: 'Maintenance status: what is overdue or coming due',
+            description: 'Every active schedule item with its due point and what remains, most urgent first (getMaintenanceStatus without filters).',
+            mimeType: 'application/json',
+          },
         ],
       };
     });
@@ -127,6 +138,11 @@ export function createMcpHandler(opts: McpOptions) {
       let value: unknown;
       if (m) value = await aircraftResource(ctx, decodeURIComponent(m[1]));
       else if (uri === 'fleetops://forms/field-schema') value = ctx.services.forms.fieldSchema();
+      else if (uri === 'fleetops://maintenance-status' && byName.has('getMaintenanceStatus')) {
+        const r = await callTool(byName.get('getMaintenanceStatus')!, {}, ctx, origin);
+        if (r.isError) throw new Error((r.content[0] as { text: string }).text);
+        value = r.structuredContent;
+      }
       else throw new Error(`unknown resource ${uri}`);
       return { contents: [{ uri, mimeType: 'application/json', text: JSON.stringify(value, null, 2) }] };
     });
@@ -178,6 +194,9 @@ export function createMcpHandler(opts: McpOptions) {
   return {
     tools,
     async handle(request: Request, ctx: RequestContext): Promise<Response> {
+      // Stateless: no stream of server messages to GET and no session to DELETE. A 405 tells clients so (the SDK
+      // client then stops asking); a GET stream that ends at once would have them reconnect every second.
+      if (request.method !== 'POST') throw new MethodNotAllowedError(`${request.method} is not allowed on /mcp: send JSON-RPC by POST`, ['POST']);
       const s = server(ctx, new URL(request.url).origin);
       const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
       await s.connect(transport);

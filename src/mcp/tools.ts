@@ -1,5 +1,7 @@
 import { z } from 'zod';
+import { fieldErrorsFromZod, type FieldError } from '../errors.js';
 import { isReadRoute, type RouteSpec } from '../rest/contract.js';
+import { OPERATION_GUIDANCE, TAG_GUIDANCE } from './guidance.js';
 
 /**
  * MCP tools derived from the REST route declarations (src/rest/routes.ts): one tool per operation, so a new route
@@ -21,6 +23,53 @@ const jsonSchema = (s: z.ZodType, io: 'input' | 'output') => {
   const { $schema: _s, ...rest } = z.toJSONSchema(s, { io, unrepresentable: 'any', target: 'draft-2020-12' }) as Record<string, unknown>;
   return rest;
 };
+
+/**
+ * The tool's outputSchema (MCP wants an object schema at the top): an object response as it is; a union of
+ * object responses (e.g. a page or a projected page, one aggregate form or the other) typed as an object with
+ * the same anyOf; any other response as `{ data: <response> }`, which is how the result is wrapped (server.ts).
+ */
+function outputSchema(response: Record<string, unknown>): NonNullable<ToolDef['outputSchema']> {
+  if (response.type === 'object') return response as NonNullable<ToolDef['outputSchema']>;
+  const branches = (response.anyOf ?? response.oneOf) as Record<string, unknown>[] | undefined;
+  if (branches?.length && branches.every((b) => b.type === 'object')) return { type: 'object', ...response };
+  const { $defs, ...data } = response;
+  return { type: 'object', properties: { data }, required: ['data'], ...($defs ? { $defs } : {}) };
+}
+
+/** A route's description without what concerns REST only (other media types chosen by the Accept header). */
+function restOnly(r: RouteSpec): string {
+  const text = r.description ?? '';
+  if (!r.alternates) return text;
+  return text
+    .split(/(?<=\.)\s+/)
+    .filter((sentence) => !/Accept:|text\/csv/.test(sentence))
+    .join(' ');
+}
+
+/**
+ * Argument checks the route's own schemas cannot make once the call is a URL: path parameters are checked with
+ * the route's params schema (an empty id would reach another route), and query parameters must be scalars. The
+ * errors are those REST gives for a bad path or query parameter.
+ */
+export function argumentErrors(tool: ToolDef, args: Record<string, unknown>): { detail: string; errors: FieldError[] } | undefined {
+  const r = tool.route;
+  if (r.params) {
+    const values = Object.fromEntries(
+      Object.keys(r.params.shape).map((k) => [k, typeof args[k] === 'number' ? String(args[k]) : args[k]]),
+    );
+    const p = r.params.safeParse(values);
+    if (!p.success) return { detail: 'invalid path parameter', errors: fieldErrorsFromZod(p.error.issues, '/path') };
+  }
+  const errors: FieldError[] = [];
+  for (const k of Object.keys(r.query?.shape ?? {})) {
+    const v = args[k];
+    if (v !== undefined && v !== null && !['string', 'number', 'boolean'].includes(typeof v)) {
+      errors.push({ path: `/query/${k}`, message: `${k} must be a string, a number or a boolean` });
+    }
+  }
+  return errors.length ? { detail: 'invalid query parameter', errors } : undefined;
+}
 
 /** Writes that take something away or cannot be undone by repeating them. */
 const DESTRUCTIVE = /^(delete|batchDelete|remove|reset)/i;
@@ -53,12 +102,16 @@ export function buildTools(routes: RouteSpec[]): ToolDef[] {
     return {
       name: r.operationId,
       title: r.summary,
-      description: `${r.summary}. ${r.description ?? ''} ${readOnly ? HOW.GET : HOW[r.method]} Same as REST ${r.method} /api/v1${r.path}.${errors}`
-        .replace(/\s+/g, ' ')
-        .replace(/\.\./g, '.')
-        .trim(),
+      description: [
+        `${r.summary}. ${restOnly(r)} ${OPERATION_GUIDANCE[r.operationId] ?? ''}`,
+        `${readOnly ? HOW.GET : HOW[r.method]} Same as REST ${r.method} /api/v1${r.path}.${errors}`,
+        TAG_GUIDANCE[r.tag] ? `About ${r.tag.toLowerCase()}: ${TAG_GUIDANCE[r.tag]}` : '',
+      ]
+        .map((p) => p.replace(/\s+/g, ' ').replace(/\.\./g, '.').trim())
+        .filter(Boolean)
+        .join('\n\n'),
       inputSchema: { type: 'object', properties, ...(required.length ? { required } : {}), additionalProperties: false },
-      ...(response.type === 'object' ? { outputSchema: response as ToolDef['outputSchema'] } : {}),
+      outputSchema: outputSchema(response),
       annotations: {
         title: r.summary,
         readOnlyHint: readOnly,

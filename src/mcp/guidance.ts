@@ -1,0 +1,44 @@
+/**
+ * What a model that has never seen this API needs beyond a route's summary and description: how the operations
+ * fit together. Appended to tool descriptions by tag (every operation of a module) and by operationId (one
+ * operation). A route without an entry still gets its tool with its own summary and description (tools.ts).
+ */
+export const TAG_GUIDANCE: Record<string, string> = {
+  Aircraft:
+    'Aircraft have maintenanceTrackingItems (numbers that accumulate into the aircraft\u2019s running totals, e.g. ' +
+    'hobbs hours or landings) and logTrackingItems (per-flight values that do not accumulate, e.g. fuel uplift); ' +
+    'their keys are the names of tracking values in flight logs.',
+  'Flight logs':
+    'A flight log is one flight of one aircraft. Before logging, read the aircraft (resource fleetops://aircraft/{id} ' +
+    'or getAircraft) for its uid, registration and tracking item keys. Tracking values are extra keys of body named ' +
+    'by those keys, e.g. {"hobbs": 1.3, "landings": 2}: the amounts of this flight, not new totals. Pilots are user ' +
+    'uids (listUsers).',
+  Users: 'The company\u2019s people (pilots, drivers, staff); a flight log\u2019s pilot and copilot are user uids.',
+  Components:
+    'Components are parts (engines, propellers, ...) in stores or installed on an aircraft, a vehicle or another ' +
+    'component. While installed, counters mapped to a parent\u2019s total follow it. Change where a part is fitted ' +
+    'only with installComponent and removeComponent.',
+  Vehicles: 'Ground vehicles, with odometer or hour tracking and running totals.',
+  'Maintenance schedule':
+    'Schedule items say when work is due on an aircraft, vehicle, component or other equipment: by date, by a ' +
+    'tracked total (e.g. every 100 hobbs hours) or both. completeScheduleItem records a completion and rolls a ' +
+    'recurring item forward; getMaintenanceStatus tells what is overdue or due soon.',
+  Forms:
+    'Forms are inspection or checklist templates (sections of typed fields). Read getFormFieldSchema (or the resource ' +
+    'fleetops://forms/field-schema) before creating or changing one.',
+  'Form completions':
+    'A completion is one submitted form; read getFormCompletionSchema of the form first for the keys `answers` takes.',
+  Aggregation:
+    'For questions such as "hours flown per aircraft per month": collection flightLogs, metric hobbs (a maintenance ' +
+    'tracking key), operation sum, groupBy aircraftId, dateField timeDate, dateGroup month.',
+};
+
+export const OPERATION_GUIDANCE: Record<string, string> = {
+  createFlightLog:
+    'body needs timeDate (ISO 8601), pilot (user uid), aircraftId and aircraftRegistration (of the same aircraft), ' +
+    'startLocation, endLocation and pax (passengers, may be null). Read the aircraft afterwards to see its totals move.',
+  batchCreateFlightLogs: 'body.items is an array of 1 to 50 bodies shaped like createFlightLog\u2019s.',
+  listFlightLogs: 'The answer has data, count and nextCursor; pass nextCursor as cursor for the next page.',
+  installComponent: 'getInheritableSources lists what the component\u2019s counters can be mapped to under the parent.',
+  getMaintenanceStatus: 'For "what is due in the next 30 days", pass dueWithinDays 30.',
+};
