@@ -27,15 +27,3 @@ export async function applyRollup(tx: ScopedPrisma, logs: RollupLog[], sign: 1 |
     ON CONFLICT ("companyId", "aircraftId", key, bucket)
     DO UPDATE SET total = "FlightLogRollup".total + EXCLUDED.total, n = "FlightLogRollup".n + EXCLUDED.n`;
 }
-
-/** The rollup rebuilt from the flight logs (every company): what the migration that created it did; bulk loads. */
-export const REBUILD_ROLLUP_SQL = `
-  DELETE FROM "FlightLogRollup";
-  INSERT INTO "FlightLogRollup" ("companyId", "aircraftId", key, bucket, total, n)
-  SELECT l."companyId", l."aircraftId", k.key, date_bin('15 minutes', l."timeDate", TIMESTAMPTZ '2000-01-01 00:00:00+00'), SUM(k.v), COUNT(*)
-  FROM "FlightLog" l
-  CROSS JOIN LATERAL (
-    SELECT e.key, (e.value)::numeric AS v FROM jsonb_each(l.tracking) e WHERE jsonb_typeof(e.value) = 'number'
-    UNION ALL SELECT '', 0
-  ) k
-  GROUP BY 1, 2, 3, 4;`;
