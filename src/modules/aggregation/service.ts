@@ -184,11 +184,7 @@ interface ResolvedField {
 }
 
 export class AggregationService {
-  constructor(
-    private readonly db: ScopedPrisma,
-    /** Read flight-log sums and counts from the rollup when it can answer (tests and the bench compare both). */
-    private readonly rollup = true,
-  ) {}
+  constructor(private readonly db: ScopedPrisma) {}
 
   /** Either request form: AggregateBody, or the `metrics[]` / `dateRange` form (one result set per metric). */
   async aggregate(raw: unknown): Promise<AggregateResult | AggregateMetricsResult> {
@@ -399,10 +395,9 @@ export class AggregationService {
         UNION ALL SELECT 3, NULL, NULL, NULL, COALESCE(sum(n), 0)::int FROM r) x
       ORDER BY level, g, p
       LIMIT ${2 * MAX_ROWS + 2}`;
-    const viaRollup = this.rollup && rollupServes(q, f) ? rollupQuery(q, f, this.db.companyId, combine, need) : null;
     let rows: { level: number; g: string | null; p: string | null; value: string | null; n: number }[];
     try {
-      rows = viaRollup ? await this.db.$queryRawUnsafe(viaRollup.sql, ...viaRollup.params) : await this.db.$queryRawUnsafe(sql, ...params);
+      rows = await this.db.$queryRawUnsafe(sql, ...params);
     } catch (e) {
       if (/time zone .* not recognized|22023/.test(String((e as Error).message))) {
         invalid('aggregation', [{ path: '/timezone', message: `the database does not know the time zone ${q.timezone}` }]);
@@ -428,70 +423,6 @@ export class AggregationService {
     }
     return { results, totals, totalCount };
   }
-}
-
-type Resolved = Awaited<ReturnType<AggregationService['resolve']>>;
-const QUARTER_HOUR = 15 * 60_000;
-
-/**
- * Whether the flight-log rollup (src/modules/flight-logs/rollup.ts) gives the exact same answer: sums, counts and
- * averages of a tracking key or __count__, grouped by nothing or aircraftId, filtered on aircraftId only, bucketed
- * on timeDate, with bounds on 15-minute boundaries (date-only bounds always are: every UTC offset is a multiple of
- * 15 minutes). Anything else reads the flight logs themselves.
- */
-function rollupServes(q: Query, f: Resolved): boolean {
-  if (q.collection !== 'flightLogs') return false;
-  if (q.metric !== COUNT_METRIC && !(f.metric?.jsonKey && f.metric.kind === 'number' && ['sum', 'count', 'avg'].includes(q.operation))) return false;
-  if (f.group && f.group.column !== 'aircraftId') return false;
-  if (!f.filters.every(([field]) => field.column === 'aircraftId')) return false;
-  if (f.date && f.date.column !== 'timeDate') return false;
-  const [from, to] = bounds(q);
-  if (from && Date.parse(from) % QUARTER_HOUR !== 0) return false;
-  if (to && (to.inclusive || Date.parse(to.at) % QUARTER_HOUR !== 0)) return false;
-  return true;
-}
-
-function rollupQuery(
-  q: Query,
-  f: Resolved,
-  companyId: string,
-  combine: { row: string; total: string },
-  need: (name: string, expr: string) => string,
-): { sql: string; params: unknown[] } {
-  const params: unknown[] = [companyId, q.metric === COUNT_METRIC ? '' : f.metric!.jsonKey!];
-  const bind = (v: unknown) => {
-    params.push(v);
-    return `$${params.length}`;
-  };
-  const where = ['t."companyId" = $1', "t.key IN ($2, '')"];
-  for (const [, value] of f.filters) where.push(`t."aircraftId" = ${bind(value)}`);
-  const [from, to] = bounds(q);
-  if (from) where.push(`t.bucket >= ${bind(from)}::timestamptz`);
-  if (to) where.push(`t.bucket < ${bind(to.at)}::timestamptz`);
-  let period = 'NULL::text';
-  if (q.dateGroup !== 'none') {
-    const local =
-      q.tz.kind === 'iana' ? `(t.bucket AT TIME ZONE ${bind(q.tz.name)})` : `((t.bucket AT TIME ZONE 'UTC') + make_interval(mins => ${bind(q.tz.minutes)}::int))`;
-    const format = { day: 'YYYY-MM-DD', week: 'IYYY-"W"IW', month: 'YYYY-MM', quarter: 'YYYY-"Q"Q', year: 'YYYY' }[q.dateGroup];
-    period = `to_char(${local}, '${format}')`;
-  }
-  const metricN = "sum(t.n) FILTER (WHERE t.key = $2 AND $2 <> '')";
-  const sql = `
-    WITH r AS (
-      SELECT ${f.group ? 't."aircraftId"' : "'all'"} AS g, ${period} AS p,
-             ${need('s', `CASE WHEN ${metricN} > 0 THEN sum(t.total) FILTER (WHERE t.key = $2 AND $2 <> '') END`)} AS s,
-             ${need('c', `COALESCE(${metricN}, 0)`)} AS c, NULL::numeric AS mn, NULL::numeric AS mx,
-             sum(t.n) FILTER (WHERE t.key = '') AS n
-      FROM "FlightLogRollup" t WHERE ${where.join(' AND ')}
-      GROUP BY 1, 2
-      HAVING sum(t.n) FILTER (WHERE t.key = '') > 0)
-    SELECT * FROM (
-      SELECT 0 AS level, g, p, (${combine.row})::text AS value, n::int AS n FROM r
-      UNION ALL SELECT 1, g, NULL, (${combine.total})::text, sum(n)::int FROM r GROUP BY g
-      UNION ALL SELECT 3, NULL, NULL, NULL, COALESCE(sum(n), 0)::int FROM r) x
-    ORDER BY level, g, p
-    LIMIT ${2 * MAX_ROWS + 2}`;
-  return { sql, params };
 }
 
 /** Date bounds as instants: a date alone is the start of that local day (endDate: the next day's start, exclusive). */

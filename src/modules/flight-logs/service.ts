@@ -16,7 +16,6 @@ import { BATCH_MAX, batchList, runBatch } from '../../lib/batch.js';
 import { EndDateParam, LimitParam, PAGE_DEFAULT, PAGE_MAX, StartDateParam, instantRange } from '../../lib/params.js';
 import { applyTotalsDelta, applyTotalsDeltas, lockAircraft } from '../aircraft/totals.js';
 import { asTrackingMap } from '../tracking/schema.js';
-import { applyRollup, type RollupLog } from './rollup.js';
 import { afterCursor, allPages, toPage } from '../../db/keyset.js';
 import { retrying } from '../../db/retry.js';
 
@@ -320,7 +319,6 @@ export class FlightLogService {
         if (errs.length) fail(errs);
         await tx.flightLog.create({ data: logRow(uid, core, aircraft, n.tracking) as never });
         await applyTotalsDelta(tx, aircraft.uid, withoutNulls(n.tracking), null);
-        await applyRollup(tx, [{ aircraftId: aircraft.uid, timeDate: core.timeDate, tracking: withoutNulls(n.tracking) }], 1);
       }),
     );
     this.aircraftCache?.clear(core.aircraftId);
@@ -374,8 +372,6 @@ export class FlightLogService {
           await applyTotalsDelta(tx, current.aircraftId, null, before);
           await applyTotalsDelta(tx, aircraft.uid, next.tracking, null);
         }
-        await applyRollup(tx, [current], -1);
-        await applyRollup(tx, [next], 1);
         return { uid, status: 'updated' as const, aircraft: [current.aircraftId, aircraft.uid] };
       }),
     );
@@ -390,7 +386,6 @@ export class FlightLogService {
         await lockAircraft(tx, [current.aircraftId]);
         await tx.flightLog.deleteMany({ where: { uid } });
         await applyTotalsDelta(tx, current.aircraftId, null, current.tracking as Record<string, unknown>);
-        await applyRollup(tx, [current], -1);
         return current.aircraftId;
       }),
     );
@@ -451,7 +446,6 @@ export class FlightLogService {
             }
             if (rows.length) await tx.flightLog.createMany({ data: rows as never });
             for (const [uid, adds] of perAircraft) await applyTotalsDeltas(tx, uid, adds);
-            await applyRollup(tx, rows as unknown as RollupLog[], 1);
             return { done, refused };
           }),
         ).then(({ done, refused }) => {
@@ -502,7 +496,6 @@ export class FlightLogService {
           await lockAircraft(tx, byAircraft.keys());
           if (logs.length) await tx.flightLog.deleteMany({ where: { uid: { in: logs.map((l) => l.uid) } } });
           for (const [aircraftId, subs] of byAircraft) await applyTotalsDeltas(tx, aircraftId, [], subs);
-          await applyRollup(tx, logs, -1);
           return logs;
         }),
       );
