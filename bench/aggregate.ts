@@ -1,14 +1,17 @@
-// Aggregation benchmark (issue: aggregation in the database). Seeds N flight logs over 5 years on 20 aircraft of one
-// company plus N/5 in another company as noise, then times three queries through the service (in-process HTTP:
-// REST façade → SOFA → GraphQL → AggregationService → one SQL statement) and, side by side in the same run on the
-// same tables, the best hand-written SQL for the same answer (plain GROUP BY; group totals added up exactly from
-// its rows). PostgreSQL (temporary database on BENCH_DATABASE_URL, default the local server): 1,000,000 logs;
-// PGlite in memory: 100,000. Run: npx tsx bench/aggregate.ts [--pg-logs N] [--lite-logs N] [--runs N]
+// Aggregation benchmark (issue 11): flight logs over 5 years on 20 aircraft of one company, plus a fifth as many in
+// another company as noise. Three queries, each timed through the service (POST /api/v1/aggregate, in-process
+// app.fetch: auth, REST façade, GraphQL, validation, the generated SQL, shaping) and, in the same run against the
+// same tables, as the best hand-written SQL through the same driver. The answers of both sides are compared.
+// PGlite in memory (default 100,000 logs) and PostgreSQL (BENCH_DATABASE_URL, default the local server; default
+// 1,000,000 logs; a temporary database is created and dropped).
+// Run: npx tsx bench/aggregate.ts [--pg-logs N] [--lite-logs N] [--runs N] [--skip-lite] [--skip-pg]
+import { randomBytes, randomUUID } from 'node:crypto';
+import pg from 'pg';
 import { createApp } from '../src/app.js';
-import { openDatabase, type Database, type RawSql } from '../src/db/database.js';
+import { openDatabase, type Database } from '../src/db/database.js';
 import { importData } from '../src/modules/companies/import.js';
-import { withTempDatabase } from './pg.js';
-import { exactAddString } from '../src/lib/decimal.js';
+import { scopedPrisma } from '../src/db/scoped.js';
+import { AggregationService } from '../src/modules/aggregation/service.js';
 
 const arg = (name: string, dflt: number) => {
   const i = process.argv.indexOf(name);
@@ -17,139 +20,182 @@ const arg = (name: string, dflt: number) => {
 const PG_LOGS = arg('--pg-logs', 1_000_000);
 const LITE_LOGS = arg('--lite-logs', 100_000);
 const RUNS = arg('--runs', 5);
-const KEY = 'fo_bench_' + 'a'.repeat(32);
+const AIRCRAFT = 20;
+const TZ = 'Australia/Sydney';
 
-async function seed(database: Database, logs: number) {
-  const sql = database.sql;
-  const aircraft = (prefix: string) =>
-    Array.from({ length: 20 }, (_, i) => ({
+function company(id: string, key: string, prefix: string) {
+  return {
+    id,
+    name: prefix,
+    users: [{ uid: `${prefix}-pilot`, email: `p@${prefix}.test`, displayName: 'Pilot', roles: ['pilot'] }],
+    aircraft: Array.from({ length: AIRCRAFT }, (_, i) => ({
       uid: `${prefix}-ac-${String(i).padStart(2, '0')}`,
-      registration: `VH-${prefix.slice(0, 1).toUpperCase()}${String.fromCharCode(65 + i)}${String.fromCharCode(65 + ((i * 7) % 26))}`,
-      type: 'B06',
-      category: 'rotary-wing',
-      engineType: 'turbine',
-      engineCount: 1,
+      registration: `VH-${prefix.slice(0, 1).toUpperCase()}${String(i).padStart(2, '0')}`,
+      type: 'B06', category: 'rotary-wing', engineType: 'turbine', engineCount: 1, status: 'active',
       maintenanceTrackingItems: { hobbs: { displayText: 'Hobbs', type: 'number', precision: 1 }, landings: { displayText: 'Landings', type: 'number' } },
-    }));
-  await importData(database, {
-    companies: [
-      { id: 'bench', name: 'Bench', users: [{ uid: 'p0', email: 'p0@b.test', displayName: 'P0', roles: ['pilot'] }], aircraft: aircraft('bench'), apiKeys: [{ name: 'bench', key: KEY }] },
-      { id: 'noise', name: 'Noise', aircraft: aircraft('noise') },
-    ],
-  });
-  // 5 years from 2021-01-01 spread evenly; hobbs 0.1..3.0 with one decimal, exact; pilots p0..p9
-  const insert = async (company: string, n: number) => {
-    const chunk = 100_000;
-    for (let from = 0; from < n; from += chunk) {
-      const to = Math.min(n, from + chunk);
-      await sql.exec(`
-        INSERT INTO "FlightLog" ("companyId", uid, "aircraftId", "aircraftRegistration", "timeDate", pilot, "startLocation", "endLocation", tracking, "updatedAt")
-        SELECT '${company}', '${company}-fl-' || g, a.uid, a.registration,
-               timestamptz '2021-01-01 00:00:00+00' + (g * (interval '1826 days' / ${n})),
-               'p' || (g % 10), 'YSSY', 'YSBK',
-               jsonb_build_object('hobbs', ((g % 30) + 1) / 10.0, 'landings', (g % 3) + 1),
-               now()
-        FROM generate_series(${from}, ${to - 1}) g
-        JOIN "Aircraft" a ON a."companyId" = '${company}' AND a.uid = '${company}-ac-' || lpad((g % 20)::text, 2, '0')`);
-    }
+      logTrackingItems: { fuelUplift: { displayText: 'Fuel', type: 'number' } },
+    })),
+    vehicles: [],
+    apiKeys: [{ name: 'bench', key }],
   };
-  await insert('bench', logs);
-  await insert('noise', Math.round(logs / 5));
-  await sql.exec('ANALYZE "FlightLog"');
 }
 
-interface Case {
+/** n logs spread evenly over 2020-01-01 .. 2024-12-31 (UTC), round-robin over the aircraft, hobbs 0.1..3.0. */
+async function seed(database: Database, companyId: string, prefix: string, n: number) {
+  const chunk = 100_000;
+  for (let from = 0; from < n; from += chunk) {
+    const to = Math.min(n, from + chunk) - 1;
+    await database.sql.query(
+      `INSERT INTO "FlightLog" ("companyId", uid, "aircraftId", "aircraftRegistration", "timeDate", pilot, "startLocation", "endLocation", pax, tracking, "updatedAt")
+       SELECT $1, $2 || '-' || i, $2 || '-ac-' || lpad((i % ${AIRCRAFT})::text, 2, '0'), 'VH-' || upper(left($2, 1)) || lpad((i % ${AIRCRAFT})::text, 2, '0'),
+              timestamptz '2020-01-01T00:00:00Z' + (i::float8 / $5) * interval '1827 days', $2 || '-pilot', 'YSSY', 'YSBK', 2,
+              jsonb_build_object('hobbs', ((i::bigint * 7919) % 30 + 1) / 10.0, 'landings', 1 + i % 3)
+                || CASE WHEN i % 4 = 0 THEN jsonb_build_object('fuelUplift', 100 + i % 50) ELSE '{}'::jsonb END,
+              now()
+       FROM generate_series($3::int, $4::int) i`,
+      [companyId, prefix, from, to, n],
+    );
+  }
+  // autovacuum would vacuum and analyze both tables soon after a load this size; the benchmark does not wait for it
+  await database.sql.query('VACUUM ANALYZE "FlightLog"', []);
+  await database.sql.query('VACUUM ANALYZE "FlightLogDaily"', []);
+}
+
+interface Query {
   name: string;
   body: Record<string, unknown>;
-  /** The hand-written SQL ($1 = company) and how its rows become the same totals. */
   sql: string;
+  params: (companyId: string) => unknown[];
+  /** The service's answer and the hand-written rows as comparable `group|period -> value` maps. */
+  fromService: (body: any) => Map<string, number>;
+  fromSql: (rows: any[]) => Map<string, number>;
 }
 
-const CASES: Case[] = [
+const rowsMap = (rows: { group: string; period: string | null; value: number | null }[]) =>
+  new Map(rows.map((r) => [`${r.group}|${r.period}`, r.value ?? 0]));
+
+const QUERIES: Query[] = [
   {
-    name: 'month x aircraft sum of hobbs, Australia/Sydney, 5 years',
-    body: { collection: 'flightLogs', metric: 'hobbs', groupBy: 'aircraftId', dateField: 'timeDate', dateGroup: 'month', timezone: 'Australia/Sydney' },
-    sql: `SELECT "aircraftId" AS g, to_char("timeDate" AT TIME ZONE 'Australia/Sydney', 'YYYY-MM') AS p, sum((tracking->>'hobbs')::numeric)::text AS v, count(*)::int AS n
+    name: `month x aircraft sum of hobbs, ${TZ}, 5 years`,
+    body: { collection: 'flightLogs', metric: 'hobbs', operation: 'sum', groupBy: 'aircraftId', dateField: 'timeDate', dateGroup: 'month', timezone: TZ },
+    sql: `SELECT "aircraftId" AS g, to_char(date_trunc('month', "timeDate" AT TIME ZONE '${TZ}'), 'YYYY-MM') AS p, sum((tracking->>'hobbs')::numeric)::text AS v
           FROM "FlightLog" WHERE "companyId" = $1 GROUP BY 1, 2`,
+    params: (c) => [c],
+    fromService: (b) => rowsMap(b.results),
+    fromSql: (rows) => new Map(rows.map((r) => [`${r.g}|${r.p}`, Number(r.v)])),
   },
   {
-    name: 'quarter count of one pilot\u2019s logs (filtered)',
-    body: { collection: 'flightLogs', metric: '__count__', dateField: 'timeDate', dateGroup: 'quarter', filters: { pilot: 'p3' } },
-    sql: `SELECT 'all' AS g, to_char("timeDate" AT TIME ZONE 'UTC', 'YYYY-"Q"Q') AS p, count(*)::text AS v, count(*)::int AS n
-          FROM "FlightLog" WHERE "companyId" = $1 AND pilot = 'p3' GROUP BY 2`,
+    name: `quarter count of one aircraft's logs, ${TZ}`,
+    body: { collection: 'flightLogs', metric: '__count__', dateField: 'timeDate', dateGroup: 'quarter', timezone: TZ, filters: { aircraftId: 'a-ac-07' } },
+    sql: `SELECT to_char(date_trunc('quarter', "timeDate" AT TIME ZONE '${TZ}'), 'YYYY-"Q"Q') AS p, count(*) AS v
+          FROM "FlightLog" WHERE "companyId" = $1 AND "aircraftId" = $2 GROUP BY 1`,
+    params: (c) => [c, 'a-ac-07'],
+    fromService: (b) => rowsMap(b.results),
+    fromSql: (rows) => new Map(rows.map((r) => [`all|${r.p}`, Number(r.v)])),
   },
   {
-    name: 'day buckets of hobbs over one month, Australia/Sydney',
-    body: { collection: 'flightLogs', metric: 'hobbs', dateField: 'timeDate', dateGroup: 'day', timezone: 'Australia/Sydney', startDate: '2024-03-01', endDate: '2024-03-31' },
-    sql: `SELECT 'all' AS g, to_char("timeDate" AT TIME ZONE 'Australia/Sydney', 'YYYY-MM-DD') AS p, sum((tracking->>'hobbs')::numeric)::text AS v, count(*)::int AS n
-          FROM "FlightLog" WHERE "companyId" = $1
-            AND "timeDate" >= timestamptz '2024-03-01 00:00:00+11' AND "timeDate" < timestamptz '2024-04-01 00:00:00+11' GROUP BY 2`,
+    name: `day buckets over one month (March 2023), sum of hobbs, ${TZ}`,
+    body: {
+      collection: 'flightLogs', metric: 'hobbs', dateField: 'timeDate', dateGroup: 'day', timezone: TZ,
+      startDate: '2023-02-28T13:00:00Z', endDate: '2023-03-31T12:59:59.999Z',
+    },
+    sql: `SELECT to_char(date_trunc('day', "timeDate" AT TIME ZONE '${TZ}'), 'YYYY-MM-DD') AS p, sum((tracking->>'hobbs')::numeric)::text AS v
+          FROM "FlightLog" WHERE "companyId" = $1 AND "timeDate" >= $2 AND "timeDate" <= $3 GROUP BY 1`,
+    params: (c) => [c, '2023-02-28T13:00:00Z', '2023-03-31T12:59:59.999Z'],
+    fromService: (b) => rowsMap(b.results),
+    fromSql: (rows) => new Map(rows.map((r) => [`all|${r.p}`, Number(r.v)])),
   },
 ];
 
-async function timeIt(runs: number, fn: () => Promise<unknown>): Promise<{ best: number; median: number; last: unknown }> {
-  const times: number[] = [];
-  let last: unknown;
-  last = await fn(); // warm-up
-  for (let i = 0; i < runs; i++) {
-    const t = performance.now();
-    last = await fn();
-    times.push(performance.now() - t);
-  }
-  times.sort((a, b) => a - b);
-  return { best: times[0], median: times[Math.floor(times.length / 2)], last };
-}
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
 
 async function run(label: string, database: Database, logs: number) {
+  const s = randomBytes(3).toString('hex');
+  const a = { id: `bench-a-${s}`, key: 'fo_bench_' + randomBytes(16).toString('hex') };
+  const b = { id: `bench-b-${s}`, key: 'fo_bench_' + randomBytes(16).toString('hex') };
+  await importData(database, { companies: [company(a.id, a.key, 'a'), company(b.id, b.key, 'b')] });
   const t0 = performance.now();
-  await seed(database, logs);
-  console.log(`\n${label}: ${logs.toLocaleString('en')} logs (+${Math.round(logs / 5).toLocaleString('en')} noise) seeded in ${((performance.now() - t0) / 1000).toFixed(1)} s; ${RUNS} runs each, median (best) ms`);
+  await seed(database, a.id, 'a', logs);
+  await seed(database, b.id, 'b', Math.round(logs / 5));
+  console.log(`\n${label}: seeded ${logs} + ${Math.round(logs / 5)} logs in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+
   const app = createApp({ database, config: { rateLimitPerMinute: 0, bodyLimitBytes: 1 << 20, logLevel: 'silent' } });
-  const sql: RawSql = database.sql;
-  console.log('| query | fleetops | hand-written SQL | ratio |');
-  console.log('|---|---:|---:|---:|');
-  for (const c of CASES) {
-    const service = await timeIt(RUNS, async () => {
-      const r = await app.fetch(
-        new Request('http://bench/api/v1/aggregate', { method: 'POST', headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' }, body: JSON.stringify(c.body) }),
-      );
-      if (r.status !== 200) throw new Error(`${c.name}: ${r.status} ${await r.text()}`);
-      return r.json();
-    });
-    const hand = await timeIt(RUNS, async () => {
-      const rows = await sql.query<{ g: string; p: string; v: string; n: number }>(c.sql, ['bench']);
-      const totals: Record<string, string> = {};
-      let count = 0;
-      for (const r of rows) {
-        totals[r.g] = totals[r.g] === undefined ? r.v : exactAddString(totals[r.g], r.v);
-        count += r.n;
+  const service = async (q: Query) => {
+    const r = await app.fetch(
+      new Request('http://bench.test/api/v1/aggregate', {
+        method: 'POST',
+        headers: { authorization: `Bearer ${a.key}`, 'content-type': 'application/json' },
+        body: JSON.stringify(q.body),
+      }),
+    );
+    const body = await r.json();
+    if (r.status !== 200) throw new Error(`${q.name}: ${r.status} ${JSON.stringify(body)}`);
+    return body;
+  };
+  const hand = (q: Query) => database.sql.query<any>(q.sql, q.params(a.id));
+  const db = scopedPrisma(database.prisma, a.id);
+  const call = (q: Query) => new AggregationService(db).aggregate(q.body);
+  const callRaw = (q: Query) => new AggregationService(db, { rollup: false }).aggregate(q.body);
+
+  console.log(`median of ${RUNS} runs, ms; ratios against the hand-written SQL`);
+  console.log('| query | fleetops HTTP | service call | service, raw-table plan | hand-written SQL | HTTP ratio | service ratio | groups |');
+  console.log('|---|---:|---:|---:|---:|---:|---:|---:|');
+  for (const q of QUERIES) {
+    // warm-up, and every side must agree with the hand-written SQL
+    const want = q.fromSql(await hand(q));
+    for (const got of [q.fromService(await service(q)), q.fromService(await call(q)), q.fromService(await callRaw(q))]) {
+      const same = got.size === want.size && [...want].every(([k, v]) => Math.abs((got.get(k) ?? NaN) - v) < 1e-9);
+      if (!same) throw new Error(`${q.name}: the service and the hand-written SQL disagree`);
+    }
+    const sides = [() => service(q), () => call(q), () => callRaw(q), () => hand(q)];
+    const times: number[][] = sides.map(() => []);
+    for (let i = 0; i < RUNS; i++) {
+      // round-robin over the sides so caches and background load favour none
+      for (const [j, side] of sides.entries()) {
+        const t = performance.now();
+        await side();
+        times[j].push(performance.now() - t);
       }
-      return { rows: rows.length, totals, count };
-    });
-    // same answer: row count, total count and group totals
-    const s = service.last as { results: unknown[]; totals: Record<string, number>; totalCount: number };
-    const h = hand.last as { rows: number; totals: Record<string, string>; count: number };
-    const same = s.results.length === h.rows && s.totalCount === h.count && Object.entries(h.totals).every(([g, v]) => s.totals[g] === Number(v));
-    if (!same) throw new Error(`${c.name}: the service and the hand-written SQL disagree`);
-    console.log(`| ${c.name} | ${service.median.toFixed(1)} (${service.best.toFixed(1)}) | ${hand.median.toFixed(1)} (${hand.best.toFixed(1)}) | ${(service.median / hand.median).toFixed(2)}x |`);
+    }
+    const [mHttp, mCall, mRaw, mHand] = times.map(median);
+    console.log(
+      `| ${q.name} | ${mHttp.toFixed(1)} | ${mCall.toFixed(1)} | ${mRaw.toFixed(1)} | ${mHand.toFixed(1)} | ${(mHttp / mHand).toFixed(2)}x | ${(mCall / mHand).toFixed(2)}x | ${want.size} |`,
+    );
   }
   await app.close();
 }
 
 async function main() {
-  if (LITE_LOGS > 0) {
+  if (!process.argv.includes('--skip-lite')) {
     const lite = await openDatabase({ dataDir: 'memory://' });
     await run('PGlite (embedded, in memory)', lite, LITE_LOGS);
     await lite.close();
   }
-  if (PG_LOGS <= 0) return;
-  await withTempDatabase('fleetops_bench', async (url) => {
-    const database = await openDatabase({ databaseUrl: url });
-    try {
-      await run('PostgreSQL', database, PG_LOGS);
-    } finally {
-      await database.close();
-    }
-  });
+  if (process.argv.includes('--skip-pg')) return;
+  const adminUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+  const dbName = `fleetops_bench_${randomUUID().slice(0, 8)}`;
+  const admin = new pg.Client(adminUrl);
+  try {
+    await admin.connect();
+  } catch (e) {
+    console.log(`\nPostgreSQL: skipped (${(e as Error).message})`);
+    return;
+  }
+  await admin.query(`CREATE DATABASE "${dbName}"`);
+  const url = new URL(adminUrl);
+  url.pathname = `/${dbName}`;
+  const database = await openDatabase({ databaseUrl: url.toString() });
+  try {
+    const v = await database.sql.query<{ server_version: string }>('SHOW server_version', []);
+    await run(`PostgreSQL ${v[0].server_version}`, database, PG_LOGS);
+  } finally {
+    await database.close();
+    await admin.query(`DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`);
+    await admin.end();
+  }
 }
+
 await main();

@@ -1,34 +1,50 @@
-// The aggregation time-zone parser (gaps §5): IANA names, abbreviations as fixed offsets, UTC±hh:mm with the ISO
-// sign, and what is refused.
+// The aggregation `timezone` parser (api-v1 §2.11, gaps §5): IANA names, fixed-offset abbreviations and UTC±hh:mm.
 import { describe, expect, it } from 'vitest';
-import { offsetLabel, parseTimeZone } from '../src/modules/aggregation/timezone.js';
+import { formatOffset, parseTimeZone } from '../src/modules/aggregation/timezone.js';
+
+const offset = (minutes: number) => ({ kind: 'offset', minutes });
 
 describe('parseTimeZone', () => {
-  it('takes IANA names', () => {
+  it('takes IANA names as zones with their daylight-saving rules', () => {
     expect(parseTimeZone('Australia/Sydney')).toEqual({ kind: 'iana', name: 'Australia/Sydney' });
     expect(parseTimeZone('America/New_York')).toEqual({ kind: 'iana', name: 'America/New_York' });
+    expect(parseTimeZone('America/Argentina/Buenos_Aires')).toEqual({ kind: 'iana', name: 'America/Argentina/Buenos_Aires' });
+    expect(parseTimeZone('Etc/GMT-10')).toEqual({ kind: 'iana', name: 'Etc/GMT-10' });
   });
-  it('maps the abbreviations to fixed offsets (minutes east of UTC)', () => {
-    const want: Record<string, number> = {
+
+  it('maps every listed abbreviation to its fixed offset, in any case', () => {
+    const expected: Record<string, number> = {
       AEST: 600, AEDT: 660, ACST: 570, AWST: 480, NZST: 720, NZDT: 780, UTC: 0, GMT: 0, EST: -300, EDT: -240, CST: -360,
-      CDT: -300, MST: -420, MDT: -360, PST: -480, PDT: -420, BST: 60, CET: 60, CEST: 120,
+      CDT: -300, MST: -420, MDT: -360, PST: -480, PDT: -420, BST: 60, CET: 60, CEST: 120, ACDT: 630,
     };
-    for (const [abbr, minutes] of Object.entries(want)) expect(parseTimeZone(abbr), abbr).toMatchObject({ kind: 'offset', minutes });
-    expect(parseTimeZone('aest')).toMatchObject({ minutes: 600 });
+    for (const [abbr, minutes] of Object.entries(expected)) {
+      expect(parseTimeZone(abbr), abbr).toEqual(offset(minutes));
+      expect(parseTimeZone(abbr.toLowerCase()), abbr.toLowerCase()).toEqual(offset(minutes));
+    }
   });
-  it('reads offsets with the ISO sign (UTC+10 is east)', () => {
-    expect(parseTimeZone('UTC+10')).toMatchObject({ kind: 'offset', minutes: 600 });
-    expect(parseTimeZone('UTC-03:30')).toMatchObject({ minutes: -210 });
-    expect(parseTimeZone('GMT+0545')).toMatchObject({ minutes: 345 });
-    expect(parseTimeZone('+14:00')).toMatchObject({ minutes: 840 });
-    expect(parseTimeZone('UTC-12')).toMatchObject({ minutes: -720 });
+
+  it('reads UTC/GMT offsets with the ISO sign (east is +)', () => {
+    expect(parseTimeZone('UTC+10')).toEqual(offset(600));
+    expect(parseTimeZone('UTC-03:30')).toEqual(offset(-210));
+    expect(parseTimeZone('UTC-3:30')).toEqual(offset(-210));
+    expect(parseTimeZone('UTC+0530')).toEqual(offset(330));
+    expect(parseTimeZone('GMT+5:45')).toEqual(offset(345));
+    expect(parseTimeZone('utc+14')).toEqual(offset(840));
+    expect(parseTimeZone('UTC-12')).toEqual(offset(-720));
+    expect(parseTimeZone('+10:00')).toEqual(offset(600));
+    expect(parseTimeZone('UTC+00:00')).toEqual(offset(0));
   });
-  it('refuses what is none of them', () => {
-    for (const bad of ['', 'Mars/Olympus', 'UTC+15', 'UTC+14:30', 'UTC+10:75', 'Sydney', 'XYZT', 'UTC+', '10']) expect(parseTimeZone(bad), bad).toBeNull();
+
+  it('refuses what names no zone', () => {
+    for (const bad of ['', ' ', 'Mars/Olympus_Mons', 'AEXT', 'UTC+15', 'UTC-13', 'UTC+10:60', 'UTC+1:5', 'UTC+', '10',
+      'Australia/Sydney; DROP TABLE x', "Australia/Sydney'", 'UTC+10:00:00']) {
+      expect(parseTimeZone(bad), JSON.stringify(bad)).toBeNull();
+    }
   });
-  it('labels offsets', () => {
-    expect(offsetLabel(600)).toBe('UTC+10:00');
-    expect(offsetLabel(-210)).toBe('UTC-03:30');
-    expect(offsetLabel(0)).toBe('UTC+00:00');
+
+  it('formats offsets for messages', () => {
+    expect(formatOffset(600)).toBe('+10:00');
+    expect(formatOffset(-210)).toBe('-03:30');
+    expect(formatOffset(0)).toBe('+00:00');
   });
 });

@@ -1,46 +1,122 @@
 import { builder } from '../../graphql/builder.js';
-import type { AggregateMetricsResult, AggregateResult, AggregateRow } from './service.js';
+import { stripNulls } from '../../graphql/common.js';
+import {
+  COLLECTIONS,
+  COUNT_METRIC,
+  DATE_GROUPS,
+  OPERATIONS,
+  type AggregateMetricResult,
+  type AggregateParams,
+  type AggregateResult,
+  type AggregateRow,
+} from './service.js';
 
-/** GraphQL adapter for aggregation: `aggregate(input)` over AggregationService, either request form. */
-export const AggregateRowType = builder.objectRef<AggregateRow>('AggregateRow').implement({
-  description: 'One group and period',
+/**
+ * GraphQL adapter for aggregation: `aggregate(input)` over AggregationService. Names stay strings (the service
+ * answers an unknown collection, operation or date group with a clear 400 naming the allowed values); `filters`
+ * and `totals` are JSON because their keys are the caller's field values.
+ */
+const AggregateMetricInput = builder.inputType('AggregateMetricInput', {
   fields: (t) => ({
-    group: t.exposeString('group', { description: 'The groupBy value, `all` without groupBy, `(none)` for records without it' }),
-    period: t.exposeString('period', { nullable: true, description: 'YYYY-MM-DD, YYYY-Www, YYYY-MM, YYYY-Qn or YYYY; null without dateGroup' }),
-    value: t.exposeFloat('value', { nullable: true, description: 'The operation over the metric; null when no record has it' }),
+    field: t.string({ required: true, description: `A numeric field, or ${COUNT_METRIC}` }),
+    operation: t.string({ description: `${OPERATIONS.join(', ')}; default sum` }),
+  }),
+});
+
+const AggregateDateRangeInput = builder.inputType('AggregateDateRangeInput', {
+  fields: (t) => ({
+    field: t.string({ description: 'Date field; default timeDate for flight logs, createdAt otherwise' }),
+    start: t.string({ description: 'ISO 8601, inclusive' }),
+    end: t.string({ description: 'ISO 8601, inclusive; a date alone includes that whole day (UTC)' }),
+  }),
+});
+
+export const AggregateInput = builder.inputType('AggregateInput', {
+  description: 'AggregateBody (metric, operation, dateField, startDate, endDate) or the alternative form (metrics, dateRange).',
+  fields: (t) => ({
+    collection: t.string({ required: true, description: COLLECTIONS.join(', ') }),
+    metric: t.string({ description: `Any numeric field (core, tracking, totals, form data); ${COUNT_METRIC} counts records` }),
+    operation: t.string({ description: `${OPERATIONS.join(', ')}; default sum` }),
+    groupBy: t.string({ description: 'Field to group by; one group "all" when omitted' }),
+    dateField: t.string({ description: 'Date field for filtering and date grouping' }),
+    startDate: t.string({ description: 'ISO 8601, inclusive' }),
+    endDate: t.string({ description: 'ISO 8601, inclusive; a date alone includes that whole day (UTC)' }),
+    timezone: t.string({ description: 'IANA name, abbreviation (AEST, ...) or offset (UTC+10); default UTC' }),
+    dateGroup: t.string({ description: `${DATE_GROUPS.join(', ')}; default none; needs dateField` }),
+    filters: t.field({ type: 'JSON', description: 'map<string, string>: equality filters' }),
+    metrics: t.field({ type: [AggregateMetricInput], description: 'Alternative form: several metrics, one results set each' }),
+    dateRange: t.field({ type: AggregateDateRangeInput, description: 'Alternative form of dateField/startDate/endDate' }),
+  }),
+});
+
+const AggregateRowType = builder.objectRef<AggregateRow>('AggregateRow').implement({
+  fields: (t) => ({
+    group: t.exposeString('group', { description: '"all" without groupBy; "(none)" for records without the field' }),
+    period: t.exposeString('period', { nullable: true, description: 'Period label in the time zone; null without dateGroup' }),
+    value: t.exposeFloat('value', { nullable: true, description: 'null for avg/min/max when no record has a numeric value' }),
     count: t.exposeInt('count', { description: 'Records in the group and period' }),
   }),
 });
 
-type MetricSet = AggregateMetricsResult['metrics'][number];
-export const AggregateMetricType = builder.objectRef<MetricSet>('AggregateMetricResult').implement({
+const AggregateMetricType = builder.objectRef<{ field: string; operation: string }>('AggregateMetric').implement({
+  fields: (t) => ({ field: t.exposeString('field'), operation: t.exposeString('operation') }),
+});
+
+const AggregateDateRangeType = builder.objectRef<AggregateParams['dateRange']>('AggregateDateRange').implement({
   fields: (t) => ({
-    field: t.exposeString('field'),
-    operation: t.exposeString('operation'),
-    results: t.field({ type: [AggregateRowType], resolve: (r) => r.results }),
-    totals: t.field({ type: 'JSON', description: 'map<group, number>', resolve: (r) => r.totals }),
-    totalCount: t.exposeInt('totalCount'),
+    start: t.exposeString('start', { nullable: true }),
+    end: t.exposeString('end', { nullable: true }),
   }),
 });
 
-type Result = AggregateResult | AggregateMetricsResult;
-export const AggregateResultType = builder.objectRef<Result>('AggregateResult').implement({
-  description: 'AggregateBody answers results/totals; the metrics[] form answers metrics (one set per metric).',
+const AggregateParamsType = builder.objectRef<AggregateParams>('AggregateParams').implement({
+  description: 'Echo of the request',
   fields: (t) => ({
-    results: t.field({ type: [AggregateRowType], nullable: true, resolve: (r) => ('results' in r ? r.results : null) }),
-    totals: t.field({ type: 'JSON', nullable: true, description: 'map<group, number>: each group across periods', resolve: (r) => ('totals' in r ? r.totals : null) }),
-    metrics: t.field({ type: [AggregateMetricType], nullable: true, resolve: (r) => ('metrics' in r ? r.metrics : null) }),
+    collection: t.exposeString('collection'),
+    metric: t.exposeString('metric'),
+    operation: t.exposeString('operation'),
+    groupBy: t.exposeString('groupBy', { nullable: true }),
+    dateGroup: t.exposeString('dateGroup'),
+    dateRange: t.field({ type: AggregateDateRangeType, resolve: (p) => p.dateRange }),
+    timezone: t.exposeString('timezone'),
+    metrics: t.field({ type: [AggregateMetricType], nullable: true, description: 'Alternative form only', resolve: (p) => p.metrics ?? null }),
+  }),
+});
+
+const AggregateMetricResultType = builder.objectRef<AggregateMetricResult>('AggregateMetricResult').implement({
+  fields: (t) => ({
+    field: t.exposeString('field'),
+    operation: t.exposeString('operation'),
+    results: t.field({ type: [AggregateRowType], resolve: (m) => m.results }),
+    totals: t.field({ type: 'JSON', description: 'map<group, number>', resolve: (m) => m.totals }),
+  }),
+});
+
+const AggregateResultType = builder.objectRef<AggregateResult>('AggregateResult').implement({
+  fields: (t) => ({
+    results: t.field({ type: [AggregateRowType], description: 'One row per group and period', resolve: (r) => r.results }),
+    totals: t.field({ type: 'JSON', description: 'map<group, number>: each group across periods', resolve: (r) => r.totals }),
     totalCount: t.exposeInt('totalCount', { description: 'Records matched' }),
-    params: t.field({ type: 'JSON', description: 'The request as understood', resolve: (r) => r.params }),
+    params: t.field({ type: AggregateParamsType, resolve: (r) => r.params }),
+    metrics: t.field({
+      type: [AggregateMetricResultType],
+      nullable: true,
+      description: 'Alternative form only: one results set per metric (the first is also results/totals)',
+      resolve: (r) => r.metrics ?? null,
+    }),
   }),
 });
 
 builder.queryFields((t) => ({
   aggregate: t.field({
     type: AggregateResultType,
-    description:
-      'Sum, count, avg, min or max of a numeric field (or __count__) over flightLogs, completedForms, aircraft, schedule or vehicles, grouped by a field and by day/week/month/quarter/year in a time zone. Input: AggregateBody or the metrics[]/dateRange form.',
-    args: { input: t.arg({ type: 'JSON', required: true }) },
-    resolve: (_r, args, ctx) => ctx.services.aggregation.aggregate(args.input),
+    description: 'sum/count/avg/min/max over a collection of the company, grouped by a field and/or a period in a time zone.',
+    args: { input: t.arg({ type: AggregateInput, required: true }) },
+    resolve: (_r, args, ctx) => {
+      const input = stripNulls(args.input as Record<string, unknown>);
+      if (input.dateRange) input.dateRange = stripNulls(input.dateRange as Record<string, unknown>);
+      if (Array.isArray(input.metrics)) input.metrics = input.metrics.map((m) => stripNulls(m as Record<string, unknown>));
+      return ctx.services.aggregation.aggregate(input);
+    },
   }),
 }));

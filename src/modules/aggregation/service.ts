@@ -2,136 +2,81 @@ import { z } from 'zod';
 import type { ScopedPrisma } from '../../db/scoped.js';
 import { ValidationError, fieldErrorsFromZod, invalid, isPlainObject, type FieldError } from '../../errors.js';
 import { parseIso } from '../../lib/dates.js';
-import { addCalendarDays, startOfLocalDay } from '../schedule/rules.js';
-import { asTrackingMap } from '../tracking/schema.js';
-import { locatedFields } from '../forms/service.js';
-import { fieldTypeDef } from '../forms/fields.js';
-import { offsetLabel, parseTimeZone, type TimeZoneSpec } from './timezone.js';
+import {
+  COLLECTIONS,
+  COLLECTION_DEFS,
+  isDateKind,
+  numericExpr,
+  type CollectionDef,
+  type CollectionName,
+  type ResolvedField,
+} from './fields.js';
+import { parseTimeZone, type TimeZoneSpec } from './timezone.js';
+import { buildQuery, rollupDaysQuery, rollupServes, type RollupDays, type SqlRow } from './sql.js';
 
 /**
- * Aggregation (api-v1 §2.11, §4.4; gaps §5; docs/aggregation.md). Filtering, time-zone bucketing, grouping and the
- * arithmetic all run in one SQL statement over the company's rows (exact `numeric`; nothing is summed in the
- * process). Field names are checked against the collection's columns and the company's dynamic keys; columns come
- * from the fixed table below and JSON keys and values are bound as parameters, so no input is spliced into SQL.
+ * Aggregation (api-v1 §2.11, §4.4; gaps §5): sum/count/avg/min/max over one collection of the caller's company,
+ * grouped by a field and/or a date period in a time zone. Everything is computed by the database (sql.ts): filtering,
+ * bucketing in the time zone, grouping, exact `numeric` arithmetic and the per-group totals, in one statement (two
+ * in one snapshot when the flight-log rollup serves the request); the process only shapes the rows. Field names are checked against the collection's core columns (quoted identifiers
+ * from a fixed table) and the company's dynamic keys (bound as parameters); the company is a bound parameter.
  */
-export const COLLECTIONS = ['flightLogs', 'completedForms', 'aircraft', 'schedule', 'vehicles'] as const;
+export { COLLECTIONS, type CollectionName } from './fields.js';
 export const OPERATIONS = ['sum', 'count', 'avg', 'min', 'max'] as const;
+export type Operation = (typeof OPERATIONS)[number];
 export const DATE_GROUPS = ['none', 'day', 'week', 'month', 'quarter', 'year'] as const;
+export type DateGroup = (typeof DATE_GROUPS)[number];
 export const COUNT_METRIC = '__count__';
-const MAX_ROWS = 10_000;
+export const MAX_METRICS = 20;
+export { ALL_GROUP, NONE_GROUP } from './sql.js';
 
-type Collection = (typeof COLLECTIONS)[number];
-type Operation = (typeof OPERATIONS)[number];
-type DateGroup = (typeof DATE_GROUPS)[number];
-type Kind = 'string' | 'number' | 'date' | 'boolean';
+const oneOf = (what: string, values: readonly string[]) => (iss: { input?: unknown }) =>
+  iss.input === undefined ? `${what} is required` : `${what} must be one of ${values.join(', ')}`;
+const isoDate = (what: string) =>
+  z.string().refine((v) => parseIso(v) !== null, `${what} must be an ISO 8601 date or date-time`);
+const opt = <T extends z.ZodType>(s: T) => s.nullish();
 
-interface CollectionDef {
-  table: string;
-  core: Record<string, Kind>;
-  /** The jsonb column holding dynamic fields (tracking values, totals, answers). */
-  json: string;
-  /** Rows hidden by default (soft-deleted), unless a filter names the status. */
-  hidden?: { column: string; value: string };
-  defaultDateField?: string;
-}
-
-const COLLECTION_DEFS: Record<Collection, CollectionDef> = {
-  flightLogs: {
-    table: 'FlightLog',
-    json: 'tracking',
-    defaultDateField: 'timeDate',
-    core: {
-      uid: 'string', aircraftId: 'string', aircraftRegistration: 'string', timeDate: 'date', pilot: 'string', copilot: 'string',
-      copilotType: 'string', flightNumber: 'string', startLocation: 'string', endLocation: 'string', pax: 'number', notes: 'string',
-      createdAt: 'date', updatedAt: 'date',
-    },
-  },
-  completedForms: {
-    table: 'FormCompletion',
-    json: 'data',
-    defaultDateField: 'createdAt',
-    core: {
-      uid: 'string', formId: 'string', code: 'string', name: 'string', userId: 'string', submitterName: 'string', revision: 'number',
-      createdAt: 'date', updatedAt: 'date',
-    },
-  },
-  aircraft: {
-    table: 'Aircraft',
-    json: 'totals',
-    core: {
-      uid: 'string', registration: 'string', type: 'string', category: 'string', manufacturer: 'string', model: 'string',
-      engineType: 'string', engineCount: 'number', status: 'string', createdAt: 'date', updatedAt: 'date',
-    },
-  },
-  vehicles: {
-    table: 'Vehicle',
-    json: 'totals',
-    hidden: { column: 'status', value: 'deleted' },
-    core: {
-      uid: 'string', make: 'string', model: 'string', registration: 'string', status: 'string', vin: 'string', serialNumber: 'string',
-      color: 'string', registrationState: 'string', engineNumber: 'string', fuelType: 'string', transmissionType: 'string', year: 'number',
-      totalSeats: 'number', passengerCapacity: 'number', location: 'string', createdAt: 'date', updatedAt: 'date',
-    },
-  },
-  schedule: {
-    table: 'ScheduleItem',
-    json: '',
-    hidden: { column: 'status', value: 'inactive' },
-    core: {
-      uid: 'string', name: 'string', type: 'string', relatedTo: 'string', relatedToType: 'string', recurring: 'boolean',
-      recurringInterval: 'number', trackingItem: 'string', dueAtInterval: 'number', calendarDateDue: 'date', calendarRecurring: 'number',
-      lastCarriedOutDate: 'date', status: 'string', createdAt: 'date', updatedAt: 'date',
-    },
-  },
-};
-
-const fieldName = (what: string) => z.string({ error: `${what} must be a string` }).min(1, `${what} must not be empty`).max(200, `${what} is too long`);
-const instant = (what: string) =>
-  z
-    .string({ error: `${what} must be an ISO 8601 date or date-time` })
-    .refine((v) => parseIso(v.trim()) !== null, `${what} must be an ISO 8601 date or date-time, e.g. 2024-07-01 or 2024-07-01T00:00:00Z`);
-const filterValue = z.union([z.string().max(1000), z.number(), z.boolean()], { error: 'a filter value must be a string, number or boolean' });
-
-const common = {
-  collection: z.enum(COLLECTIONS, { error: `collection must be one of ${COLLECTIONS.join(', ')}` }),
-  groupBy: fieldName('groupBy').nullable().optional().describe('Field to group by; all records form one group `all` when omitted'),
-  timezone: z.string({ error: 'timezone must be a string' }).max(64).optional().describe('IANA name, abbreviation (AEST, EDT, ...) or UTC+10 / UTC-03:30; default UTC'),
-  dateGroup: z.enum(DATE_GROUPS, { error: `dateGroup must be one of ${DATE_GROUPS.join(', ')}` }).optional().describe('Default none; needs dateField'),
-  filters: z.record(z.string(), filterValue, { error: 'filters must be an object of field: value' }).optional().describe('Equality filters (values compare as text)'),
-};
-
-export const AggregateSchema = z
+export const AggregateMetricSchema = z
   .object({
-    ...common,
-    metric: fieldName('metric').describe('A numeric field, or __count__ to count records'),
-    operation: z.enum(OPERATIONS, { error: `operation must be one of ${OPERATIONS.join(', ')}` }).optional().describe('Default sum'),
-    dateField: fieldName('dateField').optional().describe('Date field for startDate/endDate and dateGroup'),
-    startDate: instant('startDate').optional().describe('ISO 8601; a date alone is the start of that day in timezone'),
-    endDate: instant('endDate').optional().describe('ISO 8601; a date alone includes that whole day in timezone'),
+    field: z.string().min(1, 'field must not be empty').describe(`A numeric field, or ${COUNT_METRIC} to count records`),
+    operation: opt(z.enum(OPERATIONS, { error: oneOf('operation', OPERATIONS) })).describe('Default sum'),
   })
   .strict();
 
-export const AggregateMetricsSchema = z
+export const AggregateDateRangeSchema = z
   .object({
-    ...common,
-    metrics: z
-      .array(
-        z
-          .object({
-            field: fieldName('field'),
-            operation: z.enum(OPERATIONS, { error: `operation must be one of ${OPERATIONS.join(', ')}` }).optional(),
-          })
-          .strict(),
-        { error: 'metrics must be an array of {field, operation}' },
-      )
-      .min(1, 'metrics must hold at least one entry')
-      .max(10, 'metrics holds at most 10 entries'),
-    dateRange: z
-      .object({ field: fieldName('field').optional(), start: instant('start').nullable().optional(), end: instant('end').nullable().optional() })
-      .strict()
-      .optional(),
+    field: opt(z.string().min(1)).describe('Date field; default timeDate for flight logs, createdAt otherwise'),
+    start: opt(isoDate('start')).describe('ISO 8601, inclusive'),
+    end: opt(isoDate('end')).describe('ISO 8601, inclusive; a date alone includes that whole day (UTC)'),
   })
   .strict();
+
+/** AggregateBody (api-v1 §2.11) and the alternative form (`metrics[]`, `dateRange`, §4.4). */
+export const AggregateInputSchema = z
+  .object({
+    collection: z.enum(COLLECTIONS, { error: oneOf('collection', COLLECTIONS) }),
+    metric: opt(z.string().min(1, 'metric must not be empty')).describe(
+      `Any numeric field, including dynamic tracking fields, aircraft/vehicle totals and form data fields; ${COUNT_METRIC} counts records`,
+    ),
+    operation: opt(z.enum(OPERATIONS, { error: oneOf('operation', OPERATIONS) })).describe('Default sum'),
+    groupBy: opt(z.string().min(1, 'groupBy must not be empty')).describe('Field to group by; all records form one group ("all") when omitted'),
+    dateField: opt(z.string().min(1, 'dateField must not be empty')).describe('Date field for filtering and date grouping'),
+    startDate: opt(isoDate('startDate')).describe('ISO 8601 (UTC when no offset), inclusive'),
+    endDate: opt(isoDate('endDate')).describe('ISO 8601 (UTC when no offset), inclusive; a date alone includes that whole day'),
+    timezone: opt(z.string()).describe('IANA name, abbreviation (AEST, AEDT, ...) or offset (UTC+10, UTC-03:30); default UTC'),
+    dateGroup: opt(z.enum(DATE_GROUPS, { error: oneOf('dateGroup', DATE_GROUPS) })).describe(
+      'Default none; needs dateField. day YYYY-MM-DD, week YYYY-Www (ISO), month YYYY-MM, quarter YYYY-Q1, year YYYY',
+    ),
+    filters: opt(
+      z.record(z.string().min(1), z.union([z.string(), z.number(), z.boolean()], { error: 'a filter value must be a string' })),
+    ).describe('Equality filters: field name to required value'),
+    metrics: opt(z.array(AggregateMetricSchema).min(1, 'metrics must not be empty').max(MAX_METRICS, `at most ${MAX_METRICS} metrics`)).describe(
+      'Alternative form: several metrics over the same groups, one results set each',
+    ),
+    dateRange: opt(AggregateDateRangeSchema).describe('Alternative form of dateField/startDate/endDate'),
+  })
+  .strict();
+export type AggregateInput = z.input<typeof AggregateInputSchema>;
 
 export interface AggregateRow {
   group: string;
@@ -139,322 +84,305 @@ export interface AggregateRow {
   value: number | null;
   count: number;
 }
+export interface AggregateMetricResult {
+  field: string;
+  operation: Operation;
+  results: AggregateRow[];
+  totals: Record<string, number | null>;
+}
 export interface AggregateParams {
-  collection: Collection;
+  collection: CollectionName;
   metric: string;
   operation: Operation;
   groupBy: string | null;
-  dateField: string | null;
   dateGroup: DateGroup;
   dateRange: { start: string | null; end: string | null };
   timezone: string;
-  filters: Record<string, string>;
+  /** Alternative form only: every metric asked for. */
+  metrics?: { field: string; operation: Operation }[];
 }
 export interface AggregateResult {
   results: AggregateRow[];
   totals: Record<string, number | null>;
   totalCount: number;
   params: AggregateParams;
-}
-export interface AggregateMetricsResult {
-  metrics: (Omit<AggregateResult, 'params'> & { field: string; operation: Operation })[];
-  totalCount: number;
-  params: Omit<AggregateParams, 'metric' | 'operation'> & { metrics: { field: string; operation: Operation }[] };
+  /** Alternative form only: one results set per metric (the first is also `results`/`totals`). */
+  metrics?: AggregateMetricResult[];
 }
 
-interface Query {
-  collection: Collection;
-  metric: string;
-  operation: Operation;
-  groupBy: string | null;
-  dateField: string | null;
-  dateGroup: DateGroup;
+/** A validated request, every field name resolved. */
+export interface Plan {
+  collection: CollectionName;
+  def: CollectionDef;
+  metrics: { field: string; operation: Operation; resolved: ResolvedField | null }[];
+  groupBy: ResolvedField | null;
+  dateField: ResolvedField | null;
   start: string | null;
+  /** exclusive */
   end: string | null;
-  tz: TimeZoneSpec;
-  timezone: string;
-  filters: Record<string, string>;
-}
-
-/** A field resolved to SQL: a quoted column from the table above, or the jsonb column with the key as a parameter. */
-interface ResolvedField {
-  kind: Kind;
-  column?: string;
-  jsonKey?: string;
+  timezone: TimeZoneSpec;
+  dateGroup: DateGroup;
+  /** value: as compared in SQL (date fields: the ISO instant) */
+  filters: { field: ResolvedField; value: string }[];
+  params: AggregateParams;
+  alternative: boolean;
 }
 
 export class AggregationService {
-  constructor(private readonly db: ScopedPrisma) {}
+  /** Dynamic field names per collection, read once per request. */
+  private readonly dynamicKeys = new Map<CollectionName, Promise<Set<string>>>();
 
-  /** Either request form: AggregateBody, or the `metrics[]` / `dateRange` form (one result set per metric). */
-  async aggregate(raw: unknown): Promise<AggregateResult | AggregateMetricsResult> {
-    if (!isPlainObject(raw)) throw new ValidationError('an aggregation must be a JSON object');
-    if ('metrics' in raw) return this.aggregateMetrics(raw);
-    const parsed = AggregateSchema.safeParse(raw);
-    if (!parsed.success) invalid('aggregation', fieldErrorsFromZod(parsed.error.issues));
-    const p = parsed.data;
-    const q = this.query({ ...p, metric: p.metric, operation: p.operation ?? 'sum', dateField: p.dateField, start: p.startDate, end: p.endDate });
-    const fields = await this.resolve(q, ['/metric', '/groupBy', '/dateField']);
-    const out = await this.run(q, fields);
-    return { ...out, params: paramsOf(q) };
+  /** `rollup: false` reads flight logs only from their table (tests compare both plans). */
+  constructor(
+    private readonly db: ScopedPrisma,
+    private readonly opts: { rollup?: boolean } = {},
+  ) {}
+
+  async aggregate(raw: unknown): Promise<AggregateResult> {
+    const plan = await this.plan(raw);
+    const rows = await this.run(plan);
+    return shape(plan, rows);
   }
 
-  private async aggregateMetrics(raw: Record<string, unknown>): Promise<AggregateMetricsResult> {
-    const parsed = AggregateMetricsSchema.safeParse(raw);
-    if (!parsed.success) invalid('aggregation', fieldErrorsFromZod(parsed.error.issues));
-    const p = parsed.data;
-    const queries = p.metrics.map((m) =>
-      this.query({ ...p, metric: m.field, operation: m.operation ?? 'sum', dateField: p.dateRange?.field, start: p.dateRange?.start ?? undefined, end: p.dateRange?.end ?? undefined }),
-    );
-    const metrics = [];
-    for (const [i, q] of queries.entries()) {
-      const fields = await this.resolve(q, [`/metrics/${i}/field`, '/groupBy', '/dateRange/field']);
-      metrics.push({ field: q.metric, operation: q.operation, ...(await this.run(q, fields)) });
+  private keysOf(collection: CollectionName): Promise<Set<string>> {
+    let keys = this.dynamicKeys.get(collection);
+    if (!keys) {
+      const dyn = COLLECTION_DEFS[collection].dynamic;
+      keys = dyn
+        ? this.db.$queryRaw<{ k: string }[]>(dyn.keys(this.db.companyId)).then((rows) => new Set(rows.map((r) => r.k)))
+        : Promise.resolve(new Set<string>());
+      this.dynamicKeys.set(collection, keys);
     }
-    const { metric: _m, operation: _o, ...params } = paramsOf(queries[0]);
-    return { metrics, totalCount: metrics[0].totalCount, params: { ...params, metrics: queries.map((q) => ({ field: q.metric, operation: q.operation })) } };
+    return keys;
   }
 
-  /** The checks that need no database: time zone, date group without a date field, date range order. */
-  private query(p: {
-    collection: Collection;
-    metric: string;
-    operation: Operation;
-    groupBy?: string | null;
-    dateField?: string;
-    dateGroup?: DateGroup;
-    start?: string;
-    end?: string;
-    timezone?: string;
-    filters?: Record<string, string | number | boolean>;
-  }): Query {
+  /** Validates the request (every problem at its path, one 400) and resolves its field names. */
+  private async plan(raw: unknown): Promise<Plan> {
+    if (!isPlainObject(raw)) throw new ValidationError('an aggregation request must be a JSON object');
+    const parsed = AggregateInputSchema.safeParse(raw);
+    if (!parsed.success) invalid('aggregation', fieldErrorsFromZod(parsed.error.issues));
+    const b = parsed.data;
     const errors: FieldError[] = [];
-    const timezone = p.timezone?.trim() || 'UTC';
-    const tz = parseTimeZone(timezone);
-    if (!tz) errors.push({ path: '/timezone', message: `unknown timezone ${JSON.stringify(timezone)}: use an IANA name (Australia/Sydney), an abbreviation (AEST) or an offset (UTC+10, UTC-03:30)` });
-    const dateGroup = p.dateGroup ?? 'none';
-    const dateField = p.dateField ?? null;
-    if (dateGroup !== 'none' && !dateField) errors.push({ path: '/dateField', message: `dateGroup ${dateGroup} needs a dateField` });
-    if ((p.start || p.end) && !dateField) errors.push({ path: '/dateField', message: 'startDate and endDate need a dateField' });
+    const def = COLLECTION_DEFS[b.collection];
+
+    // the two request forms (§2.11 and §4.4) are not mixed
+    const alternative = b.metrics != null || b.dateRange != null;
+    if (b.metrics != null) {
+      for (const k of ['metric', 'operation'] as const) {
+        if (b[k] != null) errors.push({ path: `/${k}`, message: `${k} cannot be combined with metrics[] (give each metric's field and operation there)` });
+      }
+    } else if (b.metric == null) {
+      errors.push({ path: '/metric', message: 'metric is required (a numeric field, or __count__), or metrics[] in the alternative form' });
+    }
+    if (b.dateRange != null) {
+      for (const k of ['dateField', 'startDate', 'endDate'] as const) {
+        if (b[k] != null) errors.push({ path: `/${k}`, message: `${k} cannot be combined with dateRange` });
+      }
+    }
+    const dateFieldName = b.dateRange ? (b.dateRange.field ?? null) : (b.dateField ?? null);
+    const startRaw = b.dateRange ? (b.dateRange.start ?? null) : (b.startDate ?? null);
+    const endRaw = b.dateRange ? (b.dateRange.end ?? null) : (b.endDate ?? null);
+    const datePath = b.dateRange ? '/dateRange/field' : '/dateField';
+
+    const timezoneRaw = b.timezone ?? 'UTC';
+    const timezone = parseTimeZone(timezoneRaw);
+    if (!timezone) {
+      errors.push({
+        path: '/timezone',
+        message: `unknown time zone ${JSON.stringify(timezoneRaw)}: give an IANA name (Australia/Sydney), an abbreviation (AEST, AEDT, EST, ...) or an offset (UTC+10, UTC-03:30)`,
+      });
+    }
+    const dateGroup = b.dateGroup ?? 'none';
+
+    const keys = await this.needKeys(b.collection, [
+      ...(b.metrics ?? []).map((m) => m.field),
+      b.metric,
+      b.groupBy,
+      dateFieldName,
+      ...Object.keys(b.filters ?? {}),
+    ]);
+    const resolve = (name: string, path: string): ResolvedField | null => {
+      const f = resolveField(def, name, keys);
+      if (!f) errors.push({ path, message: `unknown field ${JSON.stringify(name)} for ${b.collection}` });
+      return f;
+    };
+
+    const metricList = b.metrics
+      ? b.metrics.map((m, i) => ({ field: m.field, operation: m.operation ?? 'sum', path: `/metrics/${i}/field` }))
+      : b.metric != null
+        ? [{ field: b.metric, operation: b.operation ?? 'sum', path: '/metric' }]
+        : [];
+    const metrics = metricList.map((m) => {
+      if (m.field === COUNT_METRIC) return { field: m.field, operation: m.operation, resolved: null };
+      const resolved = resolve(m.field, m.path);
+      if (resolved && m.operation !== 'count' && !numericExpr(resolved)) {
+        errors.push({ path: m.path, message: `${m.field} is not a numeric field: it can be counted (operation count) or grouped by, not summed or averaged` });
+      }
+      return { field: m.field, operation: m.operation, resolved };
+    });
+
+    const groupBy = b.groupBy != null ? resolve(b.groupBy, '/groupBy') : null;
+
+    let dateField: ResolvedField | null = null;
+    if (dateFieldName != null) {
+      dateField = resolve(dateFieldName, datePath);
+      if (dateField && !(dateField.source === 'core' && isDateKind(dateField.kind))) {
+        const dates = Object.entries(def.core).filter(([, k]) => isDateKind(k)).map(([n]) => n);
+        errors.push({ path: datePath, message: `${dateFieldName} is not a date field; the date fields of ${b.collection} are ${dates.join(', ')}` });
+        dateField = null;
+      }
+    } else if (dateGroup !== 'none') {
+      errors.push({ path: datePath, message: `dateGroup ${dateGroup} needs a dateField (for ${b.collection} typically ${def.defaultDateField})` });
+    } else if (startRaw != null || endRaw != null) {
+      dateField = { name: def.defaultDateField, source: 'core', column: def.defaultDateField, kind: 'date' };
+    }
+
+    const start = startRaw != null ? instant(startRaw) : null;
+    const end = endRaw != null ? endOf(endRaw) : null;
+    if (start && end && start >= end) {
+      errors.push({ path: b.dateRange ? '/dateRange/end' : '/endDate', message: 'the end of the date range is before its start' });
+    }
+
+    const filters: Plan['filters'] = [];
+    for (const [name, value] of Object.entries(b.filters ?? {})) {
+      const path = `/filters/${name.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+      const field = resolve(name, path);
+      if (!field) continue;
+      const v = String(value);
+      const problem = filterProblem(field, v);
+      if (problem) errors.push({ path, message: problem });
+      else filters.push({ field, value: filterValue(field, v) });
+    }
+
     if (errors.length) invalid('aggregation', errors);
-    const q: Query = {
-      collection: p.collection,
-      metric: p.metric,
-      operation: p.operation,
-      groupBy: p.groupBy ?? null,
-      dateField,
+
+    const params: AggregateParams = {
+      collection: b.collection,
+      metric: metrics[0].field,
+      operation: metrics[0].operation,
+      groupBy: b.groupBy ?? null,
       dateGroup,
-      start: p.start?.trim() ?? null,
-      end: p.end?.trim() ?? null,
-      tz: tz!,
-      timezone,
-      filters: Object.fromEntries(Object.entries(p.filters ?? {}).map(([k, v]) => [k, String(v)])),
+      dateRange: { start: startRaw, end: endRaw },
+      timezone: timezoneRaw,
+      ...(alternative ? { metrics: metrics.map((m) => ({ field: m.field, operation: m.operation })) } : {}),
     };
-    const [from, to] = bounds(q);
-    if (from && to && from > to.at) invalid('aggregation', [{ path: '/endDate', message: 'endDate is before startDate' }]);
-    return q;
+    return {
+      collection: b.collection,
+      def,
+      metrics,
+      groupBy,
+      dateField,
+      start,
+      end,
+      timezone: timezone!,
+      dateGroup,
+      filters,
+      params,
+      alternative,
+    };
   }
 
-  /** Each named field against the collection's columns and the company's dynamic keys (400 otherwise). */
-  private async resolve(q: Query, paths: [string, string, string]) {
-    const def = COLLECTION_DEFS[q.collection];
-    const names = [q.metric, q.groupBy, q.dateField, ...Object.keys(q.filters)].filter((n): n is string => !!n && n !== COUNT_METRIC);
-    const dynamic = names.every((n) => Object.hasOwn(def.core, n)) ? new Map<string, Kind>() : await this.dynamicFields(q.collection);
-    const errors: FieldError[] = [];
-    const known = () => `core fields: ${Object.keys(def.core).join(', ')}${dynamic.size ? `; dynamic fields: ${[...dynamic.keys()].join(', ')}` : ''}`;
-    const lookup = (name: string, path: string): ResolvedField | null => {
-      if (Object.hasOwn(def.core, name)) return { kind: def.core[name], column: name };
-      const kind = dynamic.get(name);
-      if (kind) return { kind, jsonKey: name };
-      errors.push({ path, message: `${name} is not a field of ${q.collection} (${known()})` });
-      return null;
-    };
-    let metric: ResolvedField | null = null;
-    if (q.metric !== COUNT_METRIC) {
-      metric = lookup(q.metric, paths[0]);
-      if (metric && metric.kind !== 'number') errors.push({ path: paths[0], message: `${q.metric} is not a numeric field; use a numeric field or __count__` });
-    }
-    const group = q.groupBy ? lookup(q.groupBy, paths[1]) : null;
-    const date = q.dateField ? lookup(q.dateField, paths[2]) : null;
-    if (date && date.kind !== 'date') errors.push({ path: paths[2], message: `${q.dateField} is not a date field (date fields: ${Object.keys(def.core).filter((k) => def.core[k] === 'date').join(', ')})` });
-    const filters: [ResolvedField, string][] = [];
-    for (const [name, value] of Object.entries(q.filters)) {
-      const f = lookup(name, `/filters/${name}`);
-      if (f) filters.push([f, value]);
-    }
-    if (errors.length) invalid('aggregation', errors);
-    return { metric, group, date, filters };
+  /** Dynamic keys are read only when a name is not a core field of the collection. */
+  private async needKeys(collection: CollectionName, names: (string | null | undefined)[]): Promise<Set<string>> {
+    const core = COLLECTION_DEFS[collection].core;
+    const needed = names.some((n) => n != null && n !== COUNT_METRIC && !Object.hasOwn(core, n));
+    return needed ? this.keysOf(collection) : new Set();
   }
 
-  /** The company's dynamic fields of a collection, with their kinds. */
-  private async dynamicFields(collection: Collection): Promise<Map<string, Kind>> {
-    const out = new Map<string, Kind>();
-    const kindOf = (type: unknown): Kind => (type === 'number' ? 'number' : 'string');
-    if (collection === 'flightLogs' || collection === 'aircraft') {
-      const rows = await this.db.aircraft.findMany({ select: { maintenanceTrackingItems: true, logTrackingItems: true } });
-      for (const r of rows) {
-        for (const [k, v] of Object.entries(asTrackingMap(r.maintenanceTrackingItems))) if (!out.has(k)) out.set(k, kindOf(v.type));
-        if (collection === 'flightLogs') for (const [k, v] of Object.entries(asTrackingMap(r.logTrackingItems))) if (!out.has(k)) out.set(k, kindOf(v.type));
-      }
-    } else if (collection === 'vehicles') {
-      const rows = await this.db.vehicle.findMany({ select: { maintenanceTrackingItems: true } });
-      for (const r of rows) for (const [k, v] of Object.entries(asTrackingMap(r.maintenanceTrackingItems))) if (!out.has(k)) out.set(k, kindOf(v.type));
-    } else if (collection === 'completedForms') {
-      const forms = await this.db.form.findMany({ select: { sections: true } });
-      for (const f of forms) {
-        for (const { field } of locatedFields(f)) {
-          const format = fieldTypeDef(field.type).format(field);
-          if (!out.has(field.name)) out.set(field.name, format === 'number' ? 'number' : format === 'boolean' ? 'boolean' : 'string');
-          for (const c of field.companions ?? []) {
-            const name = `${field.name}__${c.name}`;
-            if (!out.has(name)) out.set(name, c.type === 'number' ? 'number' : c.type === 'boolean' ? 'boolean' : 'string');
-          }
-        }
-      }
-    }
-    for (const k of Object.keys(COLLECTION_DEFS[collection].core)) out.delete(k);
-    return out;
-  }
-
-  /** One statement: the (group, period) rows, each group's total and the grand total via GROUPING SETS. */
-  private async run(q: Query, f: Awaited<ReturnType<AggregationService['resolve']>>) {
-    const def = COLLECTION_DEFS[q.collection];
-    const params: unknown[] = [this.db.companyId];
-    const bind = (v: unknown) => {
-      params.push(v);
-      return `$${params.length}`;
-    };
-    const col = (name: string) => `t."${name}"`; // names come from COLLECTION_DEFS only
-    const keys = new Map<string, string>();
-    const jsonOf = (key: string) => {
-      let p = keys.get(key);
-      if (!p) keys.set(key, (p = bind(key)));
-      return `t."${def.json}" -> ${p}`;
-    };
-    // a jsonb number casts to numeric exactly; anything else (string, missing) is no value
-    const numeric = (r: ResolvedField) =>
-      r.column ? `(${col(r.column)})::numeric` : `(CASE WHEN jsonb_typeof(${jsonOf(r.jsonKey!)}) = 'number' THEN (${jsonOf(r.jsonKey!)})::numeric END)`;
-    const textOf = (r: ResolvedField) =>
-      r.column
-        ? r.kind === 'date'
-          ? `to_char(${col(r.column)} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`
-          : `(${col(r.column)})::text`
-        : `(CASE WHEN jsonb_typeof(${jsonOf(r.jsonKey!)}) IN ('object', 'array') THEN (${jsonOf(r.jsonKey!)})::text ELSE ${jsonOf(r.jsonKey!)} #>> '{}' END)`;
-
-    const where: string[] = [`t."companyId" = $1`];
-    for (const [field, value] of f.filters) {
-      // a text column compares as it is, so its index can serve the filter; `(none)` matches records without it
-      const expr = field.column && field.kind === 'string' ? col(field.column) : textOf(field);
-      where.push(value === '(none)' ? `${expr} IS NULL` : `${expr} = ${bind(value)}`);
-    }
-    if (def.hidden && !f.filters.some(([field]) => field.column === def.hidden!.column)) {
-      where.push(`t."${def.hidden.column}" IS DISTINCT FROM ${bind(def.hidden.value)}`);
-    }
-    const [from, to] = bounds(q);
-    if (f.date) {
-      const d = col(f.date.column!);
-      if (from) where.push(`${d} >= ${bind(from)}::timestamptz`);
-      if (to) where.push(`${d} ${to.inclusive ? '<=' : '<'} ${bind(to.at)}::timestamptz`);
-      if (q.dateGroup !== 'none') where.push(`${d} IS NOT NULL`);
-    }
-
-    const group = f.group ? `COALESCE(${textOf(f.group)}, '(none)')` : `'all'`;
-    let period = 'NULL::text';
-    if (q.dateGroup !== 'none') {
-      const local =
-        q.tz.kind === 'iana'
-          ? `(${col(f.date!.column!)} AT TIME ZONE ${bind(q.tz.name)})`
-          : `((${col(f.date!.column!)} AT TIME ZONE 'UTC') + make_interval(mins => ${bind(q.tz.minutes)}::int))`;
-      const format = { day: 'YYYY-MM-DD', week: 'IYYY-"W"IW', month: 'YYYY-MM', quarter: 'YYYY-"Q"Q', year: 'YYYY' }[q.dateGroup];
-      period = `to_char(${local}, '${format}')`;
-    }
-    // one aggregation pass per (group, period); each group's total and the record count combine those partial
-    // aggregates in SQL (sum of sums, min of mins, sum of sums / sum of counts, ...), exactly as numeric
-    const m = f.metric ? numeric(f.metric) : 'NULL::numeric';
-    const combine =
-      q.metric === COUNT_METRIC
-        ? { row: 'n::numeric', total: 'sum(n)' }
-        : {
-            sum: { row: 's', total: 'sum(s)' },
-            count: { row: 'c::numeric', total: 'sum(c)' },
-            avg: { row: 's / NULLIF(c, 0)', total: 'sum(s) / NULLIF(sum(c), 0)' },
-            min: { row: 'mn', total: 'min(mn)' },
-            max: { row: 'mx', total: 'max(mx)' },
-          }[q.operation];
-    // only the partial aggregates the operation uses are computed
-    const need = (name: string, expr: string) => (new RegExp(`\\b${name}\\b`).test(combine.row) ? expr : 'NULL::numeric');
-    const sql = `
-      WITH r AS (
-        SELECT ${group} AS g, ${period} AS p, ${need('s', `sum(${m})`)} AS s, ${need('c', `count(${m})`)} AS c,
-               ${need('mn', `min(${m})`)} AS mn, ${need('mx', `max(${m})`)} AS mx, count(*) AS n
-        FROM "${def.table}" t WHERE ${where.join(' AND ')}
-        GROUP BY 1, 2)
-      SELECT * FROM (
-        SELECT 0 AS level, g, p, (${combine.row})::text AS value, n::int AS n FROM r
-        UNION ALL SELECT 1, g, NULL, (${combine.total})::text, sum(n)::int FROM r GROUP BY g
-        UNION ALL SELECT 3, NULL, NULL, NULL, COALESCE(sum(n), 0)::int FROM r) x
-      ORDER BY level, g, p
-      LIMIT ${2 * MAX_ROWS + 2}`;
-    let rows: { level: number; g: string | null; p: string | null; value: string | null; n: number }[];
+  private async run(plan: Plan): Promise<SqlRow[]> {
+    const companyId = this.db.companyId;
     try {
-      rows = await this.db.$queryRawUnsafe(sql, ...params);
+      if ((this.opts.rollup ?? true) && rollupServes(plan)) {
+        // both statements see one snapshot: a log written in between cannot fall outside the days of the first
+        return await this.db.$transaction(
+          async (tx) => {
+            const [days] = await tx.$queryRaw<RollupDays[]>(rollupDaysQuery(plan, companyId));
+            if (!days || days.lo === null || days.hi === null) return [];
+            return tx.$queryRaw<SqlRow[]>(buildQuery(plan, companyId, days));
+          },
+          { isolationLevel: 'RepeatableRead' } as never,
+        );
+      }
+      return await this.db.$queryRaw<SqlRow[]>(buildQuery(plan, companyId));
     } catch (e) {
-      if (/time zone .* not recognized|22023/.test(String((e as Error).message))) {
-        invalid('aggregation', [{ path: '/timezone', message: `the database does not know the time zone ${q.timezone}` }]);
+      // a zone name the runtime knows but this database's time zone data does not
+      if (plan.timezone.kind === 'iana' && /time zone .* not recognized/i.test(String((e as Error)?.message))) {
+        invalid('aggregation', [{ path: '/timezone', message: `unknown time zone ${JSON.stringify(plan.params.timezone)}` }]);
       }
       throw e;
     }
-    const num = (v: string | null) => (v === null ? null : Number(v));
-    const results: AggregateRow[] = [];
-    const totals: Record<string, number | null> = {};
-    let totalCount = 0;
-    for (const r of rows) {
-      const level = Number(r.level);
-      if (level === 0) results.push({ group: r.g!, period: q.dateGroup === 'none' ? null : r.p, value: num(r.value), count: Number(r.n) });
-      else if (level === 1) totals[r.g!] = num(r.value);
-      else totalCount = Number(r.n);
-    }
-    if (results.length > MAX_ROWS) {
-      invalid('aggregation', [{ path: f.group ? '/groupBy' : '/dateGroup', message: `more than ${MAX_ROWS} groups and periods: narrow the date range, the grouping or the filters` }]);
-    }
-    if (q.metric !== COUNT_METRIC && q.operation === 'count') {
-      // count of records with the metric: a group with none still reports 0, not null
-      for (const r of results) r.value ??= 0;
-    }
-    return { results, totals, totalCount };
   }
 }
 
-/** Date bounds as instants: a date alone is the start of that local day (endDate: the next day's start, exclusive). */
-function bounds(q: Query): [string | null, { at: string; inclusive: boolean } | null] {
-  const dayStart = (date: string) =>
-    q.tz.kind === 'iana'
-      ? startOfLocalDay(date, q.tz.name).toISOString()
-      : new Date(Date.parse(`${date}T00:00:00Z`) - q.tz.minutes * 60_000).toISOString();
-  const at = (v: string) => parseIso(v)!;
-  let from: string | null = null;
-  let to: { at: string; inclusive: boolean } | null = null;
-  if (q.start && q.tz) {
-    const p = at(q.start);
-    from = p.instant ? p.instant.toISOString() : dayStart(p.date);
+/** A name as a core field, `<prefix>.<key>`, or a dynamic key of the company (core names win). */
+export function resolveField(def: CollectionDef, name: string, keys: Set<string>): ResolvedField | null {
+  const kind = Object.hasOwn(def.core, name) ? def.core[name] : undefined;
+  if (kind) return { name, source: 'core', column: name, kind };
+  const dyn = def.dynamic;
+  if (!dyn) return null;
+  const dot = name.indexOf('.');
+  if (dot > 0) {
+    const prefix = name.slice(0, dot);
+    const key = name.slice(dot + 1);
+    const column = Object.hasOwn(dyn.prefixes, prefix) ? dyn.prefixes[prefix] : undefined;
+    if (column && keys.has(key)) return { name, source: 'dynamic', column, key };
   }
-  if (q.end && q.tz) {
-    const p = at(q.end);
-    to = p.instant ? { at: p.instant.toISOString(), inclusive: true } : { at: dayStart(addCalendarDays(p.date, 1)), inclusive: false };
-  }
-  return [from, to];
+  if (keys.has(name)) return { name, source: 'dynamic', column: dyn.column, key: name };
+  return null;
 }
 
-function paramsOf(q: Query): AggregateParams {
+function filterProblem(f: ResolvedField, v: string): string | null {
+  if (f.source !== 'core') return null;
+  if (f.kind === 'number' && !(v.trim() !== '' && Number.isFinite(Number(v)))) return `${f.name} is a number field: the filter value must be a number`;
+  if (f.kind === 'boolean' && v !== 'true' && v !== 'false') return `${f.name} is a boolean field: the filter value must be true or false`;
+  if (isDateKind(f.kind) && parseIso(v) === null) return `${f.name} is a date field: the filter value must be an ISO 8601 date-time`;
+  return null;
+}
+
+/** Date filters compare instants: a date-time as given, a date alone as its midnight UTC. */
+function filterValue(f: ResolvedField, v: string): string {
+  return f.source === 'core' && isDateKind(f.kind) ? instant(v) : v;
+}
+
+function instant(v: string): string {
+  const p = parseIso(v)!;
+  return (p.instant ?? new Date(`${p.date}T00:00:00Z`)).toISOString();
+}
+
+/**
+ * The exclusive end of the range. A date alone includes that whole day (UTC), as in the flight-log list; a date-time
+ * is inclusive, and as timestamps are kept to the millisecond, `<= end` is `< end + 1 ms`.
+ */
+function endOf(v: string): string {
+  const p = parseIso(v)!;
+  if (p.instant) return new Date(p.instant.getTime() + 1).toISOString();
+  return new Date(Date.parse(`${p.date}T00:00:00Z`) + 86_400_000).toISOString();
+}
+
+const toNumber = (v: string | null | undefined): number | null => (v === null || v === undefined ? null : Number(v));
+
+/** Rows to the contract's shape; nothing is computed here beyond parsing the database's numbers. */
+function shape(plan: Plan, rows: SqlRow[]): AggregateResult {
+  const perMetric: AggregateMetricResult[] = plan.metrics.map((m) => ({ field: m.field, operation: m.operation, results: [], totals: {} }));
+  let totalCount = 0;
+  for (const row of rows) {
+    const kind = Number(row.kind);
+    if (kind === 2) {
+      totalCount = Number(row.c);
+      continue;
+    }
+    perMetric.forEach((m, i) => {
+      const value = toNumber(row[`v${i}`]);
+      if (kind === 0) m.results.push({ group: row.g!, period: row.period, value, count: Number(row.c) });
+      else m.totals[row.g!] = value;
+    });
+  }
+  const first = perMetric[0];
   return {
-    collection: q.collection,
-    metric: q.metric,
-    operation: q.operation,
-    groupBy: q.groupBy,
-    dateField: q.dateField,
-    dateGroup: q.dateGroup,
-    dateRange: { start: q.start, end: q.end },
-    timezone: q.tz.kind === 'offset' && q.tz.name !== 'UTC' && !/^[A-Za-z]+$/.test(q.tz.name) ? offsetLabel(q.tz.minutes) : q.timezone,
-    filters: q.filters,
+    results: first.results,
+    totals: first.totals,
+    totalCount,
+    params: plan.params,
+    ...(plan.alternative ? { metrics: perMetric } : {}),
   };
 }

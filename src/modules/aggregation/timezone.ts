@@ -1,89 +1,87 @@
-/**
- * The `timezone` of an aggregation (api-v1 §2.11, gaps §5): an IANA name (daylight saving followed), an
- * abbreviation (a fixed offset: AEST is UTC+10 all year, AEDT UTC+11), or an offset `UTC+10`, `UTC-03:30`,
- * `+05:45`. Offsets use the ISO sign: `UTC+10` is ten hours east of Greenwich.
- */
-export type TimeZoneSpec =
-  | { kind: 'iana'; name: string }
-  | { kind: 'offset'; minutes: number; name: string };
+import { isTimeZone } from '../schedule/rules.js';
 
-/** Common abbreviations and their fixed offsets in minutes east of UTC. Ambiguous ones (IST, CST in Asia) follow North American/Australian usage. */
-export const ABBREVIATIONS: Record<string, number> = {
+/**
+ * The `timezone` of an aggregation (api-v1 §2.11, gaps §5): an IANA name (`Australia/Sydney`), an abbreviation
+ * (`AEST`), or an offset (`UTC+10`, `UTC-03:30`). Abbreviations are fixed offsets, never a zone with daylight
+ * saving: `AEST` is always UTC+10 and `CET` always UTC+1, whatever the date (gaps §5). IANA names follow the zone's
+ * rules, daylight saving included.
+ *
+ * A fixed offset is kept in minutes east of UTC and reaches SQL as an interval (`AT TIME ZONE interval`), which
+ * uses the ISO sign; a POSIX zone string such as `'UTC+10'` would mean ten hours *west* in PostgreSQL.
+ */
+export type TimeZoneSpec = { kind: 'offset'; minutes: number } | { kind: 'iana'; name: string };
+
+const H = 60;
+/** Abbreviation -> minutes east of UTC. */
+export const TIME_ZONE_ABBREVIATIONS: Readonly<Record<string, number>> = {
   UTC: 0,
   GMT: 0,
   Z: 0,
   WET: 0,
-  WEST: 60,
-  BST: 60,
-  CET: 60,
-  CEST: 120,
-  EET: 120,
-  EEST: 180,
-  MSK: 180,
-  GST: 240,
-  PKT: 300,
-  ICT: 420,
-  WIB: 420,
-  SGT: 480,
-  HKT: 480,
-  AWST: 480,
-  JST: 540,
-  KST: 540,
-  ACST: 570,
-  ACDT: 630,
-  AEST: 600,
-  AEDT: 660,
-  LHST: 630,
-  NZST: 720,
-  NZDT: 780,
-  HST: -600,
-  AKST: -540,
-  AKDT: -480,
-  PST: -480,
-  PDT: -420,
-  MST: -420,
-  MDT: -360,
-  CST: -360,
-  CDT: -300,
-  EST: -300,
-  EDT: -240,
-  AST: -240,
-  ADT: -180,
-  NST: -210,
-  NDT: -150,
+  WEST: 1 * H,
+  BST: 1 * H,
+  CET: 1 * H,
+  CEST: 2 * H,
+  EET: 2 * H,
+  EEST: 3 * H,
+  MSK: 3 * H,
+  AWST: 8 * H,
+  SGT: 8 * H,
+  HKT: 8 * H,
+  JST: 9 * H,
+  KST: 9 * H,
+  ACST: 9 * H + 30,
+  ACDT: 10 * H + 30,
+  AEST: 10 * H,
+  AEDT: 11 * H,
+  NZST: 12 * H,
+  NZDT: 13 * H,
+  NST: -3 * H - 30,
+  NDT: -2 * H - 30,
+  AST: -4 * H,
+  ADT: -3 * H,
+  EST: -5 * H,
+  EDT: -4 * H,
+  CST: -6 * H,
+  CDT: -5 * H,
+  MST: -7 * H,
+  MDT: -6 * H,
+  PST: -8 * H,
+  PDT: -7 * H,
+  AKST: -9 * H,
+  AKDT: -8 * H,
+  HST: -10 * H,
 };
 
+/** `UTC+10`, `UTC-03:30`, `GMT+5:30`, `UTC+0530`, and a bare `+10:00` / `-0330`. */
 const OFFSET = /^(?:UTC|GMT)?\s*([+-])(\d{1,2})(?::?(\d{2}))?$/i;
+/** Offsets in use on Earth run from UTC-12 to UTC+14. */
+const MAX_OFFSET_MINUTES = 14 * H;
 
-function isIana(name: string): boolean {
-  if (!name.includes('/') && name !== 'UTC') return false;
-  try {
-    new Intl.DateTimeFormat('en-US', { timeZone: name });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** The time zone, or null when it is none of the accepted forms. */
+/** The time zone a string names, or null when it names none. */
 export function parseTimeZone(input: string): TimeZoneSpec | null {
-  const s = input.trim();
-  if (!s || s.length > 64) return null;
-  const upper = s.toUpperCase();
-  if (upper in ABBREVIATIONS) return { kind: 'offset', minutes: ABBREVIATIONS[upper], name: s };
-  const m = OFFSET.exec(s);
+  const tz = input.trim();
+  if (!tz) return null;
+  const abbreviation = TIME_ZONE_ABBREVIATIONS[tz.toUpperCase()];
+  if (abbreviation !== undefined) return { kind: 'offset', minutes: abbreviation };
+  const m = OFFSET.exec(tz);
   if (m) {
     const hours = Number(m[2]);
-    const mins = Number(m[3] ?? 0);
-    if (hours > 14 || mins > 59 || (hours === 14 && mins > 0)) return null;
-    return { kind: 'offset', minutes: (m[1] === '-' ? -1 : 1) * (hours * 60 + mins), name: s };
+    const minutes = m[3] === undefined ? 0 : Number(m[3]);
+    if (minutes > 59) return null;
+    const total = hours * H + minutes;
+    if (total > MAX_OFFSET_MINUTES || (m[1] === '-' && total > 12 * H)) return null;
+    return { kind: 'offset', minutes: m[1] === '-' ? -total : total };
   }
-  return isIana(s) ? { kind: 'iana', name: s } : null;
+  // IANA names have a region and a city (Australia/Sydney, America/Argentina/Buenos_Aires) or are Etc-style
+  // names the runtime knows; the name is passed to the database as a parameter, never spliced
+  if (!/^[A-Za-z][A-Za-z0-9_+\-/]*$/.test(tz) || !isTimeZone(tz)) return null;
+  return { kind: 'iana', name: tz };
 }
 
-/** `UTC+10:00` style label of an offset in minutes. */
-export function offsetLabel(minutes: number): string {
+/** `+10:00`, `-03:30`: how an offset is written in messages and docs. */
+export function formatOffset(minutes: number): string {
   const sign = minutes < 0 ? '-' : '+';
-  const a = Math.abs(minutes);
-  return `UTC${sign}${String(Math.floor(a / 60)).padStart(2, '0')}:${String(a % 60).padStart(2, '0')}`;
+  const abs = Math.abs(minutes);
+  return `${sign}${String(Math.floor(abs / H)).padStart(2, '0')}:${String(abs % H).padStart(2, '0')}`;
 }
