@@ -37,3 +37,34 @@ describe('Spectral OWASP', () => {
     }
   });
 });
+
+describe('examples', () => {
+  it('every operation shows an example of its success body (and request body), valid against its schema', async () => {
+    const env = await createTestEnv();
+    try {
+      const doc = env.app.openapi as any;
+      const ajv = new Ajv2020({ strict: false });
+      ajv.addFormat('int32', true);
+      ajv.addFormat('int64', true);
+      ajv.addSchema({ $id: 'urn:fleetops:examples', components: { schemas: doc.components.schemas } });
+      const check = (schema: { $ref: string }, example: unknown, where: string) => {
+        expect(example, where).toBeDefined();
+        const v = ajv.compile({ $ref: `urn:fleetops:examples${schema.$ref}` });
+        expect(v(example), `${where}: ${JSON.stringify(v.errors)}`).toBe(true);
+      };
+      let n = 0;
+      for (const [path, ops] of Object.entries<any>(doc.paths)) {
+        for (const [method, op] of Object.entries<any>(ops)) {
+          const ok = Object.entries<any>(op.responses).find(([s]) => s.startsWith('2'))![1].content['application/json'];
+          check(ok.schema, ok.example, `${method} ${path} response`);
+          const body = op.requestBody?.content['application/json'];
+          if (body) check(body.schema, body.example, `${method} ${path} request`);
+          n++;
+        }
+      }
+      expect(n).toBeGreaterThan(40);
+    } finally {
+      await env.close();
+    }
+  });
+});

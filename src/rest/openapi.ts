@@ -55,6 +55,51 @@ function bound(node: unknown, where: 'request' | 'response' | 'param'): void {
   }
 }
 
+/**
+ * An example value for a schema, built from the schema itself (its examples, enum, const, default or format, else
+ * a typical value of its type), so every operation shows the shape it takes and returns; a test validates each
+ * example against its schema.
+ */
+function sample(schema: unknown, schemas: Record<string, unknown>, depth = 0): unknown {
+  const s = (schema ?? {}) as Record<string, any>;
+  if (depth > 8) return null;
+  if (typeof s.$ref === 'string') return sample(schemas[s.$ref.split('/').pop()!], schemas, depth + 1);
+  if (Array.isArray(s.examples) && s.examples.length) return s.examples[0];
+  if ('const' in s) return s.const;
+  if (Array.isArray(s.enum)) return s.enum[0];
+  if ('default' in s) return s.default;
+  for (const key of ['anyOf', 'oneOf']) if (Array.isArray(s[key])) return sample(s[key].find((x: any) => x.type !== 'null') ?? s[key][0], schemas, depth + 1);
+  if (Array.isArray(s.allOf)) return Object.assign({}, ...s.allOf.map((x: unknown) => sample(x, schemas, depth + 1)));
+  const type = Array.isArray(s.type) ? s.type.find((t: string) => t !== 'null') : s.type;
+  switch (type) {
+    case 'object': {
+      const out: Record<string, unknown> = {};
+      const required = new Set<string>(s.required ?? []);
+      for (const [k, v] of Object.entries<any>(s.properties ?? {})) if (required.has(k) || depth === 0) out[k] = sample(v, schemas, depth + 1);
+      return out;
+    }
+    case 'array':
+      return s.minItems > 0 || depth <= 2 ? Array.from({ length: Math.max(1, s.minItems ?? 1) }, () => sample(s.items, schemas, depth + 1)) : [];
+    case 'integer':
+      return Math.max(s.minimum ?? 1, Math.min(1, s.maximum ?? 1));
+    case 'number':
+      return Math.max(s.minimum ?? 1.5, Math.min(1.5, s.maximum ?? 1.5));
+    case 'boolean':
+      return true;
+    case 'null':
+      return null;
+    case 'string': {
+      const formats: Record<string, string> = { 'date-time': '2026-03-01T09:30:00.000Z', date: '2026-03-01', time: '09:30:00', email: 'ops@example.com', uri: 'https://example.com', url: 'https://example.com' };
+      if (s.format && formats[s.format]) return formats[s.format];
+      if (s.pattern === '^[a-zA-Z0-9-]+$') return 'daily-check';
+      const text = 'example';
+      return text.slice(0, s.maxLength ?? text.length).padEnd(s.minLength ?? 0, 'x');
+    }
+    default:
+      return {};
+  }
+}
+
 /** Headers every response declares: rate-limit state (IETF draft) and CORS. */
 const COMMON_HEADERS = {
   RateLimit: { description: 'Remaining requests of the key in the current window (when rate limiting is on)', schema: { type: 'string', maxLength: 100 } },
@@ -139,10 +184,17 @@ export function buildOpenApi(routes: RouteSpec[], opts: { version: string }) {
       tags: [r.tag],
       ...(parameters.length ? { parameters } : {}),
       ...(r.body
-        ? { requestBody: { required: !r.optionalBody, content: { 'application/json': { schema: ref(idOf(r.body)) } } } }
+        ? {
+            requestBody: {
+              required: !r.optionalBody,
+              content: { 'application/json': { schema: ref(idOf(r.body)), example: sample(ref(idOf(r.body)), schemas) } },
+            },
+          }
         : {}),
       responses,
     };
+    const ok = (responses[String(r.status)] as { content: Record<string, Record<string, unknown>> }).content['application/json'];
+    ok.example = sample(ok.schema, schemas);
     (paths[r.path] ??= {})[r.method.toLowerCase()] = op;
   }
 
