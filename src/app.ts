@@ -4,6 +4,7 @@ import { createRequire } from 'node:module';
 import { createGraphQLError, createYoga, maskError as defaultMaskError } from 'graphql-yoga';
 import pino, { type Logger } from 'pino';
 import { ApiKeyService } from './auth/keys.js';
+import { KEY_CHANGE_CHANNEL } from './auth/key-cache.js';
 import type { Config } from './config.js';
 import { createContext, type RequestContext } from './context.js';
 import type { Database } from './db/database.js';
@@ -59,6 +60,8 @@ export interface App {
   openapi: ReturnType<typeof buildOpenApi>;
   /** The delivery dispatcher of this process, when it runs one. */
   dispatcher: Dispatcher | null;
+  /** Settles once start-up work in the background is done (on PostgreSQL: listening for API-key changes). */
+  ready: Promise<void>;
   close(): Promise<void>;
 }
 
@@ -122,7 +125,14 @@ export function createApp(opts: AppOptions): App {
     return ['/graphql', '/mcp', '/healthz', '/readyz', '/metrics'].includes(p) ? p : 'other';
   };
   setUnexpectedErrorSink((err, context) => logger.error({ err, ...context }, 'unexpected error'));
-  const keys = new ApiKeyService(database.prisma);
+  const keys = new ApiKeyService(database.prisma, { cache: true });
+  // other processes on the same PostgreSQL database announce key changes; until this process hears them, it caches nothing
+  const stopListening = keys.cache && database.listen
+    ? database.listen(KEY_CHANGE_CHANNEL, (hash) => keys.cache!.invalidate(hash), (listening) => {
+        keys.cache!.clear();
+        keys.cache!.enabled = listening;
+      })
+    : null;
   const rateLimit = createRateLimit({ perMinute: config.rateLimitPerMinute, redisUrl: config.redisUrl });
   const authFailures = createRateLimit({ perMinute: config.authFailLimitPerMinute ?? 30, redisUrl: config.redisUrl, prefix: 'fleetops:authfail' });
   const openapi = buildOpenApi(restRoutes, { version: API_VERSION });
@@ -247,11 +257,14 @@ export function createApp(opts: AppOptions): App {
   return {
     openapi,
     dispatcher,
+    ready: Promise.resolve(stopListening).then(() => undefined, () => undefined),
     async fetch(request, info = {}) {
       const requestId = requestIdFor(request.headers.get('x-request-id'));
       return requestScope.run({ requestId }, () => handle(request, info, requestId));
     },
     async close() {
+      await (await stopListening?.catch(() => null))?.();
+      keys.cache?.dispose();
       await dispatcher?.stop();
       await rateLimit.close();
       await authFailures.close();

@@ -28,6 +28,7 @@ export async function startServer(
   const logger = pino({ level: config.logLevel, mixin: logMixin });
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   const app = createApp({ database, config, logger });
+  await app.ready;
   const server = http.createServer(
     createServerAdapter<{ req: http.IncomingMessage }>((req, ctx) => app.fetch(req, { clientAddress: ctx?.req?.socket?.remoteAddress })),
   );

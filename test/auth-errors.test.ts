@@ -98,6 +98,55 @@ describe('401 unauthorized', () => {
     // the company's other key is unaffected
     expect((await both(`Bearer ${env.a.key}`).rest()).status).toBe(200);
   });
+
+  /** Polls until the key answers 401 (a notification from another connection arrives asynchronously). */
+  async function until401(key: string, ms = 3000): Promise<number> {
+    const end = Date.now() + ms;
+    let status = 0;
+    while (Date.now() < end) {
+      status = (await both(`Bearer ${key}`).rest()).status;
+      if (status === 401) return status;
+      await new Promise((r) => setTimeout(r, 25));
+    }
+    return status;
+  }
+
+  async function revokeLikeAnotherProcess(key: string, notify: boolean) {
+    // the same SQL another process's `keys revoke` runs, on its own connection: this process's in-memory
+    // invalidation is not involved, only what the database tells it
+    await env.database.sql.transaction(async (sql) => {
+      const [row] = await sql.query<{ hash: string }>(`UPDATE "ApiKey" SET "revokedAt" = now() WHERE hash = encode(sha256($1::bytea), 'hex') RETURNING hash`, [key]);
+      expect(row).toBeDefined();
+      if (notify) await sql.query(`SELECT pg_notify('fleetops_api_keys', $1)`, [row.hash]);
+    });
+  }
+
+  it.runIf(process.env.TEST_DATABASE_URL)('PostgreSQL: a key another process revokes answers 401 as soon as that transaction commits', async () => {
+    const { key } = await new ApiKeyService(env.database.prisma).create({ companyId: env.a.id, name: 'other-process' });
+    expect((await both(`Bearer ${key}`).rest()).status).toBe(200); // known, and cached from here
+    expect((await both(`Bearer ${key}`).rest()).status).toBe(200);
+    await revokeLikeAnotherProcess(key, true);
+    expect(await until401(key)).toBe(401);
+  });
+
+  it.runIf(process.env.TEST_DATABASE_URL)('PostgreSQL: when the notification connection drops, cached keys are forgotten (no change goes unheard)', async () => {
+    const { key } = await new ApiKeyService(env.database.prisma).create({ companyId: env.a.id, name: 'listener-lost' });
+    expect((await both(`Bearer ${key}`).rest()).status).toBe(200);
+    const killed = await env.database.sql.query<{ ok: boolean }>(
+      `SELECT pg_terminate_backend(pid) AS ok FROM pg_stat_activity WHERE datname = current_database() AND query = 'LISTEN "fleetops_api_keys"'`,
+    );
+    expect(killed.length).toBeGreaterThan(0);
+    // revoked without a notification, while nobody listened: only forgetting the cache makes this 401
+    await revokeLikeAnotherProcess(key, false);
+    expect(await until401(key)).toBe(401);
+    // and the listener comes back: a later notified revocation is heard again
+    await new Promise((r) => setTimeout(r, 600));
+    const second = await new ApiKeyService(env.database.prisma).create({ companyId: env.a.id, name: 'after-reconnect' });
+    expect((await both(`Bearer ${second.key}`).rest()).status).toBe(200);
+    expect((await both(`Bearer ${second.key}`).rest()).status).toBe(200);
+    await revokeLikeAnotherProcess(second.key, true);
+    expect(await until401(second.key)).toBe(401);
+  });
 });
 
 describe('readJsonBody: 415, 413, 400 at the HTTP layer', () => {

@@ -90,6 +90,7 @@ export async function createTestEnv(
     config: { rateLimitPerMinute: opts.rateLimitPerMinute ?? 0, authFailLimitPerMinute: 0, bodyLimitBytes: 1024 * 1024, logLevel: 'silent', ...opts.config },
     dispatch: opts.dispatch ?? false,
   });
+  await app.ready;
   const request: TestEnv['request'] = (method, path, o = {}) => {
     const headers: Record<string, string> = { ...(o.headers ?? {}) };
     const key = o.key === undefined ? a.key : o.key;

@@ -1,6 +1,7 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { PrismaClient } from '../generated/prisma/client.js';
 import { NotFoundError, UnauthorizedError, ValidationError } from '../errors.js';
+import { invalidateKey, KEY_CHANGE_CHANNEL, KeyCache } from './key-cache.js';
 
 /**
  * API keys: `fo_live_` + 32 random base62 characters. Only a SHA-256 hash is stored (keys are high-entropy, so a
@@ -67,7 +68,15 @@ export class ApiKeyService {
   /** The default acting user per company, looked up at most once a minute (it is a query on every request otherwise). */
   private actors = new Map<string, { userId: string; until: number }>();
 
-  constructor(private readonly prisma: PrismaClient) {}
+  /** Set by the server: authenticated keys kept briefly (key-cache.ts says how revocation still applies at once). */
+  readonly cache: KeyCache | null;
+
+  constructor(
+    private readonly prisma: PrismaClient,
+    opts: { cache?: boolean } = {},
+  ) {
+    this.cache = opts.cache ? new KeyCache() : null;
+  }
 
   async create(input: { companyId: string; name?: string; userId?: string; key?: string; scope?: string }) {
     const scope = input.scope ?? 'read_write';
@@ -107,7 +116,12 @@ export class ApiKeyService {
     const row = await this.prisma.apiKey.findUnique({ where: { id: keyId } });
     if (!row) throw new NotFoundError('API key', keyId);
     if (row.revokedAt) return row as ApiKeyInfo;
-    return this.prisma.apiKey.update({ where: { id: keyId }, data: { revokedAt: new Date() }, select: keySelect });
+    const [, revoked] = await this.prisma.$transaction([
+      notifyKeyChange(this.prisma, row.hash),
+      this.prisma.apiKey.update({ where: { id: keyId }, data: { revokedAt: new Date() }, select: keySelect }),
+    ]);
+    invalidateKey(row.hash);
+    return revoked as ApiKeyInfo;
   }
 
   /** Resolves `Authorization: Bearer <key>` to an actor, or throws 401. */
@@ -115,14 +129,23 @@ export class ApiKeyService {
     if (!authorization) throw new UnauthorizedError('missing Authorization header: send "Authorization: Bearer <API key>"');
     const m = /^Bearer[ ]+([^\s]+)\s*$/i.exec(authorization);
     if (!m) throw new UnauthorizedError('malformed Authorization header: expected "Bearer <API key>"');
-    const row = await this.prisma.apiKey.findUnique({ where: { hash: hashKey(m[1]) } });
+    const hash = hashKey(m[1]);
+    const cached = this.cache?.get(hash);
+    if (cached) {
+      this.touch(cached.keyId);
+      return cached;
+    }
+    const generation = this.cache?.begin() ?? 0;
+    const row = await this.prisma.apiKey.findUnique({ where: { hash } });
     // unknown and revoked keys get the same answer (no oracle for keys that once existed); the reason is logged
     if (!row || row.revokedAt) {
       throw Object.assign(new UnauthorizedError('invalid API key'), { reason: row ? `revoked key ${row.id}` : 'unknown key' });
     }
     const userId = row.userId ?? (await this.defaultActor(row.companyId));
     this.touch(row.id);
-    return { companyId: row.companyId, keyId: row.id, userId, scope: row.scope as KeyScope, roles: await this.rolesOf(row.companyId, userId) };
+    const actor: Actor = { companyId: row.companyId, keyId: row.id, userId, scope: row.scope as KeyScope, roles: await this.rolesOf(row.companyId, userId) };
+    this.cache?.set(hash, actor, generation);
+    return actor;
   }
 
   private roles = new Map<string, { roles: string[]; until: number }>();
@@ -163,4 +186,13 @@ export class ApiKeyService {
     this.lastTouched.set(id, now);
     void this.prisma.apiKey.update({ where: { id }, data: { lastUsedAt: new Date(now) } }).catch(() => {});
   }
+}
+
+/**
+ * Tells every fleetops process that a key's record changed (revoked, re-assigned, restored). Run it inside the
+ * transaction that changes the key: PostgreSQL delivers the notification when that transaction commits. Processes
+ * on the same database listen on the channel and drop their cached copy (key-cache.ts).
+ */
+export function notifyKeyChange(prisma: Pick<PrismaClient, '$executeRaw'>, hash: string) {
+  return prisma.$executeRaw`SELECT pg_notify(${KEY_CHANGE_CHANNEL}, ${hash})`;
 }

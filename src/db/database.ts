@@ -26,7 +26,66 @@ export interface Database {
   prisma: PrismaClient;
   sql: RawSql;
   adapterFactory: SqlMigrationAwareDriverAdapterFactory;
+  /**
+   * Hears `NOTIFY channel` from other processes on the same database (PostgreSQL only: an embedded database has
+   * one process). `onState(false)` is called whenever the listening connection is down, when notifications may be
+   * missed, and `onState(true)` once it listens again; it is re-opened with a growing pause. Returns a function
+   * that stops listening.
+   */
+  listen?(channel: string, onMessage: (payload: string) => void, onState: (listening: boolean) => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
+}
+
+function pgListener(connectionString: string) {
+  return async (channel: string, onMessage: (payload: string) => void, onState: (listening: boolean) => void) => {
+    let client: pg.Client | null = null;
+    let stopped = false;
+    let retry: NodeJS.Timeout | undefined;
+    let pause = 250;
+    const connect = async (): Promise<void> => {
+      const c = new pg.Client({ connectionString });
+      c.on('notification', (n) => {
+        if (n.channel === channel) onMessage(n.payload ?? '');
+      });
+      c.on('error', () => lost(c));
+      c.on('end', () => lost(c));
+      try {
+        await c.connect();
+        await c.query(`LISTEN "${channel.replace(/"/g, '""')}"`);
+      } catch (e) {
+        await c.end().catch(() => {});
+        throw e;
+      }
+      if (stopped) return void (await c.end().catch(() => {}));
+      client = c;
+      pause = 250;
+      onState(true);
+    };
+    const lost = (c: pg.Client) => {
+      if (client !== c || stopped) return;
+      client = null;
+      onState(false);
+      schedule();
+    };
+    const schedule = () => {
+      retry = setTimeout(() => {
+        connect().catch(() => {
+          pause = Math.min(pause * 2, 30_000);
+          if (!stopped) schedule();
+        });
+      }, pause);
+      retry.unref();
+    };
+    onState(false);
+    await connect().catch(() => schedule());
+    return async () => {
+      stopped = true;
+      clearTimeout(retry);
+      const c = client;
+      client = null;
+      await c?.end().catch(() => {});
+    };
+  };
 }
 
 export interface OpenOptions {
@@ -107,6 +166,7 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
       prisma,
       sql: poolSql(pool),
       adapterFactory,
+      listen: pgListener(opts.databaseUrl),
       async close() {
         await prisma.$disconnect();
         await pool.end();

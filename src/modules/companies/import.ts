@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { ApiKeyService, hashKey } from '../../auth/keys.js';
+import { ApiKeyService, hashKey, notifyKeyChange } from '../../auth/keys.js';
+import { invalidateKey } from '../../auth/key-cache.js';
 import { createServices } from '../../context.js';
 import type { Database } from '../../db/database.js';
 import { scopedPrisma, type TxClient } from '../../db/scoped.js';
@@ -55,7 +56,8 @@ export async function importData(database: Database, raw: unknown): Promise<Comp
     ids.add(c.id);
   });
 
-  return database.prisma.$transaction(
+  const changedKeys: string[] = [];
+  const summaries = await database.prisma.$transaction(
     async (tx) => {
       const summaries: CompanyImportSummary[] = [];
       for (const [ci, c] of file.companies.entries()) {
@@ -96,6 +98,9 @@ export async function importData(database: Database, raw: unknown): Promise<Comp
           }
           if (found) {
             await tx.apiKey.update({ where: { id: found.id }, data: { name: k.name, userId: k.userId ?? null, revokedAt: null } });
+            // a server may hold this key with its former user: it must re-read it
+            await notifyKeyChange(tx, found.hash);
+            changedKeys.push(found.hash);
             s.apiKeys.updated++;
           } else {
             try {
@@ -113,6 +118,8 @@ export async function importData(database: Database, raw: unknown): Promise<Comp
     },
     { timeout: 120_000, maxWait: 30_000 },
   );
+  changedKeys.forEach(invalidateKey);
+  return summaries;
 }
 
 export function formatSummary(s: CompanyImportSummary): string {
