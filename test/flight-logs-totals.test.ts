@@ -4,6 +4,9 @@
 // writers. Expected sums are computed in integer tenths (all test values have one decimal place), so the test
 // itself does no floating-point accumulation.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createServices } from '../src/context.js';
+import { scopedPrisma } from '../src/db/scoped.js';
+import { insertLogsIfAircraftUnchanged, type NewLogRow } from '../src/modules/flight-logs/insert.js';
 import { flightLogBody2, flightLogBody, createTestEnv, type TestEnv } from './helpers.js';
 
 const API = '/api/v1';
@@ -404,3 +407,62 @@ describe('concurrent writers', () => {
     await expectInvariant();
   });
 });
+
+describe('the one-statement insert writes only against the aircraft the logs were checked with', () => {
+  const row = (uid: string, hobbs: number): NewLogRow => ({
+    uid, timeDate: new Date('2044-01-01T00:00:00Z'), pilot: 'acme-pilot', copilot: null, copilotType: null,
+    aircraftId: 'acme-ac-1', aircraftRegistration: 'VH-ACM', flightNumber: null, startLocation: 'YSSY', endLocation: 'YSBK',
+    pax: 1, notes: null, tracking: { hobbs },
+  });
+
+  it('a changed aircraft (tracking items, registration) or a missing one: nothing written, totals untouched', async () => {
+    const db = scopedPrisma(env.database.prisma, env.a.id);
+    const current = await db.aircraft.findFirstOrThrow({ where: { uid: 'acme-ac-1' } });
+    const before = (await aircraft('acme-ac-1')).totals;
+    const stale = [
+      { ...current, logTrackingItems: { ...(current.logTrackingItems as object), gone: { displayText: 'Gone', type: 'number' } } },
+      { ...current, maintenanceTrackingItems: {} },
+      { ...current, registration: 'VH-OLD' },
+      { ...current, uid: 'no-such-aircraft' },
+    ];
+    for (const [i, checked] of stale.entries()) {
+      expect(await insertLogsIfAircraftUnchanged(db, [row(`fl_stale_${i}`, 0.3)], [checked])).toBe(false);
+    }
+    expect((await allLogs()).filter((l) => String(l.uid).startsWith('fl_stale_'))).toEqual([]);
+    expect((await aircraft('acme-ac-1')).totals).toEqual(before);
+    // the same rows against the aircraft as it is: written, and the totals follow exactly
+    expect(await insertLogsIfAircraftUnchanged(db, [row('fl_fresh_1', 0.3), row('fl_fresh_2', 0.4)], [current])).toBe(true);
+    expect((await aircraft('acme-ac-1')).totals.hobbs).toBe(Math.round((before.hobbs + 0.7) * 10) / 10);
+    await expectInvariant();
+  });
+
+  it('creates and batches racing with re-imports of their aircraft (tracking items changing) all land, exactly', async () => {
+    const services = createServices(scopedPrisma(env.database.prisma, env.a.id));
+    const base = await db().aircraft.findFirstOrThrow({ where: { uid: 'acme-ac-1' } });
+    const reimport = (i: number) =>
+      services.aircraft.upsert({
+        uid: base.uid, registration: base.registration, type: base.type, category: base.category, engineType: base.engineType,
+        engineCount: base.engineCount, maintenanceTrackingItems: base.maintenanceTrackingItems as never,
+        logTrackingItems: { ...(base.logTrackingItems as object), [`note${i % 3}`]: { displayText: `Note ${i}`, type: 'string' } } as never,
+        initialValues: base.initialValues as never,
+      });
+    for (let round = 0; round < 3; round++) {
+      const calls: Promise<unknown>[] = [];
+      for (let i = 0; i < 12; i++) {
+        calls.push(post('/flight-logs', log({ timeDate: `2045-0${round + 1}-01T${String(i).padStart(2, '0')}:00:00Z`, hobbs: 0.1, landings: 1 })).then((r) => {
+          expect(r.status, JSON.stringify(r.body)).toBe(201);
+        }));
+        if (i % 4 === 0) {
+          calls.push(post('/flight-logs/batch', { items: Array.from({ length: 5 }, (_, j) => log({ timeDate: `2045-0${round + 1}-02T0${j}:0${i % 10}:00Z`, hobbs: 0.2 })) }).then((r) => {
+            expect(r.body.errors, JSON.stringify(r.body)).toEqual([]);
+          }));
+        }
+        if (i % 3 === 0) calls.push(reimport(round * 12 + i));
+      }
+      await Promise.all(calls);
+      await expectInvariant();
+    }
+  });
+});
+
+const db = () => scopedPrisma(env.database.prisma, env.a.id);

@@ -1,6 +1,8 @@
 import type DataLoader from 'dataloader';
 import { uidLoader } from '../../db/loaders.js';
 import { z } from 'zod';
+import { lockRows } from '../../db/locks.js';
+import { retrying } from '../../db/retry.js';
 import type { Aircraft } from '../../generated/prisma/client.js';
 import type { ScopedPrisma } from '../../db/scoped.js';
 import { NotFoundError, ValidationError, fieldErrorsFromZod } from '../../errors.js';
@@ -105,10 +107,17 @@ export class AircraftService {
       logTrackingItems: a.logTrackingItems,
       initialValues: a.initialValues,
     };
-    const existing = await this.db.aircraft.findFirst({ where: { uid: a.uid }, select: { uid: true } });
-    if (existing) await this.db.aircraft.updateMany({ where: { uid: a.uid }, data });
-    else await this.db.aircraft.create({ data: { uid: a.uid, ...data } as never });
-    await recomputeAircraftTotals(this.db, [a.uid]);
+    // Recomputing from scratch is exact only under the aircraft's lock, in one transaction with the change: a log
+    // written meanwhile would otherwise add its difference to totals that the recompute then overwrites without it.
+    const existing = await retrying(() =>
+      this.db.$transaction(async (tx) => {
+        const found = (await lockRows(tx, 'Aircraft', [a.uid])).size > 0;
+        if (found) await tx.aircraft.updateMany({ where: { uid: a.uid }, data });
+        else await tx.aircraft.create({ data: { uid: a.uid, ...data } as never });
+        await recomputeAircraftTotals(tx, [a.uid]);
+        return found;
+      }),
+    );
     this.loader.clear(a.uid);
     return existing ? 'updated' : 'created';
   }

@@ -1,3 +1,4 @@
+import { Prisma } from '../../generated/prisma/client.js';
 import { lockRows } from '../../db/locks.js';
 import type { ScopedPrisma } from '../../db/scoped.js';
 
@@ -34,34 +35,34 @@ export async function lockAircraft(tx: ScopedPrisma, uids: Iterable<string>): Pr
 type Tracking = Record<string, unknown> | null | undefined;
 
 /**
- * Adds `add` and subtracts `sub` (a log's tracking values after and before a write; null for none) to the
- * aircraft's totals, for its number maintenance items only. Callers hold the lock from `lockAircraft`.
+ * The totals of aircraft row `a` after adding the values of the jsonb array `adds` and taking off those of `subs`
+ * (each an array of log tracking objects), for its number maintenance items only, in exact `numeric`. The one SQL
+ * form of the rule's difference: every write path (single, batch, the one-statement insert) uses it.
  */
-export async function applyTotalsDelta(tx: ScopedPrisma, uid: string, add: Tracking, sub: Tracking): Promise<void> {
-  await tx.$executeRaw`
-    UPDATE "Aircraft" a SET totals = COALESCE((
+export function totalsAfter(adds: Prisma.Sql, subs: Prisma.Sql): Prisma.Sql {
+  return Prisma.sql`COALESCE((
       SELECT jsonb_object_agg(k.key,
         COALESCE((a.totals ->> k.key)::numeric, (a."initialValues" ->> k.key)::numeric, 0)
-        + CASE WHEN jsonb_typeof(${JSON.stringify(add ?? {})}::jsonb -> k.key) = 'number'
-               THEN (${JSON.stringify(add ?? {})}::jsonb ->> k.key)::numeric ELSE 0 END
-        - CASE WHEN jsonb_typeof(${JSON.stringify(sub ?? {})}::jsonb -> k.key) = 'number'
-               THEN (${JSON.stringify(sub ?? {})}::jsonb ->> k.key)::numeric ELSE 0 END)
+        + COALESCE((SELECT SUM((e ->> k.key)::numeric) FROM jsonb_array_elements(${adds}) e
+                    WHERE jsonb_typeof(e -> k.key) = 'number'), 0)
+        - COALESCE((SELECT SUM((e ->> k.key)::numeric) FROM jsonb_array_elements(${subs}) e
+                    WHERE jsonb_typeof(e -> k.key) = 'number'), 0))
       FROM jsonb_each(a."maintenanceTrackingItems") k
-      WHERE k.value ->> 'type' = 'number'), '{}'::jsonb), "updatedAt" = now()
-    WHERE a."companyId" = ${tx.companyId} AND a.uid = ${uid}`;
+      WHERE k.value ->> 'type' = 'number'), '{}'::jsonb)`;
+}
+
+/**
+ * Adds `add` and subtracts `sub` (a log's tracking values after and before a write; null for none) to the
+ * aircraft's totals. Callers hold the lock from `lockAircraft`.
+ */
+export async function applyTotalsDelta(tx: ScopedPrisma, uid: string, add: Tracking, sub: Tracking): Promise<void> {
+  await applyTotalsDeltas(tx, uid, add ? [add] : [], sub ? [sub] : []);
 }
 
 /** The same for many logs of one aircraft at once (batches): the values added and taken off summed in SQL, exactly. */
 export async function applyTotalsDeltas(tx: ScopedPrisma, uid: string, adds: Record<string, unknown>[], subs: Record<string, unknown>[] = []): Promise<void> {
   await tx.$executeRaw`
-    UPDATE "Aircraft" a SET totals = COALESCE((
-      SELECT jsonb_object_agg(k.key,
-        COALESCE((a.totals ->> k.key)::numeric, (a."initialValues" ->> k.key)::numeric, 0)
-        + COALESCE((SELECT SUM((e ->> k.key)::numeric) FROM jsonb_array_elements(${JSON.stringify(adds)}::jsonb) e
-                    WHERE jsonb_typeof(e -> k.key) = 'number'), 0)
-        - COALESCE((SELECT SUM((e ->> k.key)::numeric) FROM jsonb_array_elements(${JSON.stringify(subs)}::jsonb) e
-                    WHERE jsonb_typeof(e -> k.key) = 'number'), 0))
-      FROM jsonb_each(a."maintenanceTrackingItems") k
-      WHERE k.value ->> 'type' = 'number'), '{}'::jsonb), "updatedAt" = now()
+    UPDATE "Aircraft" a
+    SET totals = ${totalsAfter(Prisma.sql`${JSON.stringify(adds)}::jsonb`, Prisma.sql`${JSON.stringify(subs)}::jsonb`)}, "updatedAt" = now()
     WHERE a."companyId" = ${tx.companyId} AND a.uid = ${uid}`;
 }

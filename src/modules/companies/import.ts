@@ -65,7 +65,7 @@ export async function importData(database: Database, raw: unknown): Promise<Comp
         const existing = await tx.company.findUnique({ where: { id: c.id } });
         if (existing) await tx.company.update({ where: { id: c.id }, data: { name: c.name } });
         else await tx.company.create({ data: { id: c.id, name: c.name } });
-        const services = createServices(scopedPrisma(tx as TxClient, c.id));
+        const services = createServices(scopedPrisma(tx as TxClient, c.id, true));
         const s: CompanyImportSummary = {
           id: c.id,
           company: existing ? 'updated' : 'created',

@@ -18,6 +18,7 @@ import { applyTotalsDelta, applyTotalsDeltas, lockAircraft } from '../aircraft/t
 import { asTrackingMap } from '../tracking/schema.js';
 import { afterCursor, allPages, toPage } from '../../db/keyset.js';
 import { retrying } from '../../db/retry.js';
+import { insertLogsIfAircraftUnchanged, type AircraftChecked, type NewLogRow } from './insert.js';
 
 /**
  * Flight logs (api-v1 §2.3-2.7, §4.2; gaps §4). This service owns every flight-log rule: input validation
@@ -157,7 +158,7 @@ function normalize(raw: unknown): Normalized {
 }
 
 /** Checks tracking values against the aircraft's declared keys and types. */
-function checkTracking(aircraft: Aircraft, tracking: Record<string, TrackingValue>, errors: FieldError[]) {
+function checkTracking(aircraft: AircraftChecked, tracking: Record<string, TrackingValue>, errors: FieldError[]) {
   const maint = asTrackingMap(aircraft.maintenanceTrackingItems);
   const log = asTrackingMap(aircraft.logTrackingItems);
   for (const [key, value] of Object.entries(tracking)) {
@@ -202,7 +203,7 @@ function checkCreate(raw: unknown): { core: CreateCore; tracking: Record<string,
 }
 
 /** The stored row of a new log (the registration always the aircraft's). */
-function logRow(uid: string, core: CreateCore, aircraft: Aircraft, tracking: Record<string, TrackingValue>) {
+function logRow(uid: string, core: CreateCore, aircraft: Pick<Aircraft, 'uid' | 'registration'>, tracking: Record<string, TrackingValue>): NewLogRow {
   return {
     uid,
     timeDate: core.timeDate,
@@ -218,6 +219,50 @@ function logRow(uid: string, core: CreateCore, aircraft: Aircraft, tracking: Rec
     notes: core.notes ?? null,
     tracking: withoutNulls(tracking),
   };
+}
+
+const CHECKED_FIELDS = { uid: true, registration: true, maintenanceTrackingItems: true, logTrackingItems: true } as const;
+
+interface NewLog {
+  index: number;
+  core: CreateCore;
+  tracking: Record<string, TrackingValue>;
+}
+
+interface InsertPlan {
+  rows: NewLogRow[];
+  /** The aircraft the rows were checked against (only those that get a log). */
+  aircraft: AircraftChecked[];
+  done: { index: number; uid: string }[];
+  refused: { index: number; errors: FieldError[] }[];
+}
+
+/** Checks each new log against its aircraft (which must be the company's, with that registration and fields). */
+function planInsert(valid: NewLog[], found: AircraftChecked[]): InsertPlan {
+  const aircraft = new Map(found.map((a) => [a.uid, a]));
+  const plan: InsertPlan = { rows: [], aircraft: [], done: [], refused: [] };
+  const used = new Set<string>();
+  for (const v of valid) {
+    const a = aircraft.get(v.core.aircraftId);
+    const errs: FieldError[] = [];
+    if (!a) errs.push({ path: '/aircraftId', message: `aircraft ${v.core.aircraftId} is not an aircraft of your company` });
+    else if (v.core.aircraftRegistration !== a.registration) {
+      errs.push({
+        path: '/aircraftRegistration',
+        message: `aircraftRegistration ${v.core.aircraftRegistration} does not match aircraft ${v.core.aircraftId} (registration ${a.registration})`,
+      });
+    } else checkTracking(a, v.tracking, errs);
+    if (errs.length) {
+      plan.refused.push({ index: v.index, errors: errs });
+      continue;
+    }
+    const uid = newUid('fl');
+    plan.rows.push(logRow(uid, v.core, a!, v.tracking));
+    if (!used.has(a!.uid)) plan.aircraft.push(a!);
+    used.add(a!.uid);
+    plan.done.push({ index: v.index, uid });
+  }
+  return plan;
 }
 
 function fail(errors: FieldError[]): never {
@@ -307,22 +352,34 @@ export class FlightLogService {
   }
 
   async create(raw: unknown): Promise<WriteResult> {
-    const { core, tracking } = checkCreate(raw);
-    const n = { tracking };
-    const uid = newUid('fl');
-    await retrying(() =>
-      this.db.$transaction(async (tx) => {
-        await lockAircraft(tx, [core.aircraftId]);
-        const aircraft = await this.aircraftFor(tx, core.aircraftId, core.aircraftRegistration);
-        const errs: FieldError[] = [];
-        checkTracking(aircraft, n.tracking, errs);
-        if (errs.length) fail(errs);
-        await tx.flightLog.create({ data: logRow(uid, core, aircraft, n.tracking) as never });
-        await applyTotalsDelta(tx, aircraft.uid, withoutNulls(n.tracking), null);
-      }),
-    );
-    this.aircraftCache?.clear(core.aircraftId);
-    return { uid, status: 'created' };
+    const { done, refused } = await this.writeNew([{ index: 0, ...checkCreate(raw) }]);
+    if (refused.length) fail(refused[0].errors);
+    return { uid: done[0].uid, status: 'created' };
+  }
+
+  /**
+   * Writes checked create bodies. The aircraft are read without a lock and each log is checked against its
+   * aircraft; then one statement writes the logs and their totals if no aircraft changed in between
+   * (insert.ts says why that is exact). If one did, the logs are checked again under the aircraft's lock.
+   */
+  private async writeNew(valid: NewLog[]): Promise<InsertPlan> {
+    const ids = [...new Set(valid.map((v) => v.core.aircraftId))];
+    const read = (db: ScopedPrisma) => db.aircraft.findMany({ where: { uid: { in: ids } }, select: CHECKED_FIELDS });
+    const optimistic = planInsert(valid, await read(this.db));
+    let plan: InsertPlan;
+    if (await retrying(() => insertLogsIfAircraftUnchanged(this.db, optimistic.rows, optimistic.aircraft))) plan = optimistic;
+    else {
+      plan = await retrying(() =>
+        this.db.$transaction(async (tx) => {
+          await lockAircraft(tx, ids);
+          const locked = planInsert(valid, await read(tx));
+          if (!(await insertLogsIfAircraftUnchanged(tx, locked.rows, locked.aircraft))) throw new Error('flight-log insert: locked aircraft changed');
+          return locked;
+        }),
+      );
+    }
+    for (const id of ids) this.aircraftCache?.clear(id);
+    return plan;
   }
 
   async update(uid: string, raw: unknown): Promise<WriteResult> {
@@ -415,43 +472,15 @@ export class FlightLogService {
     if (valid.length) {
       let written: { index: number; uid: string }[];
       try {
-        written = await retrying(() =>
-          this.db.$transaction(async (tx) => {
-            const ids = [...new Set(valid.map((v) => v.core.aircraftId))];
-            await lockAircraft(tx, ids);
-            const aircraft = new Map((await tx.aircraft.findMany({ where: { uid: { in: ids } } })).map((a) => [a.uid, a]));
-            const rows: Record<string, unknown>[] = [];
-            const perAircraft = new Map<string, Record<string, number | string>[]>();
-            const done: { index: number; uid: string }[] = [];
-            const refused: { index: number; error: string }[] = [];
-            for (const v of valid) {
-              const a = aircraft.get(v.core.aircraftId);
-              const errs: FieldError[] = [];
-              if (!a) errs.push({ path: '/aircraftId', message: `aircraft ${v.core.aircraftId} is not an aircraft of your company` });
-              else if (v.core.aircraftRegistration !== a.registration) {
-                errs.push({ path: '/aircraftRegistration', message: `aircraftRegistration ${v.core.aircraftRegistration} does not match aircraft ${v.core.aircraftId} (registration ${a.registration})` });
-              } else checkTracking(a, v.tracking, errs);
-              if (errs.length) {
-                try {
-                  fail(errs);
-                } catch (e) {
-                  refused.push({ index: v.index, error: oneLineMessage(e as ValidationError) });
-                }
-                continue;
-              }
-              const uid = newUid('fl');
-              rows.push(logRow(uid, v.core, a!, v.tracking));
-              perAircraft.set(a!.uid, [...(perAircraft.get(a!.uid) ?? []), withoutNulls(v.tracking)]);
-              done.push({ index: v.index, uid });
-            }
-            if (rows.length) await tx.flightLog.createMany({ data: rows as never });
-            for (const [uid, adds] of perAircraft) await applyTotalsDeltas(tx, uid, adds);
-            return { done, refused };
-          }),
-        ).then(({ done, refused }) => {
-          out.errors.push(...refused);
-          return done;
-        });
+        const { done, refused } = await this.writeNew(valid);
+        for (const r of refused) {
+          try {
+            fail(r.errors);
+          } catch (e) {
+            out.errors.push({ index: r.index, error: oneLineMessage(e as ValidationError) });
+          }
+        }
+        written = done;
       } catch (e) {
         if (e instanceof ValidationError) throw e;
         // the set write failed as a whole (a constraint, a lost race): item by item, each failure its own
@@ -464,7 +493,6 @@ export class FlightLogService {
           else written.push({ index: v.index, uid: fallback.results[r++].uid });
         }
       }
-      for (const id of new Set(valid.map((v) => v.core.aircraftId))) this.aircraftCache?.clear(id);
       out.results = written.sort((a, b) => a.index - b.index).map((w) => ({ uid: w.uid, status: 'created' as const }));
     }
     out.errors.sort((a, b) => a.index - b.index);

@@ -1,0 +1,46 @@
+// Profiles one flight-log operation through the service (in-process app.fetch, no sockets) on PostgreSQL, for
+// `node --cpu-prof`: npx tsx --cpu-prof --cpu-prof-dir=/tmp/prof bench/profile-op.ts [create|batch|list|graphql] [N]
+// then `npx tsx bench/top-frames.ts /tmp/prof/*.cpuprofile` names where the time goes (docs/benchmarks.md).
+import { randomBytes } from 'node:crypto';
+import { createApp } from '../src/app.js';
+import { openDatabase } from '../src/db/database.js';
+import { importData } from '../src/modules/companies/import.js';
+import { withTempDatabase } from './pg.js';
+
+const op = process.argv[2] ?? 'batch';
+const N = Number(process.argv[3]) || 200;
+
+await withTempDatabase('fleetops_prof', async (url) => {
+  const database = await openDatabase({ databaseUrl: url });
+  const companyId = `prof-${randomBytes(3).toString('hex')}`;
+  const key = 'fo_prof_' + randomBytes(16).toString('hex');
+  await importData(database, {
+    companies: [{
+      id: companyId, name: 'Prof', users: [{ uid: 'p', email: 'p@p.test', displayName: 'P', roles: ['pilot'] }],
+      aircraft: [{ uid: 'ac', registration: 'VH-PRF', type: 'B06', category: 'rotary-wing', engineType: 'turbine', engineCount: 1,
+        maintenanceTrackingItems: { hobbs: { displayText: 'Hobbs', type: 'number' }, landings: { displayText: 'Landings', type: 'number' } } }],
+      vehicles: [], apiKeys: [{ name: 'prof', key }],
+    }],
+  });
+  const app = createApp({ database, config: { rateLimitPerMinute: 0, authFailLimitPerMinute: 0, bodyLimitBytes: 1 << 20, logLevel: 'silent' }, dispatch: false });
+  await app.ready;
+  let seq = 0;
+  const item = () => ({ timeDate: new Date(Date.UTC(2025, 0, 1) + seq++ * 60_000).toISOString(), pilot: 'p', aircraftId: 'ac', aircraftRegistration: 'VH-PRF', startLocation: 'A', endLocation: 'B', pax: 1, hobbs: 1.2, landings: 1 });
+  const call = async (method: string, path: string, body?: unknown) => {
+    const r = await app.fetch(new Request('http://x' + path, { method, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) }));
+    if (r.status >= 300) throw new Error(`${path} ${r.status} ${await r.text()}`);
+    return r.json();
+  };
+  const ops: Record<string, () => Promise<unknown>> = {
+    create: () => call('POST', '/api/v1/flight-logs', item()),
+    batch: () => call('POST', '/api/v1/flight-logs/batch', { items: Array.from({ length: 50 }, item) }),
+    list: () => call('GET', '/api/v1/flight-logs?limit=100'),
+    graphql: () => call('POST', '/graphql', { query: '{ flightLogs(limit: 100) { count data { uid timeDate trackingItems aircraft { registration totals } pilotUser { displayName } } } }' }),
+  };
+  for (let i = 0; i < 4; i++) await ops.batch();
+  const t0 = performance.now();
+  for (let i = 0; i < N; i++) await ops[op]();
+  console.log(`${op}: ${((performance.now() - t0) / N).toFixed(2)} ms per call (${N} calls)`);
+  await app.close();
+  await database.close();
+});

@@ -1,0 +1,77 @@
+import { Prisma } from '../../generated/prisma/client.js';
+import type { ScopedPrisma } from '../../db/scoped.js';
+import { totalsAfter } from '../aircraft/totals.js';
+
+/** A new log's stored row (see `logRow` in service.ts). */
+export interface NewLogRow {
+  uid: string;
+  timeDate: Date;
+  pilot: string;
+  copilot: string | null;
+  copilotType: string | null;
+  aircraftId: string;
+  aircraftRegistration: string;
+  flightNumber: string | null;
+  startLocation: string;
+  endLocation: string;
+  pax: number | null;
+  notes: string | null;
+  tracking: Record<string, number | string>;
+}
+
+/** What the logs were checked against: the fields of an aircraft that decide whether a log is valid. */
+export interface AircraftChecked {
+  uid: string;
+  registration: string;
+  maintenanceTrackingItems: unknown;
+  logTrackingItems: unknown;
+}
+
+/**
+ * Writes new logs and their totals in ONE SQL statement (one round trip, no interactive transaction), provided
+ * every aircraft still has the registration and tracking items the logs were checked against.
+ *
+ * Why this is exact (docs/api-notes.md, "Flight logs"; docs/benchmarks.md):
+ * - the statement locks the aircraft rows first (`FOR UPDATE`, sorted by uid, as every other writer does); under
+ *   READ COMMITTED a locked row is re-read at its newest committed version, so the comparison with what was checked
+ *   is made on the row as it is now, and nobody can change it until this statement commits;
+ * - if any aircraft changed (or is gone), nothing is written and the caller falls back to the locked path, which
+ *   re-reads and re-checks;
+ * - the totals take the inserted rows' values through `totalsAfter`, the same rule every write path uses, applied
+ *   to the newest version of the locked row.
+ * Returns whether the logs were written.
+ */
+export async function insertLogsIfAircraftUnchanged(db: ScopedPrisma, rows: NewLogRow[], checked: AircraftChecked[]): Promise<boolean> {
+  if (!rows.length) return true;
+  const seen = JSON.stringify(
+    checked.map((a) => ({ uid: a.uid, registration: a.registration, mti: a.maintenanceTrackingItems ?? {}, lti: a.logTrackingItems ?? {} })),
+  );
+  const added = Prisma.sql`COALESCE((SELECT jsonb_agg(i.tracking) FROM ins i WHERE i."aircraftId" = a.uid), '[]'::jsonb)`;
+  const [r] = await db.$queryRaw<{ inserted: number }[]>`
+    WITH seen AS (
+      SELECT * FROM jsonb_to_recordset(${seen}::jsonb) AS s(uid text, registration text, mti jsonb, lti jsonb)
+    ), locked AS (
+      SELECT a.uid FROM "Aircraft" a JOIN seen s ON s.uid = a.uid
+      WHERE a."companyId" = ${db.companyId} AND a.registration = s.registration
+        AND a."maintenanceTrackingItems" = s.mti AND a."logTrackingItems" = s.lti
+      ORDER BY a.uid FOR UPDATE OF a
+    ), go AS (
+      SELECT (SELECT count(*) FROM locked) = (SELECT count(*) FROM seen) AS ok
+    ), ins AS (
+      INSERT INTO "FlightLog" ("companyId", uid, "aircraftId", "aircraftRegistration", "timeDate", pilot, copilot,
+        "copilotType", "flightNumber", "startLocation", "endLocation", pax, notes, tracking, "updatedAt")
+      SELECT ${db.companyId}, r.uid, r."aircraftId", r."aircraftRegistration", r."timeDate", r.pilot, r.copilot,
+        r."copilotType", r."flightNumber", r."startLocation", r."endLocation", r.pax, r.notes, r.tracking, now()
+      FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS r(uid text, "aircraftId" text, "aircraftRegistration" text,
+        "timeDate" timestamptz, pilot text, copilot text, "copilotType" text, "flightNumber" text, "startLocation" text,
+        "endLocation" text, pax integer, notes text, tracking jsonb)
+      WHERE (SELECT ok FROM go)
+      RETURNING "aircraftId", tracking
+    ), upd AS (
+      UPDATE "Aircraft" a SET totals = ${totalsAfter(added, Prisma.sql`'[]'::jsonb`)}, "updatedAt" = now()
+      WHERE a."companyId" = ${db.companyId} AND a.uid IN (SELECT "aircraftId" FROM ins)
+      RETURNING a.uid
+    )
+    SELECT (SELECT count(*) FROM ins)::int AS inserted, (SELECT count(*) FROM upd)::int AS updated`;
+  return Number(r?.inserted ?? 0) === rows.length;
+}
