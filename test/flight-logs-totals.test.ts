@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServices } from '../src/context.js';
 import { scopedPrisma } from '../src/db/scoped.js';
-import { insertLogsIfAircraftUnchanged, type NewLogRow } from '../src/modules/flight-logs/insert.js';
+import { insertLogsIfAircraftUnchanged, type NewLogRow } from '../src/modules/flight-logs/set-write.js';
 import { flightLogBody2, flightLogBody, createTestEnv, type TestEnv } from './helpers.js';
 
 const API = '/api/v1';

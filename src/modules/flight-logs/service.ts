@@ -14,11 +14,11 @@ import { newUid } from '../../lib/ids.js';
 import { parseIsoInstant } from '../../lib/dates.js';
 import { BATCH_MAX, batchList, runBatch } from '../../lib/batch.js';
 import { EndDateParam, LimitParam, PAGE_DEFAULT, PAGE_MAX, StartDateParam, instantRange } from '../../lib/params.js';
-import { applyTotalsDelta, applyTotalsDeltas, lockAircraft } from '../aircraft/totals.js';
+import { applyTotalsDelta, lockAircraft } from '../aircraft/totals.js';
 import { asTrackingMap } from '../tracking/schema.js';
 import { afterCursor, allPages, toPage } from '../../db/keyset.js';
 import { retrying } from '../../db/retry.js';
-import { insertLogsIfAircraftUnchanged, type AircraftChecked, type NewLogRow } from './insert.js';
+import { deleteLogsWithTotals, insertLogsIfAircraftUnchanged, type AircraftChecked, type NewLogRow } from './set-write.js';
 
 /**
  * Flight logs (api-v1 §2.3-2.7, §4.2; gaps §4). This service owns every flight-log rule: input validation
@@ -360,7 +360,7 @@ export class FlightLogService {
   /**
    * Writes checked create bodies. The aircraft are read without a lock and each log is checked against its
    * aircraft; then one statement writes the logs and their totals if no aircraft changed in between
-   * (insert.ts says why that is exact). If one did, the logs are checked again under the aircraft's lock.
+   * (set-write.ts says why that is exact). If one did, the logs are checked again under the aircraft's lock.
    */
   private async writeNew(valid: NewLog[]): Promise<InsertPlan> {
     const ids = [...new Set(valid.map((v) => v.core.aircraftId))];
@@ -500,8 +500,8 @@ export class FlightLogService {
   }
 
   /**
-   * 1 to 50 deletes, set-based: one transaction locks the logs and their aircraft, deletes them in one statement and
-   * takes their values off each aircraft's totals in one exact update. An id that is not a log of the company (or
+   * 1 to 50 deletes, set-based: one statement deletes the logs and takes their values off each aircraft's totals,
+   * exactly (set-write.ts). An id that is not a log of the company (or
    * comes twice) is reported in `errors` with its index; the others are deleted.
    */
   async batchDelete(ids: unknown): Promise<BatchResult> {
@@ -514,19 +514,7 @@ export class FlightLogService {
     });
     if (wanted.length) {
       const uids = [...new Set(wanted.map((w) => w.uid))].sort();
-      const found = await retrying(() =>
-        this.db.$transaction(async (tx) => {
-          const locked = await tx.$queryRaw<{ uid: string }[]>`
-            SELECT uid FROM "FlightLog" WHERE "companyId" = ${tx.companyId} AND uid = ANY(${uids}::text[]) ORDER BY uid FOR UPDATE`;
-          const logs = locked.length ? await tx.flightLog.findMany({ where: { uid: { in: locked.map((l) => l.uid) } } }) : [];
-          const byAircraft = new Map<string, Record<string, unknown>[]>();
-          for (const l of logs) byAircraft.set(l.aircraftId, [...(byAircraft.get(l.aircraftId) ?? []), (l.tracking ?? {}) as Record<string, unknown>]);
-          await lockAircraft(tx, byAircraft.keys());
-          if (logs.length) await tx.flightLog.deleteMany({ where: { uid: { in: logs.map((l) => l.uid) } } });
-          for (const [aircraftId, subs] of byAircraft) await applyTotalsDeltas(tx, aircraftId, [], subs);
-          return logs;
-        }),
-      );
+      const found = await retrying(() => deleteLogsWithTotals(this.db, uids));
       const deleted = new Map(found.map((l) => [l.uid, l]));
       for (const w of wanted) {
         if (deleted.has(w.uid)) {

@@ -75,3 +75,24 @@ export async function insertLogsIfAircraftUnchanged(db: ScopedPrisma, rows: NewL
     SELECT (SELECT count(*) FROM ins)::int AS inserted, (SELECT count(*) FROM upd)::int AS updated`;
   return Number(r?.inserted ?? 0) === rows.length;
 }
+
+/**
+ * Deletes logs and takes their values off their aircraft's totals in ONE SQL statement. The delete locks each log
+ * at its newest committed version (a log moved to another aircraft meanwhile is taken off that aircraft), and the
+ * totals update applies `totalsAfter` to the newest version of each aircraft row, so it is exact under concurrent
+ * writers; logs are locked before aircraft, as in every other write. Returns the deleted logs.
+ */
+export async function deleteLogsWithTotals(db: ScopedPrisma, uids: string[]): Promise<{ uid: string; aircraftId: string }[]> {
+  if (!uids.length) return [];
+  const taken = Prisma.sql`COALESCE((SELECT jsonb_agg(d.tracking) FROM del d WHERE d."aircraftId" = a.uid), '[]'::jsonb)`;
+  return db.$queryRaw<{ uid: string; aircraftId: string }[]>`
+    WITH del AS (
+      DELETE FROM "FlightLog" WHERE "companyId" = ${db.companyId} AND uid = ANY(${uids}::text[])
+      RETURNING uid, "aircraftId", tracking
+    ), upd AS (
+      UPDATE "Aircraft" a SET totals = ${totalsAfter(Prisma.sql`'[]'::jsonb`, taken)}, "updatedAt" = now()
+      WHERE a."companyId" = ${db.companyId} AND a.uid IN (SELECT "aircraftId" FROM del)
+      RETURNING a.uid
+    )
+    SELECT d.uid, d."aircraftId" FROM del d`; // upd runs whether or not it is read (a data-modifying WITH always does)
+}
