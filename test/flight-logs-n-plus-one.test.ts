@@ -87,4 +87,18 @@ describe('N+1', () => {
     });
     expect(large).toBe(small);
   });
+
+  it('a vehicle batch is set-based too: 50 vehicles cost the same statements as 2', async () => {
+    const items = (n: number) => Array.from({ length: n }, (_, i) => ({ make: 'Toyota', model: 'Hilux', registration: `SET-${n}-${i}` }));
+    const small = await count(async () => {
+      const r = await env.json('POST', '/api/v1/vehicles/batch', { body: { items: items(2) } });
+      expect(r.body.results).toHaveLength(2);
+    });
+    const large = await count(async () => {
+      const r = await env.json('POST', '/api/v1/vehicles/batch', { body: { items: items(50) } });
+      expect(r.body.results).toHaveLength(50);
+      expect(r.body.errors).toEqual([]);
+    });
+    expect(large).toBe(small);
+  });
 });

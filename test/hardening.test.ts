@@ -5,7 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestEnv, flightLogBody, type TestEnv } from './helpers.js';
 import { expectProblem, expectValidation } from './assertions.js';
 import { databaseError } from '../src/db/errors.js';
-import { runBatch } from '../src/lib/batch.js';
+import { runBatch, runSetBatch } from '../src/lib/batch.js';
+import { ValidationError } from '../src/errors.js';
 import { setUnexpectedErrorSink } from '../src/lib/unexpected.js';
 
 let env: TestEnv;
@@ -95,6 +96,38 @@ describe('database errors and batches', () => {
     });
     expect(out.results).toEqual([{ uid: 'u1', status: 'created' }, { uid: 'u3', status: 'created' }]);
     expect(out.errors).toEqual([{ index: 1, error: expect.stringMatching(/internal error: this item was not written/) }]);
+    expect(logged).toHaveLength(1);
+  });
+
+  it('a set-based batch: bad items reported by index; when the set write fails as a whole, each item is written alone', async () => {
+    const check = (n: number) => {
+      if (n < 0) throw new ValidationError('invalid thing', [{ path: '/n', message: 'n must not be negative' }]);
+      return n;
+    };
+    const together = await runSetBatch([1, -1, 2], check, async (ns) => ns.map((n) => ({ uid: `u${n}` })), async () => {
+      throw new Error('not used');
+    });
+    expect(together).toEqual({ results: [{ uid: 'u1' }, { uid: 'u2' }], errors: [{ index: 1, error: expect.stringMatching(/n must not be negative/) }] });
+
+    const logged: unknown[] = [];
+    setUnexpectedErrorSink((e) => logged.push(e));
+    const alone = await runSetBatch(
+      [1, -1, 2, 3],
+      check,
+      async () => {
+        throw new Error('one row broke the statement');
+      },
+      async (n) => {
+        if (n === 2) throw new Error('this row is the bad one');
+        return { uid: `u${n}` };
+      },
+    );
+    // indices stay the caller's: -1 is item 1 (refused by its check), 2 is item 2 (failed alone)
+    expect(alone.results).toEqual([{ uid: 'u1' }, { uid: 'u3' }]);
+    expect(alone.errors).toEqual([
+      { index: 1, error: expect.stringMatching(/n must not be negative/) },
+      { index: 2, error: expect.stringMatching(/internal error/) },
+    ]);
     expect(logged).toHaveLength(1);
   });
 });

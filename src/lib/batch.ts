@@ -42,3 +42,36 @@ export async function runBatch<T, R>(list: T[], fn: (item: T) => Promise<R>): Pr
   }
   return out;
 }
+
+/**
+ * A set-based batch: every item is checked first (`check` throws a domain error for a bad one, reported with its
+ * index), then all the checked items are written together by `writeAll` (one statement or transaction). If that
+ * write fails as a whole, the checked items are written one by one with `writeOne`, so each failure stays its own.
+ */
+export async function runSetBatch<T, C, R>(
+  list: T[],
+  check: (item: T) => C,
+  writeAll: (checked: C[]) => Promise<R[]>,
+  writeOne: (checked: C) => Promise<R>,
+): Promise<BatchOutcome<R>> {
+  const out: BatchOutcome<R> = { results: [], errors: [] };
+  const checked: { index: number; item: C }[] = [];
+  for (const [index, item] of list.entries()) {
+    try {
+      checked.push({ index, item: check(item) });
+    } catch (e) {
+      if (!(e instanceof ValidationError)) throw e;
+      out.errors.push({ index, error: oneLineMessage(e) });
+    }
+  }
+  if (!checked.length) return out;
+  try {
+    out.results = await writeAll(checked.map((c) => c.item));
+  } catch {
+    const one = await runBatch(checked, (c) => writeOne(c.item));
+    out.results = one.results;
+    out.errors.push(...one.errors.map((e) => ({ index: checked[e.index].index, error: e.error })));
+    out.errors.sort((a, b) => a.index - b.index);
+  }
+  return out;
+}

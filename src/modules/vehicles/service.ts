@@ -9,7 +9,7 @@ import { newUid } from '../../lib/ids.js';
 import { BoolParam } from '../../lib/params.js';
 import { lockRows } from '../../db/locks.js';
 import { retrying } from '../../db/retry.js';
-import { batchList, runBatch } from '../../lib/batch.js';
+import { batchList, runSetBatch } from '../../lib/batch.js';
 import { NumberMapSchema, TrackingMapSchema, asNumberMap, type TrackingMap } from '../tracking/schema.js';
 
 /**
@@ -151,16 +151,34 @@ export class VehicleService {
   }
 
   async create(raw: unknown): Promise<{ uid: string; status: VehicleWriteStatus }> {
-    const v = checkBody(startingTotals(raw), CreateVehicleSchema, 'vehicle');
-    const uid = newUid('vh');
-    const data = withDefaults(v, null);
-    await this.db.vehicle.create({ data: { uid, status: 'active', ...data } as never });
-    return { uid, status: 'created' };
+    return this.insert(this.checkNew(raw));
   }
 
-  /** 1 to 50 vehicles, each validated and created independently (partial success). */
+  /**
+   * 1 to 50 vehicles, set-based: every item checked first (a bad one reported with its index), then all valid ones
+   * inserted in one statement; should that fail as a whole, item by item so each failure is its own.
+   */
   async batchCreate(items: unknown) {
-    return runBatch(batchList(items, 'items'), (item) => this.create(item));
+    return runSetBatch(
+      batchList(items, 'items'),
+      (item) => this.checkNew(item),
+      async (rows) => {
+        await this.db.vehicle.createMany({ data: rows as never });
+        return rows.map((r) => ({ uid: r.uid, status: 'created' as const }));
+      },
+      (row) => this.insert(row),
+    );
+  }
+
+  /** A create body checked on its own: the row to insert. */
+  private checkNew(raw: unknown) {
+    const v = checkBody(startingTotals(raw), CreateVehicleSchema, 'vehicle');
+    return { uid: newUid('vh'), status: 'active', ...withDefaults(v, null) };
+  }
+
+  private async insert(row: ReturnType<VehicleService['checkNew']>): Promise<{ uid: string; status: VehicleWriteStatus }> {
+    await this.db.vehicle.create({ data: row as never });
+    return { uid: row.uid, status: 'created' };
   }
 
   async update(uid: string, raw: unknown): Promise<{ uid: string; status: VehicleWriteStatus }> {
