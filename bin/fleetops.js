@@ -1,9 +1,38 @@
 #!/usr/bin/env node
-// The `fleetops` command. TypeScript sources run through tsx's loader, so a checkout needs no build step.
-import { register } from 'tsx/esm/api';
+// The `fleetops` command. It runs dist/fleetops.mjs, the bundle `npm install` builds (scripts/build.mjs), while that
+// is newer than every source file; otherwise (no bundle, or src/ edited since) the TypeScript sources through tsx's
+// loader, so a checkout needs no build step and never runs stale code.
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
-register();
-const { runCli } = await import('../src/cli/main.ts');
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const bundle = path.join(root, 'dist', 'fleetops.mjs');
+
+function newestSource(dir) {
+  let newest = 0;
+  for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+    const p = path.join(dir, e.name);
+    newest = Math.max(newest, e.isDirectory() ? newestSource(p) : fs.statSync(p).mtimeMs);
+  }
+  return newest;
+}
+
+function bundleIsFresh() {
+  try {
+    return fs.statSync(bundle).mtimeMs >= newestSource(path.join(root, 'src'));
+  } catch {
+    return false;
+  }
+}
+
+let runCli;
+if (process.env.FLEETOPS_FROM_SOURCE !== '1' && bundleIsFresh()) ({ runCli } = await import(pathToFileURL(bundle).href));
+else {
+  const { register } = await import('tsx/esm/api');
+  register();
+  ({ runCli } = await import('../src/cli/main.ts'));
+}
 const result = await runCli(process.argv.slice(2), {
   stdout: (chunk) => void process.stdout.write(chunk),
   stderr: (chunk) => void process.stderr.write(chunk),

@@ -27,7 +27,6 @@ import { buildOpenApi } from './rest/openapi.js';
 import { restRoutes } from './rest/routes.js';
 import { createDispatcher, type Dispatcher } from './modules/webhooks/dispatcher.js';
 import { createPublicForms } from './modules/forms/public.js';
-import { createMcpHandler } from './mcp/server.js';
 
 export const API_VERSION = '0.1.0';
 
@@ -156,7 +155,10 @@ export function createApp(opts: AppOptions): App {
           mailFrom: config.mailFrom ?? 'fleetops@localhost',
           onOutcome: (channel, status) => metrics.delivery(channel, status),
         });
-  const mcp = createMcpHandler({ routes: restRoutes, apiBase: API_BASE, version: API_VERSION, rest });
+  // the MCP SDK is loaded on the first /mcp request: most servers never get one, and it is a tenth of start-up
+  let mcp: Promise<{ handle(request: Request, ctx: RequestContext): Promise<Response> }> | undefined;
+  const mcpHandler = () =>
+    (mcp ??= import('./mcp/server.js').then((m) => m.createMcpHandler({ routes: restRoutes, apiBase: API_BASE, version: API_VERSION, rest })));
   const publicForms = createPublicForms({ database, logger, perMinute: config.publicRateLimitPerMinute ?? 20, redisUrl: config.redisUrl });
   const yoga = createYoga<{ fleet: RequestContext }>({
     schema,
@@ -244,7 +246,7 @@ export function createApp(opts: AppOptions): App {
     if (p === '/mcp') {
       const { ctx, headers } = await authenticate(request, info);
       const limited = await withLimitedBody(request, config.bodyLimitBytes);
-      return { res: withHeaders(await mcp.handle(limited, ctx), headers), companyId: ctx.companyId };
+      return { res: withHeaders(await (await mcpHandler()).handle(limited, ctx), headers), companyId: ctx.companyId };
     }
     if (p === API_BASE || p.startsWith(API_BASE + '/')) {
       const { ctx, headers } = await authenticate(request, info);

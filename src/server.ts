@@ -3,7 +3,6 @@ import http from 'node:http';
 import path from 'node:path';
 import { createServerAdapter } from '@whatwg-node/server';
 import pino from 'pino';
-import { createApp } from './app.js';
 import type { Config } from './config.js';
 import { openDatabase, type Database } from './db/database.js';
 import { logMixin } from './lib/request-scope.js';
@@ -19,15 +18,24 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-export const adminSocketPath = (dataDir: string) => path.join(dataDir, 'fleetops.sock');
+export { adminSocketPath } from './db/lock.js';
+import { adminSocketPath } from './db/lock.js';
 
 export async function startServer(
   config: Config,
   cliHandler?: (database: Database, argv: string[], cwd?: string) => Promise<{ code: number; stdout: string; stderr: string }>,
 ): Promise<RunningServer> {
   const logger = pino({ level: config.logLevel, mixin: logMixin });
+  // the HTTP app (GraphQL schema, REST façade, MCP) loads while the database opens
+  const appModule = import('./app.js');
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
-  const app = createApp({ database, config, logger });
+  let app;
+  try {
+    app = (await appModule).createApp({ database, config, logger });
+  } catch (e) {
+    await database.close();
+    throw e;
+  }
   await app.ready;
   const server = http.createServer(
     createServerAdapter<{ req: http.IncomingMessage }>((req, ctx) => app.fetch(req, { clientAddress: ctx?.req?.socket?.remoteAddress })),

@@ -9,12 +9,9 @@ import { openDatabase, type Database } from '../db/database.js';
 import { DataDirBusyError, lockHolder } from '../db/lock.js';
 import { applyMigrations } from '../db/migrate.js';
 import { AppError, NotFoundError } from '../errors.js';
-import { createServices } from '../context.js';
-import { scopedPrisma } from '../db/scoped.js';
-import { CsvError, importFlightLogsCsv } from '../modules/flight-logs/csv.js';
-import { loadDemo } from '../modules/companies/demo.js';
-import { formatSummary, importData } from '../modules/companies/import.js';
-import { adminSocketPath, startServer } from '../server.js';
+import { adminSocketPath } from '../db/lock.js';
+// The commands' heavy modules (the services, the GraphQL schema and HTTP app) are imported when a command needs
+// them, so `fleetops keys list` does not load the server, and `serve` opens its database while they load.
 
 /**
  * The `fleetops` command (gaps §1). Commands that need the database open it themselves; on the embedded
@@ -96,6 +93,7 @@ function program(io: Io, withDb: DbRunner, config: () => Config, serve: () => Pr
         throw new Exit(1);
       }
       await withDb(async (db) => {
+        const { formatSummary, importData } = await import('../modules/companies/import.js');
         const summaries = await importData(db, raw);
         for (const s of summaries) io.out(formatSummary(s));
       });
@@ -117,6 +115,9 @@ function program(io: Io, withDb: DbRunner, config: () => Config, serve: () => Pr
       const code = await withDb(async (db) => {
         const company = await db.prisma.company.findUnique({ where: { id: o.company } });
         if (!company) throw new NotFoundError('company', o.company);
+        const { createServices } = await import('../context.js');
+        const { scopedPrisma } = await import('../db/scoped.js');
+        const { CsvError, importFlightLogsCsv } = await import('../modules/flight-logs/csv.js');
         const services = createServices(scopedPrisma(db.prisma, o.company));
         const bar = io.tty ? new SingleBar({ format: 'importing {bar} {value}/{total} rows', hideCursor: true, stream: process.stderr }, Presets.shades_classic) : undefined;
         let started = false;
@@ -197,6 +198,7 @@ function program(io: Io, withDb: DbRunner, config: () => Config, serve: () => Pr
     .description('load a small demo company (aircraft, vehicles, users, a form) and print its API key')
     .action(() =>
       withDb(async (db) => {
+        const { loadDemo } = await import('../modules/companies/demo.js');
         const { key, companyId } = await loadDemo(db);
         const c = config();
         io.out(`demo company "${companyId}" loaded: 2 aircraft, 2 vehicles, 3 users, 1 form.`);
@@ -325,6 +327,7 @@ export async function runCli(argv: string[], opts: CliOptions = {}): Promise<Cli
   };
   const serve = async () => {
     const c = getConfig();
+    const { startServer } = await import('../server.js');
     const server = await startServer(c, runWithDatabase);
     io.out(`fleetops listening on ${server.url} (${server.database.kind === 'pglite' ? `embedded database in ${c.dataDir}` : 'PostgreSQL'})`);
     io.out(`REST ${server.url}/api/v1 · GraphQL ${server.url}/graphql · docs ${server.url}/docs`);

@@ -17,6 +17,9 @@ export class DataDirBusyError extends Error {
   }
 }
 
+/** The private socket through which other commands run inside the server that holds the embedded database. */
+export const adminSocketPath = (dataDir: string) => path.join(dataDir, 'fleetops.sock');
+
 export const lockPath = (dataDir: string) => path.join(dataDir, 'fleetops.lock');
 
 function alive(pid: number): boolean {

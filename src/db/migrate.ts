@@ -9,7 +9,14 @@ import type { RawSql } from './database.js';
  * Prisma's own `_prisma_migrations` table (same columns and checksum), so `prisma migrate deploy` agrees with us
  * wherever the native schema engine is available. A PostgreSQL advisory lock keeps concurrent starters apart.
  */
-export const MIGRATIONS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../prisma/migrations');
+/** prisma/migrations of this checkout, found upwards from this module (it runs from src/db/ or from the dist/ bundle). */
+export const MIGRATIONS_DIR = (() => {
+  for (let dir = path.dirname(fileURLToPath(import.meta.url)); ; dir = path.dirname(dir)) {
+    const candidate = path.join(dir, 'prisma', 'migrations');
+    if (fs.existsSync(candidate)) return candidate;
+    if (path.dirname(dir) === dir) throw new Error('prisma/migrations not found above ' + fileURLToPath(import.meta.url));
+  }
+})();
 
 const LOCK_KEY = 72707369; // arbitrary constant: "fleetops migrations"
 

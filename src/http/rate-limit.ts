@@ -1,4 +1,4 @@
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import { RateLimitedError } from '../errors.js';
 
@@ -15,14 +15,15 @@ export interface RateLimit {
 export function createRateLimit(opts: { perMinute: number; redisUrl?: string; prefix?: string }): RateLimit {
   if (opts.perMinute <= 0) return { consume: async () => ({}), close: async () => {} };
   let redis: Redis | undefined;
-  let limiter: RateLimiterAbstract;
   const common = { points: opts.perMinute, duration: 60, keyPrefix: opts.prefix ?? 'fleetops:rl' };
-  if (opts.redisUrl) {
-    redis = new Redis(opts.redisUrl, { enableOfflineQueue: true, maxRetriesPerRequest: 2, lazyConnect: false });
-    limiter = new RateLimiterRedis({ storeClient: redis, ...common });
-  } else {
-    limiter = new RateLimiterMemory(common);
-  }
+  const redisUrl = opts.redisUrl;
+  // the Redis client is loaded only when REDIS_URL is set (it is a noticeable part of start-up otherwise)
+  const limiter: Promise<RateLimiterAbstract> | RateLimiterAbstract = redisUrl
+    ? import('ioredis').then(({ Redis }) => {
+        redis = new Redis(redisUrl, { enableOfflineQueue: true, maxRetriesPerRequest: 2, lazyConnect: false });
+        return new RateLimiterRedis({ storeClient: redis, ...common });
+      })
+    : new RateLimiterMemory(common);
   const policy = `${opts.perMinute};w=60`;
   const headers = (r: RateLimiterRes) => ({
     'ratelimit-policy': policy,
@@ -31,7 +32,7 @@ export function createRateLimit(opts: { perMinute: number; redisUrl?: string; pr
   return {
     async consume(key, points = 1) {
       try {
-        return headers(await limiter.consume(key, points));
+        return headers(await (await limiter).consume(key, points));
       } catch (e) {
         if (e instanceof RateLimiterRes) {
           const retry = Math.max(1, Math.ceil(e.msBeforeNext / 1000));
@@ -46,6 +47,7 @@ export function createRateLimit(opts: { perMinute: number; redisUrl?: string; pr
       }
     },
     async close() {
+      await Promise.resolve(limiter).catch(() => {});
       await redis?.quit().catch(() => {});
     },
   };

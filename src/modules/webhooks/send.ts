@@ -1,6 +1,6 @@
 import http from 'node:http';
 import https from 'node:https';
-import nodemailer from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import { RequestFilteringHttpAgent, RequestFilteringHttpsAgent } from 'request-filtering-agent';
 import { Webhook } from 'standardwebhooks';
 
@@ -30,7 +30,10 @@ const RESPONSE_CAP = 16 * 1024;
 export function createSender(opts: SenderOptions) {
   const filter = { allowPrivateIPAddress: opts.allowPrivate, allowMetaIPAddress: opts.allowPrivate, keepAlive: false };
   const agents = { http: new RequestFilteringHttpAgent(filter), https: new RequestFilteringHttpsAgent(filter) };
-  const mailer = opts.smtpUrl ? nodemailer.createTransport(opts.smtpUrl) : null;
+  // nodemailer is loaded with the first email, not at start-up
+  const smtpUrl = opts.smtpUrl;
+  let transport: Promise<Transporter> | undefined;
+  const mailer = smtpUrl ? () => (transport ??= import('nodemailer').then((m) => m.default.createTransport(smtpUrl))) : null;
 
   async function webhook(target: string, messageId: string, payload: unknown, secret: string | undefined): Promise<AttemptResult> {
     const started = performance.now();
@@ -89,7 +92,7 @@ export function createSender(opts: SenderOptions) {
     const started = performance.now();
     if (!mailer) return { status: 'skipped', durationMs: 0, error: 'SMTP_URL is not set: notification emails are not sent' };
     try {
-      await mailer.sendMail({ from: opts.mailFrom, to, subject: message.subject, text: message.text });
+      await (await mailer()).sendMail({ from: opts.mailFrom, to, subject: message.subject, text: message.text });
       return { status: 'delivered', durationMs: Math.round(performance.now() - started) };
     } catch (e) {
       return { status: 'failed', durationMs: Math.round(performance.now() - started), error: (e as Error).message };
@@ -102,7 +105,7 @@ export function createSender(opts: SenderOptions) {
     close() {
       agents.http.destroy();
       agents.https.destroy();
-      mailer?.close();
+      void transport?.then((t) => t.close(), () => {});
     },
   };
 }
