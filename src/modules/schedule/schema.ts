@@ -109,13 +109,18 @@ export type CompleteScheduleItemInput = z.input<typeof CompleteInput>;
 
 const QueryText = (what: string) => z.string({ error: `${what} must be a string` }).min(1, `${what} must not be empty`);
 
+/** The item list and the maintenance status narrow to one related thing alike. */
+const relatedFilter = {
+  relatedTo: QueryText('relatedTo').optional().describe('Only items related to this asset uid (or company id, or equipment name)'),
+  relatedToType: z
+    .enum(RELATED_TO_TYPES, { error: `relatedToType must be one of ${RELATED_TO_TYPES.join(', ')}` })
+    .optional()
+    .describe('Only items related to this kind of thing'),
+};
+
 export const ScheduleItemFilterSchema = z
   .object({
-    relatedTo: QueryText('relatedTo').optional().describe('Only items related to this asset uid (or company id, or equipment name)'),
-    relatedToType: z
-      .enum(RELATED_TO_TYPES, { error: `relatedToType must be one of ${RELATED_TO_TYPES.join(', ')}` })
-      .optional()
-      .describe('Only items related to this kind of thing'),
+    ...relatedFilter,
     type: QueryText('type').optional().describe('Only items of this type, e.g. Inspection'),
     includeInactive: BoolParam('includeInactive').optional().describe('Also list inactive (soft-deleted) items; default false'),
   })
@@ -137,11 +142,7 @@ export type CompletionFilter = { [K in keyof z.input<typeof CompletionFilterSche
 
 export const MaintenanceStatusFilterSchema = z
   .object({
-    relatedTo: QueryText('relatedTo').optional().describe('Only items related to this asset uid (or company id, or equipment name)'),
-    relatedToType: z
-      .enum(RELATED_TO_TYPES, { error: `relatedToType must be one of ${RELATED_TO_TYPES.join(', ')}` })
-      .optional()
-      .describe('Only items related to this kind of thing'),
+    ...relatedFilter,
     dueWithinDays: z.coerce
       .number({ error: `dueWithinDays must be a whole number from 0 to ${MAX_DAYS}` })
       .int(`dueWithinDays must be a whole number from 0 to ${MAX_DAYS}`)
