@@ -61,7 +61,7 @@ export function decimalNumber(d: Prisma.Decimal | null | undefined): number | nu
 
 const assetKey = (type: string, uid: string) => `${type}\u0000${uid}`;
 
-/** The reads of ScheduleService; its writes (./service.ts) validate and roll items forward with the same helpers. */
+/** The reads of ScheduleService (./service.ts adds the writes, which also need the actor's time zone and live totals). */
 export class ScheduleReader {
   constructor(
     protected readonly db: ScopedPrisma,

@@ -37,9 +37,10 @@ import {
 
 /**
  * Maintenance schedule writes (docs/api-notes.md "Maintenance schedule"): create, update, soft delete and restore,
- * and completion with roll-forward. Validation reads assets and users outside the transaction; the write then
- * locks the item in a retried transaction and refuses (409, send it again) when the item changed since it was
- * validated, so a write never lands on an item it did not check. The pure parts are in ./rules.ts.
+ * and completion with roll-forward. Every change to an existing item locks its row in a retried transaction.
+ * Update and completion first check the item against its asset and users through the request's readers, so under
+ * the lock they only confirm the item is still what they checked, and answer 409 (send it again) when it is not,
+ * as the notes promise. The pure parts are in ./rules.ts.
  */
 export type { CompletedScheduleItem, ScheduleItem };
 export {
