@@ -1,15 +1,8 @@
 import { builder } from '../../graphql/builder.js';
 import { WriteResultType, stripNulls } from '../../graphql/common.js';
 import { COUNTER_BASES, COUNTER_UNITS, PARENT_TYPES, type CounterBinding } from './counters.js';
-import {
-  COMPONENT_STATES,
-  type AssetRef,
-  type ComponentList,
-  type ComponentView,
-  type CounterView,
-  type InheritableSource,
-  type InheritableSources,
-} from './service.js';
+import type { AssetRef, ComponentList, ComponentView, CounterView, InheritableSource, InheritableSources } from './read-model.js';
+import { COMPONENT_STATES } from './schema.js';
 
 /** GraphQL adapter for components: types, queries and mutations over ComponentService. */
 export const ComponentStateEnum = builder.enumType('ComponentState', {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineRoutes, named, omitNulls } from '../../rest/contract.js';
 import { COUNTER_BASES, COUNTER_UNITS, PARENT_TYPES } from './counters.js';
-import { COMPONENT_STATES, ComponentFilterSchema, REMOVED_STATES } from './service.js';
+import { COMPONENT_STATES, ComponentFilterSchema, REMOVED_STATES } from './schema.js';
 
 /** REST adapter for components (api-v1 §2.15, gaps §3 "Components"): declarations and the representation. */
 const AssetRefDoc = (types: readonly string[]) =>

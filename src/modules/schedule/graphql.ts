@@ -1,14 +1,7 @@
 import { builder } from '../../graphql/builder.js';
 import { WriteResultType, stripNulls } from '../../graphql/common.js';
-import {
-  RELATED_TO_TYPES,
-  SCHEDULE_STATUSES,
-  decimalNumber,
-  type CompletionPage,
-  type MaintenanceStatusItem,
-  type MaintenanceStatusList,
-  type ScheduleItemList,
-} from './service.js';
+import { decimalNumber, type CompletionPage, type MaintenanceStatusItem, type MaintenanceStatusList, type ScheduleItemList } from './read-model.js';
+import { RELATED_TO_TYPES, SCHEDULE_STATUSES } from './schema.js';
 
 /** GraphQL adapter for the maintenance schedule: types, queries and mutations over ScheduleService. */
 export const ScheduleItemType = builder.prismaObject('ScheduleItem', {

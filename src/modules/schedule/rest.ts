@@ -7,7 +7,7 @@ import {
   RELATED_TO_TYPES,
   SCHEDULE_STATUSES,
   ScheduleItemFilterSchema,
-} from './service.js';
+} from './schema.js';
 
 /** REST adapter for the maintenance schedule (api-v1 §2.13, gaps §3): declarations and representation only. */
 const TAG = 'Maintenance schedule';

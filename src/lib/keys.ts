@@ -1,0 +1,33 @@
+import type { FieldError } from '../errors.js';
+
+/**
+ * How a body's fields outside `allowed` are refused. Each is a 400 with a message of its own so a client learns
+ * why the field is wrong, not only that it is (docs/api-notes.md "Components" and "Maintenance schedule" list the
+ * server-controlled fields and the ones only a dedicated operation changes).
+ */
+export interface KeyRules {
+  /** Fields the server sets. */
+  serverControlled?: readonly string[];
+  /** Fields refused with their own message, e.g. ones only another operation may change. */
+  refused?: Readonly<Record<string, string>>;
+  /** What the object is, for any other field: "x is not a field of <noun>". */
+  noun?: string;
+}
+
+/**
+ * One error per field of `raw` that is not in `allowed`. A field whose value is `undefined` counts as absent:
+ * neither JSON nor GraphQL input can carry one, only in-process callers that build bodies with optional spreads.
+ */
+export function checkKeys(raw: Record<string, unknown>, allowed: readonly string[], rules: KeyRules = {}, prefix = ''): FieldError[] {
+  const errors: FieldError[] = [];
+  for (const key of Object.keys(raw)) {
+    if (allowed.includes(key) || raw[key] === undefined) continue;
+    const path = `${prefix}/${key}`;
+    // own properties only: a body may carry keys such as `constructor`, which every object inherits
+    const own = rules.refused && Object.hasOwn(rules.refused, key) ? rules.refused[key] : undefined;
+    if (rules.serverControlled?.includes(key)) errors.push({ path, message: `${key} is set by the server and must not be sent` });
+    else if (own !== undefined) errors.push({ path, message: own });
+    else errors.push({ path, message: `${key} is not a field of ${rules.noun ?? 'this body'}` });
+  }
+  return errors;
+}

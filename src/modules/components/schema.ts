@@ -1,0 +1,187 @@
+import { z } from 'zod';
+import { ValidationError, fieldErrorsFromZod, invalid, isPlainObject, type FieldError } from '../../errors.js';
+import { checkKeys } from '../../lib/keys.js';
+import { BoolParam } from '../../lib/params.js';
+import {
+  COUNTER_BASES,
+  COUNTER_UNITS,
+  DEFAULT_PRECISION,
+  PARENT_TYPES,
+  deriveKey,
+  exact,
+  type CounterBasis,
+  type CounterUnit,
+  type StoredCounter,
+} from './counters.js';
+
+/**
+ * What a component body may carry and how it is read (docs/api-notes.md "Components"): the states, the fields the
+ * server or the install/remove operations own, and the zod schemas. Kept apart from the reads and writes so the
+ * REST and GraphQL declarations can name the same lists without loading the service.
+ */
+export const COMPONENT_STATES = ['installed', 'inStores', 'inRepair', 'onLoan', 'inQuarantine', 'scrapped', 'sold'] as const;
+export const REMOVED_STATES = ['inStores', 'inRepair', 'onLoan', 'inQuarantine', 'scrapped', 'sold'] as const;
+export type ComponentState = (typeof COMPONENT_STATES)[number];
+
+/** Fields clients never send: set by the server, or changed only by install/remove. */
+export const SERVER_CONTROLLED = [
+  'uid',
+  'companyId',
+  'status',
+  'createdAt',
+  'updatedAt',
+  'ancestorUids',
+  'childCount',
+  'rootAsset',
+  'rootAssetType',
+  'rootAssetUid',
+  'installedAt',
+  'totals',
+  'statusBeforeDelete',
+] as const;
+/** Fields of the tree: only install and remove change them. */
+const PARENT_FIELDS = ['parent', 'parentUid', 'parentKind'] as const;
+
+const text = (what: string) =>
+  z.string({ error: (i) => (i.input === null ? `${what} must not be null` : `${what} must be a string`) }).trim().min(1, `${what} must not be empty`);
+/** optional text: null or '' clears it */
+const optionalText = (what: string) =>
+  z
+    .string({ error: `${what} must be a string or null` })
+    .nullable()
+    .optional()
+    .transform((v) => (v === undefined ? undefined : v === null || v.trim() === '' ? null : v.trim()));
+const stateEnum = (values: readonly string[], what = 'state') =>
+  z.enum(values as [string, ...string[]], { error: `${what} must be one of ${values.join(', ')}` });
+const nonNegative = (what: string) =>
+  z.number({ error: `${what} must be a number` }).finite(`${what} must be a finite number`).min(0, `${what} must not be negative`);
+
+const CounterInputSchema = z.object({
+  key: z.string({ error: 'key must be a string' }).min(1, 'key must not be empty').nullish(),
+  displayText: text('displayText').nullish(),
+  unit: stateEnum(COUNTER_UNITS, 'unit').nullish(),
+  basis: stateEnum(COUNTER_BASES, 'basis').nullish(),
+  initialValue: nonNegative('initialValue').nullish(),
+  precision: z
+    .number({ error: 'precision must be a whole number from 0 to 10' })
+    .int('precision must be a whole number from 0 to 10')
+    .min(0, 'precision must be a whole number from 0 to 10')
+    .max(10, 'precision must be a whole number from 0 to 10')
+    .nullish(),
+});
+export type CounterInput = z.output<typeof CounterInputSchema>;
+const COUNTER_FIELDS = Object.keys(CounterInputSchema.shape);
+
+const bodyShape = {
+  name: text('name'),
+  type: text('type'),
+  partNumber: text('partNumber'),
+  serialNumber: text('serialNumber'),
+  manufacturer: optionalText('manufacturer'),
+  description: optionalText('description'),
+  alternatePartNumbers: z
+    .array(text('each alternate part number'), { error: 'alternatePartNumbers must be an array of strings' })
+    .nullable()
+    .optional(),
+  state: stateEnum(COMPONENT_STATES).optional(),
+  location: optionalText('location'),
+  condition: optionalText('condition'),
+  grn: optionalText('grn'),
+  notes: optionalText('notes'),
+  canHaveChildren: z.boolean({ error: 'canHaveChildren must be true or false' }).nullable().optional(),
+  parentType: optionalText('parentType'),
+  counters: z.array(CounterInputSchema, { error: 'counters must be an array' }).nullable().optional(),
+};
+export const CreateSchema = z.object(bodyShape);
+export const UpdateSchema = z.object({
+  ...bodyShape,
+  name: bodyShape.name.optional(),
+  type: bodyShape.type.optional(),
+  partNumber: bodyShape.partNumber.optional(),
+  serialNumber: bodyShape.serialNumber.optional(),
+});
+export const BODY_FIELDS = Object.keys(bodyShape);
+
+export const InstallSchema = z.object({
+  parentType: stateEnum(PARENT_TYPES, 'parentType'),
+  parentUid: text('parentUid'),
+  mappings: z
+    .array(
+      z.object({
+        counterKey: text('counterKey'),
+        sourceKey: z.string({ error: 'sourceKey must be a string or null' }).min(1, 'sourceKey must not be empty').nullish(),
+      }),
+      { error: 'mappings must be an array' },
+    )
+    .nullish(),
+});
+export const RemoveSchema = z.object({
+  state: stateEnum(REMOVED_STATES).nullish(),
+  location: optionalText('location'),
+  condition: optionalText('condition'),
+});
+export const ResetSchema = z.object({
+  counterKey: text('counterKey'),
+  newValue: nonNegative('newValue'),
+});
+
+export const ComponentFilterSchema = z.object({
+  state: stateEnum(COMPONENT_STATES).optional().describe('Only components in this state'),
+  type: z.string().min(1).optional().describe('Only components of this type'),
+  parentUid: z.string().min(1).optional().describe('Only components fitted directly to this parent (aircraft, vehicle or component uid)'),
+  rootAssetUid: z.string().min(1).optional().describe('Only components anywhere under this aircraft or vehicle'),
+  partNumber: z.string().min(1).optional().describe('Only components with this part number'),
+  serialNumber: z.string().min(1).optional().describe('Only components with this serial number'),
+  includeDeleted: BoolParam('includeDeleted').optional().describe('Also list soft-deleted components (default false)'),
+});
+export type ComponentFilter = z.input<typeof ComponentFilterSchema>;
+
+
+/** Parent fields get their own message: they change only through install and remove, never through a body. */
+const BODY_KEYS = {
+  serverControlled: SERVER_CONTROLLED,
+  refused: Object.fromEntries(
+    PARENT_FIELDS.map((k) => [k, `${k} cannot be set here: a component is fitted and removed with the install and remove operations`]),
+  ),
+};
+/** A counter's value is the server's: it starts at initialValue and moves only through the reset operation. */
+const COUNTER_KEYS = {
+  noun: 'a counter',
+  refused: Object.fromEntries(
+    ['value', 'binding', 'sourceDecreased'].map((k) => [k, `${k} is set by the server: values start at initialValue and change only through the reset operation`]),
+  ),
+};
+
+/** Every refused field is reported together with the schema's errors, so one 400 lists all that is wrong. */
+export function parse<T extends z.ZodType>(what: string, schema: T, raw: unknown, allowed: readonly string[]): z.output<T> {
+  if (!isPlainObject(raw)) throw new ValidationError(`${what}: the body must be a JSON object`);
+  const errors: FieldError[] = checkKeys(raw, allowed, BODY_KEYS);
+  if (Array.isArray(raw.counters)) {
+    raw.counters.forEach((c, i) => {
+      if (isPlainObject(c)) errors.push(...checkKeys(c, COUNTER_FIELDS, COUNTER_KEYS, `/counters/${i}`));
+    });
+  }
+  const parsed = schema.safeParse(raw);
+  if (!parsed.success) errors.push(...fieldErrorsFromZod(parsed.error.issues));
+  if (errors.length || !parsed.success) invalid(what, errors);
+  return parsed.data;
+}
+
+/** A counter from create/update input (displayText and unit required); null with errors when invalid. */
+export function newCounter(c: CounterInput, i: number, taken: Set<string>, errors: FieldError[]): StoredCounter | null {
+  const at = `/counters/${i}`;
+  const before = errors.length;
+  if (c.displayText == null) errors.push({ path: `${at}/displayText`, message: 'displayText is required for a new counter' });
+  if (c.unit == null) errors.push({ path: `${at}/unit`, message: `unit is required for a new counter (${COUNTER_UNITS.join(', ')})` });
+  if (errors.length > before) return null;
+  const unit = c.unit as CounterUnit;
+  return {
+    key: deriveKey(c.displayText!, taken),
+    displayText: c.displayText!,
+    unit,
+    precision: c.precision ?? DEFAULT_PRECISION[unit],
+    basis: (c.basis ?? 'sinceNew') as CounterBasis,
+    value: exact(c.initialValue ?? 0),
+    binding: null,
+  };
+}

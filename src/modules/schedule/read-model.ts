@@ -1,0 +1,190 @@
+import { Prisma, type CompletedScheduleItem, type ScheduleItem } from '../../generated/prisma/client.js';
+import { afterCursor, toPage } from '../../db/keyset.js';
+import type { ScopedPrisma } from '../../db/scoped.js';
+import { NotFoundError, ValidationError, fieldErrorsFromZod } from '../../errors.js';
+import { PAGE_DEFAULT } from '../../lib/params.js';
+import type { AssetReader, AssetType, LiveAsset } from '../assets/live.js';
+import type { UserService } from '../users/service.js';
+import { calendarDaysRemaining, compareUrgency, dueDateOf, dueWithin, exactSubtract, formatDec, isOverdue, isTimeZone, parseDec } from './rules.js';
+import {
+  ASSET_TYPES,
+  CompletionFilterSchema,
+  MaintenanceStatusFilterSchema,
+  ScheduleItemFilterSchema,
+  type CompletionFilter,
+  type MaintenanceStatusFilter,
+  type ScheduleItemFilter,
+} from './schema.js';
+
+/**
+ * The maintenance schedule as it is read (docs/api-notes.md "Maintenance schedule"): items, the completion list
+ * (keyset pages) and the maintenance status. Status is computed on every read from the assets' live totals rather
+ * than stored, because those totals move with every flight log and counter change.
+ */
+export interface ScheduleItemList {
+  data: ScheduleItem[];
+  count: number;
+}
+export interface CompletionPage {
+  data: CompletedScheduleItem[];
+  count: number;
+  nextCursor: string | null;
+}
+
+export interface MaintenanceStatusItem {
+  scheduleItemUid: string;
+  name: string;
+  type: string;
+  relatedTo: string;
+  relatedToType: string;
+  recurring: boolean;
+  trackingItem: string | null;
+  trackingItemDisplayText: string | null;
+  dueAtInterval: number | null;
+  currentTotal: number | null;
+  remaining: number | null;
+  calendarDateDue: Date | null;
+  calendarDaysRemaining: number | null;
+  lastCarriedOutDate: Date | null;
+  lastCarriedOutValue: number | string | null;
+  status: string;
+}
+export interface MaintenanceStatusList {
+  data: MaintenanceStatusItem[];
+  count: number;
+}
+
+/** A numeric(20,6) column value as a JSON number. */
+export function decimalNumber(d: Prisma.Decimal | null | undefined): number | null {
+  return d === null || d === undefined ? null : Number(formatDec(parseDec(d.toString())));
+}
+
+const assetKey = (type: string, uid: string) => `${type}\u0000${uid}`;
+
+/** The reads of ScheduleService (./service.ts adds the writes, which also need the actor's time zone and live totals). */
+export class ScheduleReader {
+  constructor(
+    protected readonly db: ScopedPrisma,
+    protected readonly assets: AssetReader,
+    protected readonly users: UserService,
+    /** The acting user: recorded on completions, and whose time zone counts calendar days. */
+    protected readonly actorUserId: string,
+  ) {}
+
+  async list(filter: ScheduleItemFilter = {}): Promise<ScheduleItemList> {
+    const parsed = ScheduleItemFilterSchema.safeParse(filter);
+    if (!parsed.success) throw new ValidationError('invalid schedule-item query', fieldErrorsFromZod(parsed.error.issues));
+    const f = parsed.data;
+    const data = await this.db.scheduleItem.findMany({
+      where: {
+        ...(f.relatedTo ? { relatedTo: f.relatedTo } : {}),
+        ...(f.relatedToType ? { relatedToType: f.relatedToType } : {}),
+        ...(f.type ? { type: f.type } : {}),
+        ...(f.includeInactive ? {} : { status: 'active' }),
+      },
+      orderBy: [{ name: 'asc' }, { uid: 'asc' }],
+    });
+    return { data, count: data.length };
+  }
+
+  /** An item by uid, active or inactive; 404 when the company has none. */
+  async get(uid: string): Promise<ScheduleItem> {
+    const row = await this.db.scheduleItem.findFirst({ where: { uid } });
+    if (!row) throw new NotFoundError('schedule item', uid);
+    return row;
+  }
+
+  async completions(filter: CompletionFilter = {}): Promise<CompletionPage> {
+    const parsed = CompletionFilterSchema.safeParse(filter);
+    if (!parsed.success) throw new ValidationError('invalid schedule-completion query', fieldErrorsFromZod(parsed.error.issues));
+    const f = parsed.data;
+    const limit = f.limit ?? PAGE_DEFAULT;
+    const where: Prisma.CompletedScheduleItemWhereInput = {};
+    if (f.scheduleItemId) where.scheduleItemId = f.scheduleItemId;
+    if (f.relatedTo) where.scheduleItem = { is: { relatedTo: f.relatedTo } };
+    if (f.cursor) Object.assign(where, afterCursor('completedAt', f.cursor, 'schedule-completion'));
+    const rows = await this.db.completedScheduleItem.findMany({
+      where,
+      orderBy: [{ completedAt: 'desc' }, { uid: 'desc' }],
+      take: limit + 1,
+    });
+    return toPage(rows, limit, (r) => r.completedAt);
+  }
+
+  /** The acting user's time zone (calendar days are counted in it), else UTC. */
+  protected async actorTimeZone(): Promise<string> {
+    const user = await this.users.find(this.actorUserId);
+    return user?.timezone && isTimeZone(user.timezone) ? user.timezone : 'UTC';
+  }
+
+  /**
+   * Active items with their live position: currentTotal (the asset's live total for trackingItem), remaining
+   * (dueAtInterval - currentTotal, exact) and calendarDaysRemaining (from today in `timezone`, default the acting
+   * user's time zone, as completion uses to roll dates forward, else UTC), most
+   * urgent first (rules.compareUrgency). Each asset is read once, and the reads are batched per asset kind.
+   */
+  async status(filter: MaintenanceStatusFilter = {}, now: Date = new Date()): Promise<MaintenanceStatusList> {
+    const parsed = MaintenanceStatusFilterSchema.safeParse(filter);
+    if (!parsed.success) throw new ValidationError('invalid maintenance-status query', fieldErrorsFromZod(parsed.error.issues));
+    const f = parsed.data;
+    const timeZone = f.timezone ?? (await this.actorTimeZone());
+    const items = await this.db.scheduleItem.findMany({
+      where: {
+        status: 'active',
+        ...(f.relatedTo ? { relatedTo: f.relatedTo } : {}),
+        ...(f.relatedToType ? { relatedToType: f.relatedToType } : {}),
+      },
+      orderBy: [{ name: 'asc' }, { uid: 'asc' }],
+    });
+    const live = await this.liveAssets(items.filter((i) => i.trackingItem !== null && ASSET_TYPES.has(i.relatedToType)));
+
+    const out: MaintenanceStatusItem[] = items.map((i) => {
+      const asset = i.trackingItem && ASSET_TYPES.has(i.relatedToType) ? live.get(assetKey(i.relatedToType, i.relatedTo)) : undefined;
+      const tracked = asset?.items.find((x) => x.key === i.trackingItem);
+      const dueAt = decimalNumber(i.dueAtInterval);
+      const currentTotal = tracked ? tracked.value : null;
+      const dueDate = i.calendarDateDue ? dueDateOf(i.calendarDateDue) : null;
+      return {
+        scheduleItemUid: i.uid,
+        name: i.name,
+        type: i.type,
+        relatedTo: i.relatedTo,
+        relatedToType: i.relatedToType,
+        recurring: i.recurring,
+        trackingItem: i.trackingItem,
+        trackingItemDisplayText: tracked?.displayText ?? null,
+        dueAtInterval: dueAt,
+        currentTotal,
+        remaining: i.dueAtInterval !== null && currentTotal !== null ? exactSubtract(i.dueAtInterval.toString(), currentTotal) : null,
+        calendarDateDue: i.calendarDateDue,
+        calendarDaysRemaining: dueDate ? calendarDaysRemaining(dueDate, now, timeZone) : null,
+        lastCarriedOutDate: i.lastCarriedOutDate,
+        lastCarriedOutValue: (i.lastCarriedOutValue ?? null) as number | string | null,
+        status: i.status,
+      };
+    });
+    const urgency = (s: MaintenanceStatusItem) => ({ ...s, uid: s.scheduleItemUid });
+    const data = out
+      .filter((s) => (f.overdueOnly ? isOverdue(urgency(s)) : true))
+      .filter((s) => (f.dueWithinDays === undefined ? true : dueWithin(urgency(s), f.dueWithinDays)))
+      .sort((a, b) => compareUrgency(urgency(a), urgency(b)));
+    return { data, count: data.length };
+  }
+
+  /** The asset's live total for `key`, which a completion records when it is sent none. */
+  protected async liveTotal(type: string, uid: string, key: string): Promise<number | null> {
+    if (!ASSET_TYPES.has(type)) return null;
+    const asset = await this.assets.live(type as AssetType, uid);
+    return asset?.items.find((x) => x.key === key)?.value ?? null;
+  }
+
+  /** Each distinct asset once, all requested together so the readers' dataloaders batch them per kind. */
+  private async liveAssets(items: ScheduleItem[]): Promise<Map<string, LiveAsset | null>> {
+    const keys = new Map<string, { type: AssetType; uid: string }>();
+    for (const i of items) keys.set(assetKey(i.relatedToType, i.relatedTo), { type: i.relatedToType as AssetType, uid: i.relatedTo });
+    const entries = await Promise.all(
+      [...keys].map(async ([k, a]) => [k, await this.assets.live(a.type, a.uid)] as const),
+    );
+    return new Map(entries);
+  }
+}

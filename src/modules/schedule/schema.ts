@@ -1,0 +1,282 @@
+import { z } from 'zod';
+import { Prisma, type ScheduleItem } from '../../generated/prisma/client.js';
+import { parseIso } from '../../lib/dates.js';
+import { jsonEqual } from '../../lib/json.js';
+import { BoolParam, LimitParam } from '../../lib/params.js';
+import { TRACKING_MAX_ABS, TRACKING_SCALE, decimalPlaces, dueDateOf, isTimeZone, sameDecimal, storedDueDate } from './rules.js';
+
+/**
+ * What a schedule body or query may carry and how it is read (docs/api-notes.md "Maintenance schedule"), and the
+ * item's fields as the rules compare them. Kept apart from the reads and writes so the REST and GraphQL
+ * declarations can name the same lists without loading the service.
+ */
+export const RELATED_TO_TYPES = ['aircraft', 'vehicle', 'component', 'company', 'user', 'equipment'] as const;
+export type RelatedToType = (typeof RELATED_TO_TYPES)[number];
+export const SCHEDULE_STATUSES = ['active', 'inactive'] as const;
+export const SERVER_CONTROLLED = ['uid', 'companyId', 'createdAt', 'updatedAt'] as const;
+export const ASSET_TYPES = new Set<string>(['aircraft', 'vehicle', 'component']);
+
+/** Longest calendar recurrence and look-ahead: 100 years. */
+export const MAX_DAYS = 36_600;
+
+const str = (what: string) =>
+  z.string({ error: `${what} must be a string` }).trim().min(1, `${what} must not be empty`).max(1000, `${what} is too long (1000 characters at most)`);
+
+const documentList = (what: string) =>
+  z
+    .array(str(`each ${what} entry`), { error: `${what} must be an array of strings` })
+    .max(200, `${what} holds at most 200 entries`);
+
+const trackingNumber = (what: string, opts: { positive?: boolean } = {}) =>
+  z
+    .number({ error: `${what} must be a number` })
+    .refine((n) => Number.isFinite(n), `${what} must be a finite number`)
+    .refine((n) => !opts.positive || n > 0, `${what} must be greater than 0`)
+    .refine((n) => Math.abs(n) < TRACKING_MAX_ABS, `${what} must be less than 10^14 in magnitude`)
+    .refine((n) => !Number.isFinite(n) || decimalPlaces(n) <= TRACKING_SCALE, `${what} has more than ${TRACKING_SCALE} decimal places`);
+
+/** A calendar date; a date-time is accepted and its date as written is used (time and offset are dropped). */
+const CalendarDate = z.string({ error: 'calendarDateDue must be an ISO 8601 date, e.g. 2026-06-30' }).transform((v, ctx) => {
+  const p = parseIso(v.trim());
+  if (!p) {
+    ctx.addIssue({ code: 'custom', message: 'calendarDateDue must be an ISO 8601 date, e.g. 2026-06-30' });
+    return z.NEVER;
+  }
+  return p.date;
+});
+
+const Instant = (what: string) =>
+  z.string({ error: `${what} must be an ISO 8601 date or date-time` }).transform((v, ctx) => {
+    const p = parseIso(v.trim());
+    if (!p) {
+      ctx.addIssue({ code: 'custom', message: `${what} must be an ISO 8601 date or date-time, e.g. 2026-03-01T09:30:00Z` });
+      return z.NEVER;
+    }
+    return p;
+  });
+
+const CarriedOutValue = z.union([z.number().refine((n) => Number.isFinite(n)), z.string().max(1000)], {
+  error: 'lastCarriedOutValue must be a number or a string',
+});
+
+const Days = (what: string) =>
+  z
+    .number({ error: `${what} must be a whole number of days` })
+    .int(`${what} must be a whole number of days`)
+    .min(1, `${what} must be at least 1 day`)
+    .max(MAX_DAYS, `${what} must be at most ${MAX_DAYS} days`);
+
+/** Every writable field; each may be null (a clear on update; refused on create for required fields). */
+const ItemFields = z.object({
+  name: str('name'),
+  type: str('type'),
+  documentation: documentList('documentation'),
+  archivedDocumentation: documentList('archivedDocumentation'),
+  relatedTo: str('relatedTo'),
+  relatedToType: z.enum(RELATED_TO_TYPES, { error: `relatedToType must be one of ${RELATED_TO_TYPES.join(', ')}` }),
+  recurring: z.boolean({ error: 'recurring must be true or false' }),
+  recurringInterval: trackingNumber('recurringInterval', { positive: true }),
+  trackingItem: str('trackingItem'),
+  dueAtInterval: trackingNumber('dueAtInterval'),
+  calendarDateDue: CalendarDate,
+  calendarRecurring: Days('calendarRecurring'),
+  lastCarriedOutDate: Instant('lastCarriedOutDate'),
+  lastCarriedOutValue: CarriedOutValue,
+  status: z.enum(SCHEDULE_STATUSES, { error: `status must be one of ${SCHEDULE_STATUSES.join(', ')}` }),
+  notes: z.string({ error: 'notes must be a string' }).max(10_000, 'notes is too long (10000 characters at most)'),
+});
+export type FieldName = keyof typeof ItemFields.shape;
+export const REQUIRED: FieldName[] = ['name', 'type', 'relatedTo', 'relatedToType', 'recurring'];
+export const CREATE_FIELDS = Object.keys(ItemFields.shape) as FieldName[];
+export const UPDATE_FIELDS = CREATE_FIELDS.filter((f) => f !== 'status');
+
+export const ItemPatch = z.object(
+  Object.fromEntries(Object.entries(ItemFields.shape).map(([k, v]) => [k, (v as z.ZodType).nullable().optional()])) as {
+    [K in FieldName]: z.ZodOptional<z.ZodNullable<(typeof ItemFields.shape)[K]>>;
+  },
+);
+export type Patch = z.output<typeof ItemPatch>;
+
+export const CompleteInput = z
+  .object({
+    completedAt: Instant('completedAt').nullable().optional(),
+    trackingValue: trackingNumber('trackingValue').nullable().optional(),
+    notes: z.string({ error: 'notes must be a string' }).max(10_000, 'notes is too long (10000 characters at most)').nullable().optional(),
+    documents: documentList('documents').nullable().optional(),
+  });
+export const COMPLETE_FIELDS = Object.keys(CompleteInput.shape);
+export type CompleteScheduleItemInput = z.input<typeof CompleteInput>;
+
+const QueryText = (what: string) => z.string({ error: `${what} must be a string` }).min(1, `${what} must not be empty`);
+
+/** The item list and the maintenance status narrow to one related thing alike. */
+const relatedFilter = {
+  relatedTo: QueryText('relatedTo').optional().describe('Only items related to this asset uid (or company id, or equipment name)'),
+  relatedToType: z
+    .enum(RELATED_TO_TYPES, { error: `relatedToType must be one of ${RELATED_TO_TYPES.join(', ')}` })
+    .optional()
+    .describe('Only items related to this kind of thing'),
+};
+
+export const ScheduleItemFilterSchema = z
+  .object({
+    ...relatedFilter,
+    type: QueryText('type').optional().describe('Only items of this type, e.g. Inspection'),
+    includeInactive: BoolParam('includeInactive').optional().describe('Also list inactive (soft-deleted) items; default false'),
+  })
+  .strict();
+/** Unchecked input (query strings or GraphQL args); the service validates it. */
+export type ScheduleItemFilter = { [K in keyof z.input<typeof ScheduleItemFilterSchema>]?: unknown };
+
+export const CompletionFilterSchema = z
+  .object({
+    scheduleItemId: QueryText('scheduleItemId').optional().describe('Only completions of this schedule item'),
+    relatedTo: QueryText('relatedTo').optional().describe('Only completions of schedule items related to this asset uid'),
+    limit: LimitParam.optional()
+      .describe('Page size, 1 to 500 (default 100)'),
+    cursor: z.string().min(1, 'cursor must not be empty').optional().describe('The nextCursor of the previous page'),
+  })
+  .strict();
+/** Unchecked input (query strings or GraphQL args); the service validates it. */
+export type CompletionFilter = { [K in keyof z.input<typeof CompletionFilterSchema>]?: unknown };
+
+export const MaintenanceStatusFilterSchema = z
+  .object({
+    ...relatedFilter,
+    dueWithinDays: z.coerce
+      .number({ error: `dueWithinDays must be a whole number from 0 to ${MAX_DAYS}` })
+      .int(`dueWithinDays must be a whole number from 0 to ${MAX_DAYS}`)
+      .min(0, `dueWithinDays must be a whole number from 0 to ${MAX_DAYS}`)
+      .max(MAX_DAYS, `dueWithinDays must be a whole number from 0 to ${MAX_DAYS}`)
+      .optional()
+      .describe(
+        'Only items whose calendar threshold falls within this many days from today (or is past), or whose usage threshold is already reached',
+      ),
+    overdueOnly: BoolParam('overdueOnly')
+      .optional()
+      .describe('Only overdue items (remaining < 0 or calendarDaysRemaining < 0); default false'),
+    timezone: z
+      .string()
+      .refine((tz) => isTimeZone(tz), 'timezone must be an IANA time zone such as Australia/Sydney or UTC')
+      .optional()
+      .describe('IANA time zone that decides "today" for calendarDaysRemaining; default UTC'),
+  })
+  .strict();
+/** Unchecked input (query strings or GraphQL args); the service validates it. */
+export type MaintenanceStatusFilter = { [K in keyof z.input<typeof MaintenanceStatusFilterSchema>]?: unknown };
+
+/** The item's fields as the rules see them (decimals as strings, the due date as YYYY-MM-DD). */
+export interface ItemState {
+  name: string;
+  type: string;
+  documentation: string[];
+  archivedDocumentation: string[];
+  relatedTo: string;
+  relatedToType: RelatedToType;
+  recurring: boolean;
+  recurringInterval: string | null;
+  trackingItem: string | null;
+  dueAtInterval: string | null;
+  calendarDateDue: string | null;
+  calendarRecurring: number | null;
+  lastCarriedOutDate: Date | null;
+  lastCarriedOutValue: number | string | null;
+  status: string;
+  notes: string | null;
+}
+
+export function stateOf(row: ScheduleItem): ItemState {
+  return {
+    name: row.name,
+    type: row.type,
+    documentation: row.documentation,
+    archivedDocumentation: row.archivedDocumentation,
+    relatedTo: row.relatedTo,
+    relatedToType: row.relatedToType as RelatedToType,
+    recurring: row.recurring,
+    recurringInterval: row.recurringInterval === null ? null : row.recurringInterval.toString(),
+    trackingItem: row.trackingItem,
+    dueAtInterval: row.dueAtInterval === null ? null : row.dueAtInterval.toString(),
+    calendarDateDue: row.calendarDateDue ? dueDateOf(row.calendarDateDue) : null,
+    calendarRecurring: row.calendarRecurring,
+    lastCarriedOutDate: row.lastCarriedOutDate,
+    lastCarriedOutValue: (row.lastCarriedOutValue ?? null) as number | string | null,
+    status: row.status,
+    notes: row.notes,
+  };
+}
+
+/** Applies a validated patch; null clears an optional field (an empty array for the documentation lists). */
+export function applyPatch(base: ItemState, p: Patch): ItemState {
+  const next = { ...base };
+  const set = <K extends keyof ItemState>(k: K, v: ItemState[K] | undefined) => {
+    if (v !== undefined) next[k] = v;
+  };
+  set('name', p.name ?? undefined);
+  set('type', p.type ?? undefined);
+  set('relatedTo', p.relatedTo ?? undefined);
+  set('relatedToType', p.relatedToType ?? undefined);
+  set('recurring', p.recurring ?? undefined);
+  if (p.status !== undefined && p.status !== null) next.status = p.status;
+  if (p.documentation !== undefined) next.documentation = p.documentation ?? [];
+  if (p.archivedDocumentation !== undefined) next.archivedDocumentation = p.archivedDocumentation ?? [];
+  if (p.recurringInterval !== undefined) next.recurringInterval = p.recurringInterval === null ? null : String(p.recurringInterval);
+  if (p.trackingItem !== undefined) next.trackingItem = p.trackingItem;
+  if (p.dueAtInterval !== undefined) next.dueAtInterval = p.dueAtInterval === null ? null : String(p.dueAtInterval);
+  if (p.calendarDateDue !== undefined) next.calendarDateDue = p.calendarDateDue;
+  if (p.calendarRecurring !== undefined) next.calendarRecurring = p.calendarRecurring;
+  if (p.lastCarriedOutDate !== undefined) next.lastCarriedOutDate = p.lastCarriedOutDate === null ? null : (p.lastCarriedOutDate.instant ?? new Date(`${p.lastCarriedOutDate.date}T00:00:00Z`));
+  if (p.lastCarriedOutValue !== undefined) next.lastCarriedOutValue = p.lastCarriedOutValue;
+  if (p.notes !== undefined) next.notes = p.notes === null || p.notes.trim() === '' ? null : p.notes;
+  return next;
+}
+
+/** Whether an update changes anything (`no_changes` otherwise), and whether the item changed under a writer. */
+export function sameState(a: ItemState, b: ItemState): boolean {
+  return (
+    a.name === b.name &&
+    a.type === b.type &&
+    jsonEqual(a.documentation, b.documentation) &&
+    jsonEqual(a.archivedDocumentation, b.archivedDocumentation) &&
+    a.relatedTo === b.relatedTo &&
+    a.relatedToType === b.relatedToType &&
+    a.recurring === b.recurring &&
+    sameDecimal(a.recurringInterval, b.recurringInterval) &&
+    (a.trackingItem ?? null) === (b.trackingItem ?? null) &&
+    sameDecimal(a.dueAtInterval, b.dueAtInterval) &&
+    (a.calendarDateDue ?? null) === (b.calendarDateDue ?? null) &&
+    (a.calendarRecurring ?? null) === (b.calendarRecurring ?? null) &&
+    (a.lastCarriedOutDate?.getTime() ?? null) === (b.lastCarriedOutDate?.getTime() ?? null) &&
+    jsonEqual(a.lastCarriedOutValue, b.lastCarriedOutValue) &&
+    a.status === b.status &&
+    (a.notes ?? null) === (b.notes ?? null)
+  );
+}
+
+/** The state as the row stores it (a cleared JSON value is SQL NULL, not JSON null). */
+export function rowData(s: ItemState) {
+  return {
+    name: s.name,
+    type: s.type,
+    documentation: s.documentation,
+    archivedDocumentation: s.archivedDocumentation,
+    relatedTo: s.relatedTo,
+    relatedToType: s.relatedToType,
+    recurring: s.recurring,
+    recurringInterval: s.recurringInterval,
+    trackingItem: s.trackingItem,
+    dueAtInterval: s.dueAtInterval,
+    calendarDateDue: s.calendarDateDue === null ? null : storedDueDate(s.calendarDateDue),
+    calendarRecurring: s.calendarRecurring,
+    lastCarriedOutDate: s.lastCarriedOutDate,
+    lastCarriedOutValue: s.lastCarriedOutValue === null ? Prisma.DbNull : s.lastCarriedOutValue,
+    status: s.status,
+    notes: s.notes,
+  };
+}
+
+export function pick(raw: Record<string, unknown>, keys: readonly string[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const k of keys) if (k in raw) out[k] = raw[k];
+  return out;
+}
