@@ -1,18 +1,16 @@
 import { builder } from './builder.js';
 
-/** Result types shared by every resource's mutations. */
-export const WRITE_STATUSES = ['created', 'updated', 'deleted', 'restored', 'no_changes', 'installed', 'removed'] as const;
-export type WriteStatusValue = (typeof WRITE_STATUSES)[number];
+import { WRITE_STATUSES, type WriteResult } from '../lib/write-result.js';
+
+/** Result types shared by every resource's mutations (the status family is src/lib/write-result.ts). */
+export { WRITE_STATUSES };
 
 export const WriteStatusEnum = builder.enumType('WriteStatus', {
   description: 'What a write did. Each resource uses the subset its contract names.',
   values: WRITE_STATUSES,
 });
 
-export interface WriteResultShape {
-  uid: string;
-  status: WriteStatusValue;
-}
+export type WriteResultShape = WriteResult;
 
 export const WriteResultType = builder.objectRef<WriteResultShape>('WriteResult').implement({
   fields: (t) => ({

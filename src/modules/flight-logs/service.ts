@@ -12,7 +12,8 @@ import {
 } from '../../errors.js';
 import { newUid } from '../../lib/ids.js';
 import { parseIsoInstant } from '../../lib/dates.js';
-import { BATCH_MAX, batchList, runBatch } from '../../lib/batch.js';
+import { BATCH_MAX, batchList, runBatch, type BatchOutcome } from '../../lib/batch.js';
+import type { WriteResult as SharedWriteResult, WriteStatus as SharedWriteStatus } from '../../lib/write-result.js';
 import { EndDateParam, LimitParam, PAGE_DEFAULT, PAGE_MAX, StartDateParam, instantRange } from '../../lib/params.js';
 import { applyTotalsDelta, lockAircraft } from '../aircraft/totals.js';
 import { asTrackingMap } from '../tracking/schema.js';
@@ -49,15 +50,9 @@ export const OUTPUT_FIELDS = ['uid', ...CORE_FIELDS, 'companyId', 'createdAt', '
 export { BATCH_MAX };
 export { PAGE_DEFAULT, PAGE_MAX };
 
-export type WriteStatus = 'created' | 'updated' | 'deleted' | 'no_changes';
-export interface WriteResult {
-  uid: string;
-  status: WriteStatus;
-}
-export interface BatchResult {
-  results: WriteResult[];
-  errors: { index: number; error: string }[];
-}
+export type WriteStatus = Extract<SharedWriteStatus, 'created' | 'updated' | 'deleted' | 'no_changes'>;
+export type WriteResult = SharedWriteResult<WriteStatus>;
+export type BatchResult = BatchOutcome<WriteResult>;
 
 /** An ISO 8601 date or date-time; without an offset it is UTC (src/lib/dates.ts). */
 export const parseIsoDate = parseIsoInstant;

@@ -10,6 +10,7 @@ import { BoolParam } from '../../lib/params.js';
 import { lockRows } from '../../db/locks.js';
 import { retrying } from '../../db/retry.js';
 import { batchList, runSetBatch } from '../../lib/batch.js';
+import type { WriteStatus } from '../../lib/write-result.js';
 import { NumberMapSchema, TrackingMapSchema, asNumberMap, type TrackingMap } from '../tracking/schema.js';
 
 /**
@@ -83,7 +84,7 @@ export const VehicleFilterSchema = z
   .strict();
 export type VehicleFilter = z.input<typeof VehicleFilterSchema>;
 
-export type VehicleWriteStatus = 'created' | 'updated' | 'deleted' | 'restored' | 'no_changes';
+export type VehicleWriteStatus = Exclude<WriteStatus, 'installed' | 'removed'>;
 
 function checkBody(raw: unknown, schema: z.ZodType, what: string) {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw new ValidationError(`a ${what} must be a JSON object`);
