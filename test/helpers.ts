@@ -1,6 +1,8 @@
+import fs from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import { print } from 'graphql';
+import { inject } from 'vitest';
 import { createApp, type App, type AppOptions } from '../src/app.js';
 import { openDatabase, type Database } from '../src/db/database.js';
 import { importData } from '../src/modules/companies/import.js';
@@ -14,7 +16,16 @@ export const onPostgres = !!process.env.TEST_DATABASE_URL;
 export function openTestDatabase(onQuery?: (sql: string) => void): Promise<Database> {
   return onPostgres
     ? openDatabase({ databaseUrl: process.env.TEST_DATABASE_URL, onQuery })
-    : openDatabase({ dataDir: 'memory://', onQuery });
+    : openDatabase({ dataDir: 'memory://', onQuery, snapshot: pgliteSnapshot() });
+}
+
+/** The migrated snapshot test/global-setup.ts made, read once per test file (undefined outside vitest's setup). */
+let snapshot: Blob | undefined;
+function pgliteSnapshot(): Blob | undefined {
+  if (snapshot) return snapshot;
+  const file = inject('pgliteSnapshot');
+  if (file && fs.existsSync(file)) snapshot = new Blob([fs.readFileSync(file)]);
+  return snapshot;
 }
 
 export const uniq = () => randomBytes(4).toString('hex');

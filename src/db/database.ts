@@ -33,6 +33,8 @@ export interface Database {
    * that stops listening.
    */
   listen?(channel: string, onMessage: (payload: string) => void, onState: (listening: boolean) => void): Promise<() => Promise<void>>;
+  /** The embedded database's data directory as one archive (PGlite `dumpDataDir`), to open copies from. */
+  snapshot?(): Promise<Blob>;
   close(): Promise<void>;
 }
 
@@ -95,6 +97,11 @@ export interface OpenOptions {
   migrate?: boolean;
   /** Called with every SQL statement Prisma sends (tests count statements; trace logging). */
   onQuery?: QueryListener;
+  /**
+   * For `memory://`: start from this snapshot of a data directory (PGlite `dumpDataDir`) instead of creating a new
+   * cluster, which takes seconds; the tests open one migrated snapshot per file this way (test/global-setup.ts).
+   */
+  snapshot?: Blob;
 }
 
 function pgliteSql(db: PGlite): RawSql {
@@ -178,7 +185,7 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
     const release = memory ? () => {} : acquireDataDirLock(dataDir);
     let lite: PGlite;
     try {
-      lite = memory ? new PGlite() : new PGlite(path.join(dataDir, 'pglite'));
+      lite = memory ? new PGlite(opts.snapshot ? { loadDataDir: opts.snapshot } : {}) : new PGlite(path.join(dataDir, 'pglite'));
       await lite.waitReady;
     } catch (e) {
       release();
@@ -188,6 +195,7 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
     const prisma = new PrismaClient({ adapter: opts.onQuery ? instrumentAdapter(adapterFactory, opts.onQuery) : adapterFactory });
     db = {
       kind: 'pglite',
+      snapshot: () => lite.dumpDataDir('none'),
       prisma,
       sql: pgliteSql(lite),
       adapterFactory,
