@@ -466,3 +466,27 @@ describe('the one-statement insert writes only against the aircraft the logs wer
 });
 
 const db = () => scopedPrisma(env.database.prisma, env.a.id);
+
+describe('a create checks against the aircraft as it is now, even right after it changed', () => {
+  it('a new registration is accepted at once and the old one refused, naming the new one', async () => {
+    const base = await db().aircraft.findFirstOrThrow({ where: { uid: 'acme-ac-2' } });
+    const reimport = (registration: string) =>
+      env.database.prisma.$transaction((tx) =>
+        createServices(scopedPrisma(tx as never, env.a.id, true)).aircraft.upsert({
+          uid: base.uid, registration, type: base.type, category: base.category, engineType: base.engineType, engineCount: base.engineCount,
+          maintenanceTrackingItems: base.maintenanceTrackingItems as never, logTrackingItems: base.logTrackingItems as never, initialValues: base.initialValues as never,
+        }),
+      );
+    // this process has written logs for VH-ACZ, so it knows the aircraft as VH-ACZ
+    expect((await post('/flight-logs', log2({ timeDate: '2046-01-01T00:00:00Z', tacho: 0.1 }))).status).toBe(201);
+    await reimport('VH-NEW');
+    const ok = await post('/flight-logs', log2({ timeDate: '2046-01-01T01:00:00Z', aircraftRegistration: 'VH-NEW', tacho: 0.1 }));
+    expect(ok.status, JSON.stringify(ok.body)).toBe(201);
+    const old = await post('/flight-logs', log2({ timeDate: '2046-01-01T02:00:00Z', tacho: 0.1 }));
+    expect(old.status).toBe(400);
+    expect(old.body.detail).toMatch(/registration VH-NEW/);
+    await reimport('VH-ACZ');
+    expect((await post('/flight-logs', log2({ timeDate: '2046-01-01T03:00:00Z', tacho: 0.1 }))).status).toBe(201);
+    await expectInvariant();
+  });
+});

@@ -218,6 +218,38 @@ function logRow(uid: string, core: CreateCore, aircraft: Pick<Aircraft, 'uid' | 
 
 const CHECKED_FIELDS = { uid: true, registration: true, maintenanceTrackingItems: true, logTrackingItems: true } as const;
 
+/**
+ * The fields logs are checked against, per aircraft, as this process last read them. Only a first guess: the
+ * write statement compares them with the row it locks and writes nothing if they differ, so a stale entry costs a
+ * second attempt, never a wrong log. Bounded; the oldest entries go first.
+ */
+const lastSeen = (() => {
+  const MAX = 5000;
+  const entries = new Map<string, AircraftChecked>();
+  const key = (companyId: string, uid: string) => `${companyId}\u0000${uid}`;
+  return {
+    get(companyId: string, uids: string[]): AircraftChecked[] | null {
+      const out: AircraftChecked[] = [];
+      for (const uid of uids) {
+        const a = entries.get(key(companyId, uid));
+        if (!a) return null;
+        out.push(a);
+      }
+      return out;
+    },
+    /** What a read of `uids` found (the ones it did not find are forgotten). */
+    remember(companyId: string, uids: string[], found: AircraftChecked[]) {
+      for (const uid of uids) entries.delete(key(companyId, uid));
+      for (const a of found) {
+        const k = key(companyId, a.uid);
+        entries.delete(k);
+        entries.set(k, a);
+        if (entries.size > MAX) entries.delete(entries.keys().next().value!);
+      }
+    },
+  };
+})();
+
 interface NewLog {
   index: number;
   core: CreateCore;
@@ -353,14 +385,21 @@ export class FlightLogService {
   }
 
   /**
-   * Writes checked create bodies. The aircraft are read without a lock and each log is checked against its
-   * aircraft; then one statement writes the logs and their totals if no aircraft changed in between
-   * (set-write.ts says why that is exact). If one did, the logs are checked again under the aircraft's lock.
+   * Writes checked create bodies. Each log is checked against its aircraft as last seen by this process (read when
+   * not known); then one statement writes the logs and their totals if no aircraft changed since (set-write.ts
+   * says why that is exact). If one did, the logs are checked again under the aircraft's lock. A refusal is only
+   * ever answered from a fresh read, never from what this process remembered.
    */
   private async writeNew(valid: NewLog[]): Promise<InsertPlan> {
     const ids = [...new Set(valid.map((v) => v.core.aircraftId))];
-    const read = (db: ScopedPrisma) => db.aircraft.findMany({ where: { uid: { in: ids } }, select: CHECKED_FIELDS });
-    const optimistic = planInsert(valid, await read(this.db));
+    const read = async (db: ScopedPrisma) => {
+      const found = await db.aircraft.findMany({ where: { uid: { in: ids } }, select: CHECKED_FIELDS });
+      lastSeen.remember(db.companyId, ids, found);
+      return found;
+    };
+    const remembered = lastSeen.get(this.db.companyId, ids);
+    let optimistic = planInsert(valid, remembered ?? (await read(this.db)));
+    if (remembered && optimistic.refused.length) optimistic = planInsert(valid, await read(this.db));
     let plan: InsertPlan;
     if (await retrying(() => insertLogsIfAircraftUnchanged(this.db, optimistic.rows, optimistic.aircraft))) plan = optimistic;
     else {
