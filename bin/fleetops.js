@@ -6,6 +6,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
+// The service runs in production mode unless told otherwise: graphql-js then skips its development-only checks
+// (a tenth of a request's time over a page of logs) and GraphQL errors suggest no field names.
+if (process.argv[2] === 'serve' && process.env.NODE_ENV === undefined) process.env.NODE_ENV = 'production';
+
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const bundle = path.join(root, 'dist', 'fleetops.mjs');
 

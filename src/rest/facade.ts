@@ -44,6 +44,7 @@ export interface FacadeOptions {
 const CONTEXT = Symbol('fleetops.context');
 
 export function createRestFacade(opts: FacadeOptions) {
+  const executed = new WeakMap<object, Awaited<ReturnType<typeof graphqlExecute>>>();
   const match = compileRoutes(opts.routes);
   const sofaRoutes = Object.fromEntries(
     opts.routes.map((r) => [r.field, { method: r.method, path: toSofaPath(r.path), responseStatus: r.status }]),
@@ -54,8 +55,12 @@ export function createRestFacade(opts: FacadeOptions) {
       schema: opts.schema,
       routes: sofaRoutes as never,
       depthLimit: 1,
-      execute: ((args: Parameters<typeof graphqlExecute>[0]) =>
-        graphqlExecute({ ...args, document: restSelection(opts.schema, args.document) })) as never,
+      execute: (async (args: Parameters<typeof graphqlExecute>[0]) => {
+        const result = await graphqlExecute({ ...args, document: restSelection(opts.schema, args.document) });
+        // kept for the façade, which presents the data as it is rather than parsing SOFA's JSON of it again
+        if (args.contextValue && typeof args.contextValue === 'object') executed.set(args.contextValue, result);
+        return result;
+      }) as never,
       context: (serverContext: any) => serverContext[CONTEXT],
       errorHandler: ((errors: ReadonlyArray<GraphQLError>) => errorResponse(errors, opts.logger)) as never,
     }),
@@ -124,13 +129,18 @@ export function createRestFacade(opts: FacadeOptions) {
         headers: body === undefined ? {} : { 'content-type': 'application/json' },
         body,
       });
+      executed.delete(ctx);
       const res = await sofa.fetch(sofaRequest, { [CONTEXT]: ctx } as never);
+      const result = executed.get(ctx);
+      executed.delete(ctx);
       if (!isReadRoute(spec) && res.status < 400) {
         // who wrote what: the key, its user and that user's roles (no key material)
         opts.logger.info({ audit: 'write', operation: spec.operationId, keyId: ctx.actor.keyId, userId: ctx.actor.userId, roles: ctx.actor.roles ?? [], status: res.status }, 'write');
       }
       if (res.status >= 400 || !spec.present) return res;
-      const data = await res.json();
+      // SOFA's body is the root field's value of this execution result (already serialized scalars, so JSON-safe)
+      const field = spec.field.split('.')[1];
+      const data = result?.data && field in result.data ? result.data[field] : await res.json();
       return Response.json(spec.present(data, { query: url.searchParams, params }), { status: spec.status });
     } catch (e) {
       const known = databaseError(e);
