@@ -1,7 +1,10 @@
-// Profiles one flight-log operation through the service (in-process app.fetch, no sockets) on PostgreSQL, for
-// `node --cpu-prof`: npx tsx --cpu-prof --cpu-prof-dir=/tmp/prof bench/profile-op.ts [create|batch|list|graphql] [N]
-// then `npx tsx bench/top-frames.ts /tmp/prof/*.cpuprofile` names where the time goes (docs/benchmarks.md).
+// Profiles one flight-log operation through the service (in-process app.fetch, no sockets) on PostgreSQL: the
+// timed calls only (after start-up and warm-up), with the V8 profiler, written to FILE.cpuprofile.
+//   NODE_ENV=production npx tsx bench/profile-op.ts [create|batch|list|graphql] [N] [FILE]
+// then `npx tsx bench/top-frames.ts FILE.cpuprofile` names where the time goes (docs/benchmarks.md).
 import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import { Session } from 'node:inspector/promises';
 import { createApp } from '../src/app.js';
 import { openDatabase } from '../src/db/database.js';
 import { importData } from '../src/modules/companies/import.js';
@@ -9,6 +12,7 @@ import { withTempDatabase } from './pg.js';
 
 const op = process.argv[2] ?? 'batch';
 const N = Number(process.argv[3]) || 200;
+const OUT = process.argv[4] ?? `/tmp/fleetops-${op}.cpuprofile`;
 
 await withTempDatabase('fleetops_prof', async (url) => {
   const database = await openDatabase({ databaseUrl: url });
@@ -38,9 +42,18 @@ await withTempDatabase('fleetops_prof', async (url) => {
     graphql: () => call('POST', '/graphql', { query: '{ flightLogs(limit: 100) { count data { uid timeDate trackingItems aircraft { registration totals } pilotUser { displayName } } } }' }),
   };
   for (let i = 0; i < 4; i++) await ops.batch();
+  for (let i = 0; i < 20; i++) await ops[op]();
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.start');
   const t0 = performance.now();
   for (let i = 0; i < N; i++) await ops[op]();
-  console.log(`${op}: ${((performance.now() - t0) / N).toFixed(2)} ms per call (${N} calls)`);
+  const elapsed = performance.now() - t0;
+  const { profile } = await session.post('Profiler.stop');
+  fs.writeFileSync(OUT, JSON.stringify(profile));
+  session.disconnect();
+  console.log(`${op}: ${(elapsed / N).toFixed(2)} ms per call (${N} calls); profile in ${OUT}`);
   await app.close();
   await database.close();
 });
