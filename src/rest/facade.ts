@@ -44,7 +44,8 @@ export interface FacadeOptions {
 const CONTEXT = Symbol('fleetops.context');
 
 export function createRestFacade(opts: FacadeOptions) {
-  const executed = new WeakMap<object, Awaited<ReturnType<typeof graphqlExecute>>>();
+  /** Per façade call (its own context object): where execute leaves the result the façade presents. */
+  const slots = new WeakMap<object, { result?: Awaited<ReturnType<typeof graphqlExecute>> }>();
   const match = compileRoutes(opts.routes);
   const sofaRoutes = Object.fromEntries(
     opts.routes.map((r) => [r.field, { method: r.method, path: toSofaPath(r.path), responseStatus: r.status }]),
@@ -57,9 +58,12 @@ export function createRestFacade(opts: FacadeOptions) {
       depthLimit: 1,
       execute: (async (args: Parameters<typeof graphqlExecute>[0]) => {
         const result = await graphqlExecute({ ...args, document: restSelection(opts.schema, args.document) });
-        // kept for the façade, which presents the data as it is rather than parsing SOFA's JSON of it again
-        if (args.contextValue && typeof args.contextValue === 'object') executed.set(args.contextValue, result);
-        return result;
+        const slot = args.contextValue && typeof args.contextValue === 'object' ? slots.get(args.contextValue) : undefined;
+        if (!slot || result.errors || !result.data) return result;
+        // The façade presents this result itself (docs/decisions/0001-rest-facade.md): SOFA gets the root field as
+        // null, so it serialises nothing that would be parsed again and thrown away.
+        slot.result = result;
+        return { data: Object.fromEntries(Object.keys(result.data).map((k) => [k, null])) };
       }) as never,
       context: (serverContext: any) => serverContext[CONTEXT],
       errorHandler: ((errors: ReadonlyArray<GraphQLError>) => errorResponse(errors, opts.logger)) as never,
@@ -129,18 +133,19 @@ export function createRestFacade(opts: FacadeOptions) {
         headers: body === undefined ? {} : { 'content-type': 'application/json' },
         body,
       });
-      executed.delete(ctx);
-      const res = await sofa.fetch(sofaRequest, { [CONTEXT]: ctx } as never);
-      const result = executed.get(ctx);
-      executed.delete(ctx);
+      // each call executes with its own context object (the same services and loaders), so calls that share a
+      // request context (MCP tools) never see each other's results
+      const callCtx = { ...ctx };
+      const slot: { result?: Awaited<ReturnType<typeof graphqlExecute>> } = {};
+      if (spec.present) slots.set(callCtx, slot);
+      const res = await sofa.fetch(sofaRequest, { [CONTEXT]: callCtx } as never);
       if (!isReadRoute(spec) && res.status < 400) {
         // who wrote what: the key, its user and that user's roles (no key material)
         opts.logger.info({ audit: 'write', operation: spec.operationId, keyId: ctx.actor.keyId, userId: ctx.actor.userId, roles: ctx.actor.roles ?? [], status: res.status }, 'write');
       }
       if (res.status >= 400 || !spec.present) return res;
-      // SOFA's body is the root field's value of this execution result (already serialized scalars, so JSON-safe)
       const field = spec.field.split('.')[1];
-      const data = result?.data && field in result.data ? result.data[field] : await res.json();
+      const data = slot.result?.data?.[field];
       return Response.json(spec.present(data, { query: url.searchParams, params }), { status: spec.status });
     } catch (e) {
       const known = databaseError(e);
