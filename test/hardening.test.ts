@@ -213,3 +213,23 @@ describe('abuse bounds', () => {
     }
   });
 });
+
+describe('REST façade calls that share one request context', () => {
+  it('run concurrently, each answers with its own result (as several MCP tool calls of one request do)', async () => {
+    const { createRestFacade } = await import('../src/rest/facade.js');
+    const { restRoutes } = await import('../src/rest/routes.js');
+    const { schema } = await import('../src/graphql/schema.js');
+    const { createContext } = await import('../src/context.js');
+    const pino = (await import('pino')).default;
+    const rest = createRestFacade({ schema, routes: restRoutes, basePath: '/api/v1', bodyLimitBytes: 1 << 20, logger: pino({ level: 'silent' }) });
+    const ctx = createContext(env.database, { companyId: env.a.id, keyId: 'k', userId: `${env.a.prefix}-owner`, scope: 'read_write' });
+    const call = (p: string) => rest(new Request(`http://x/api/v1${p}`), new URL(`http://x/api/v1${p}`), ctx).then((r) => r.json());
+    const paths = Array.from({ length: 12 }, (_, i) => (i % 3 === 0 ? '/aircraft/acme-ac-1' : i % 3 === 1 ? '/users/acme-pilot' : '/aircraft'));
+    const bodies = await Promise.all(paths.map(call));
+    bodies.forEach((b, i) => {
+      if (paths[i] === '/aircraft/acme-ac-1') expect(b.uid, JSON.stringify(b)).toBe('acme-ac-1');
+      else if (paths[i] === '/users/acme-pilot') expect(b.uid, JSON.stringify(b)).toBe('acme-pilot');
+      else expect(b.count, JSON.stringify(b)).toBe(2);
+    });
+  });
+});
