@@ -11,11 +11,9 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { randomBytes } from 'node:crypto';
 import { createServerAdapter } from '@whatwg-node/server';
-import { createApp } from '../src/app.js';
 import { openDatabase, type Database } from '../src/db/database.js';
-import { importData } from '../src/modules/companies/import.js';
+import { benchApp, logItems } from './fixture.js';
 import { floorHandler } from './floor.js';
 import { withTempDatabase } from './pg.js';
 
@@ -46,26 +44,11 @@ async function time(n: number, fn: () => Promise<void>): Promise<number> {
 }
 
 async function run(label: string, database: Database, statements: { n: number }) {
-  const companyId = `bench-${randomBytes(3).toString('hex')}`;
-  const key = 'fo_bench_' + randomBytes(16).toString('hex');
-  await importData(database, {
-    companies: [{
-      id: companyId, name: 'Bench', users: [{ uid: 'bench-pilot', email: 'p@bench.test', displayName: 'Bench Pilot', roles: ['pilot'] }],
-      aircraft: [{ uid: 'bench-ac', registration: 'VH-BEN', type: 'B06', category: 'rotary-wing', engineType: 'turbine', engineCount: 1,
-        maintenanceTrackingItems: { hobbs: { displayText: 'Hobbs', type: 'number' }, landings: { displayText: 'Landings', type: 'number' } },
-        initialValues: { hobbs: 100 } }],
-      vehicles: [], apiKeys: [{ name: 'bench', key }],
-    }],
-  });
-  const app = createApp({ database, config: { rateLimitPerMinute: 0, authFailLimitPerMinute: 0, bodyLimitBytes: 1 << 20, logLevel: 'silent' }, dispatch: false });
+  const { app, key } = await benchApp(database);
   const service = await listen(createServerAdapter((r: Request) => app.fetch(r)) as never);
   const floor = await listen(floorHandler(database.sql));
   const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
-  let seq = 0;
-  const item = () => ({
-    timeDate: new Date(Date.UTC(2025, 0, 1) + seq++ * 60_000).toISOString(),
-    pilot: 'bench-pilot', aircraftId: 'bench-ac', aircraftRegistration: 'VH-BEN', startLocation: 'YSSY', endLocation: 'YSBK', pax: 1, hobbs: 1.2, landings: 1,
-  });
+  const item = logItems();
   const post = async (url: string, p: string, body: unknown) => {
     const r = await fetch(url + p, { method: 'POST', headers, body: JSON.stringify(body) });
     if (r.status >= 300) throw new Error(`${url}${p}: ${r.status} ${await r.text()}`);

@@ -2,12 +2,10 @@
 // timed calls only (after start-up and warm-up), with the V8 profiler, written to FILE.cpuprofile.
 //   NODE_ENV=production npx tsx bench/profile-op.ts [create|batch|list|graphql] [N] [FILE]
 // then `npx tsx bench/top-frames.ts FILE.cpuprofile` names where the time goes (docs/benchmarks.md).
-import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import { Session } from 'node:inspector/promises';
-import { createApp } from '../src/app.js';
 import { openDatabase } from '../src/db/database.js';
-import { importData } from '../src/modules/companies/import.js';
+import { benchApp, logItems } from './fixture.js';
 import { withTempDatabase } from './pg.js';
 
 const op = process.argv[2] ?? 'batch';
@@ -16,20 +14,8 @@ const OUT = process.argv[4] ?? `/tmp/fleetops-${op}.cpuprofile`;
 
 await withTempDatabase('fleetops_prof', async (url) => {
   const database = await openDatabase({ databaseUrl: url });
-  const companyId = `prof-${randomBytes(3).toString('hex')}`;
-  const key = 'fo_prof_' + randomBytes(16).toString('hex');
-  await importData(database, {
-    companies: [{
-      id: companyId, name: 'Prof', users: [{ uid: 'p', email: 'p@p.test', displayName: 'P', roles: ['pilot'] }],
-      aircraft: [{ uid: 'ac', registration: 'VH-PRF', type: 'B06', category: 'rotary-wing', engineType: 'turbine', engineCount: 1,
-        maintenanceTrackingItems: { hobbs: { displayText: 'Hobbs', type: 'number' }, landings: { displayText: 'Landings', type: 'number' } } }],
-      vehicles: [], apiKeys: [{ name: 'prof', key }],
-    }],
-  });
-  const app = createApp({ database, config: { rateLimitPerMinute: 0, authFailLimitPerMinute: 0, bodyLimitBytes: 1 << 20, logLevel: 'silent' }, dispatch: false });
-  await app.ready;
-  let seq = 0;
-  const item = () => ({ timeDate: new Date(Date.UTC(2025, 0, 1) + seq++ * 60_000).toISOString(), pilot: 'p', aircraftId: 'ac', aircraftRegistration: 'VH-PRF', startLocation: 'A', endLocation: 'B', pax: 1, hobbs: 1.2, landings: 1 });
+  const { app, key } = await benchApp(database);
+  const item = logItems();
   const call = async (method: string, path: string, body?: unknown) => {
     const r = await app.fetch(new Request('http://x' + path, { method, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) }));
     if (r.status >= 300) throw new Error(`${path} ${r.status} ${await r.text()}`);
