@@ -1,4 +1,4 @@
-// The aggregation `timezone` parser (api-v1 §2.11, gaps §5): IANA names, fixed-offset abbreviations and UTC±hh:mm.
+// The aggregation `timezone` parser (docs/contract/api-v1.md §2.11, docs/contract/gaps.md §5): IANA names, fixed-offset abbreviations and UTC±hh:mm.
 import { describe, expect, it } from 'vitest';
 import { formatOffset, parseTimeZone } from '../src/modules/aggregation/timezone.js';
 

@@ -1,4 +1,4 @@
-// Aggregation over HTTP (api-v1 §2.11, §4.4; gaps §5): every operation and period with exact expected tables,
+// Aggregation over HTTP (docs/contract/api-v1.md §2.11, §4.4; docs/contract/gaps.md §5): every operation and period with exact expected tables,
 // time zones (IANA with daylight saving, fixed abbreviations, UTC±hh:mm), ISO weeks across a year end, records
 // without the metric, empty results, the five collections, the alternative request form, GraphQL, tenant scoping
 // and a 400 for each invalid input.

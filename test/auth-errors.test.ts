@@ -1,5 +1,5 @@
 // Authentication failures (401), body limits and media types (413/415/400) and per-key rate limiting (429), as
-// RFC 9457 problem+json (gaps §2), on REST and on /graphql.
+// RFC 9457 problem+json (docs/contract/gaps.md §2), on REST and on /graphql.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiKeyService } from '../src/auth/keys.js';
 import { AppError } from '../src/errors.js';

@@ -1,4 +1,4 @@
-// Component counters (api-v1 §2.15, gaps §3 "Components" counter rules): the pure arithmetic of
+// Component counters (docs/contract/api-v1.md §2.15, docs/contract/gaps.md §3 "Components" counter rules): the pure arithmetic of
 // src/modules/components/counters.ts, then the whole story over HTTP: a fitted engine follows the aircraft's hobbs
 // through new flight logs, its children follow it three levels deep, it freezes on removal, resumes from the frozen
 // value on another aircraft, and a deleted flight log (a decreasing source) clamps it and sets sourceDecreased.

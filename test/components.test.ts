@@ -1,4 +1,4 @@
-// Components over REST (api-v1 §2.15, §3; gaps §2 problem+json, §3 "Components"): every route, every 4xx, the tree
+// Components over REST (docs/contract/api-v1.md §2.15, §3; docs/contract/gaps.md §2 problem+json, §3 "Components"): every route, every 4xx, the tree
 // (ancestorUids, rootAsset, childCount when whole subtrees move), soft delete/restore, tenant isolation, bodies
 // validated against the OpenAPI document, and the GraphQL tree fields.
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';

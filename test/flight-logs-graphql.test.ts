@@ -1,4 +1,4 @@
-// Flight logs over GraphQL (gaps §8: same key, same rules as REST): create with trackingItems JSON, update, delete,
+// Flight logs over GraphQL (docs/contract/gaps.md §8: same key, same rules as REST): create with trackingItems JSON, update, delete,
 // both batches, flightLogs paging, VALIDATION_ERROR / NOT_FOUND errors, and the aircraft / pilotUser relations.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { flightLogBody, createTestEnv, type TestEnv } from './helpers.js';

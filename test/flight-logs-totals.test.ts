@@ -1,4 +1,4 @@
-// The totals invariant (api-v1 §2.2, §2.5, §4.2; gaps §4): for every maintenance tracking item of an aircraft,
+// The totals invariant (docs/contract/api-v1.md §2.2, §2.5, §4.2; docs/contract/gaps.md §4): for every maintenance tracking item of an aircraft,
 //   totals[key] === initialValues[key] + sum of key over the aircraft's live flight logs,
 // exactly (decimal-exact), through create, update, move between aircraft, delete, both batches and concurrent
 // writers. Expected sums are computed in integer tenths (all test values have one decimal place), so the test

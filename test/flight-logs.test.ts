@@ -1,4 +1,4 @@
-// Flight logs over REST (api-v1 §2.3-2.7, §4.2, §7, §8; gaps §2 problem+json, §4 flight-log rules).
+// Flight logs over REST (docs/contract/api-v1.md §2.3-2.7, §4.2, §7, §8; docs/contract/gaps.md §2 problem+json, §4 flight-log rules).
 // One environment for the whole file; every describe block works in its own slice of time (a year of its own, or a
 // pilot id of its own) so the blocks do not see each other's logs in filtered lists.
 import { parse as parseCsv } from 'csv-parse/sync';

@@ -1,4 +1,4 @@
-// Form completions over REST and GraphQL (api-v1 §2.9, §2.10, §4.3; gaps §3, §9): answers by field name or
+// Form completions over REST and GraphQL (docs/contract/api-v1.md §2.9, §2.10, §4.3; docs/contract/gaps.md §3, §9): answers by field name or
 // storage key, validation (400 with the path, nothing stored), references to the company's records, defect and
 // odometer side effects committed or rolled back with the completion, the list with filters, cursor and CSV, and
 // tenant isolation.

@@ -1,4 +1,4 @@
-// Form templates over REST and GraphQL (api-v1 §2.8, §4.3; gaps §2, §9): the field schema, create with defaults,
+// Form templates over REST and GraphQL (docs/contract/api-v1.md §2.8, §4.3; docs/contract/gaps.md §2, §9): the field schema, create with defaults,
 // validation of sections and field objects (400 with the JSON path, nothing stored), per-company code uniqueness
 // (409), update (updated / no_changes), write-only webhook secrets, UI-specific keys kept as sent, the completion
 // schema, and tenant isolation.

@@ -1,4 +1,4 @@
-// GraphQL at /graphql (gaps §8): the typed operations of test/operations return the same data as REST, with the
+// GraphQL at /graphql (docs/contract/gaps.md §8): the typed operations of test/operations return the same data as REST, with the
 // same tenant rules (NOT_FOUND for other companies' records) and the same bearer key; the committed contract files
 // (schema.graphql, docs/openapi.json) are the generated ones.
 import fs from 'node:fs';

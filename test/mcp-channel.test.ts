@@ -1,4 +1,4 @@
-// More of the MCP channel at /mcp (issue 12, gaps §8) through the SDK's own Client, beyond test/mcp.test.ts:
+// More of the MCP channel at /mcp (issue 12, docs/contract/gaps.md §8) through the SDK's own Client, beyond test/mcp.test.ts:
 // the transport (stateless: GET and DELETE are 405, so an idle client stops polling; rate limited with REST;
 // over a real node:http server), tools written for a model (guidance, output schemas for every tool, hints of
 // removals and resets), argument checks that keep a call on its own route, tool errors equal to REST's problem,

@@ -1,4 +1,4 @@
-// The MCP channel at /mcp (gaps §8) driven by the SDK's own client over Streamable HTTP: initialize, tools for
+// The MCP channel at /mcp (docs/contract/gaps.md §8) driven by the SDK's own client over Streamable HTTP: initialize, tools for
 // every REST operation (schemas and hints), reads and writes of each module through the same services (totals
 // move), tool errors with REST's messages and paths (nothing changed), another company's record (not found),
 // resources and prompts, and 401 without a key.

@@ -1,4 +1,4 @@
-// Observability and operating safely (gaps §11): X-Request-Id on every response, Prometheus /metrics (with its
+// Observability and operating safely (docs/contract/gaps.md §11): X-Request-Id on every response, Prometheus /metrics (with its
 // token), problem+json for headers over Node's limit, and graceful shutdown: a request in flight when the server
 // is told to stop still gets its answer, new connections are refused.
 import fs from 'node:fs';

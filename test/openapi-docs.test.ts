@@ -1,4 +1,4 @@
-// The machine-readable contract and the human docs (api-v1 §9, gaps §8): GET /api/v1/openapi.json (OpenAPI 3.1,
+// The machine-readable contract and the human docs (docs/contract/api-v1.md §9, docs/contract/gaps.md §8): GET /api/v1/openapi.json (OpenAPI 3.1,
 // info.version 0.1.0, bearer auth, every route's success and problem responses, resolvable $refs), live bodies
 // validated against it (JSON Schema 2020-12), GET /docs from local assets only, /healthz and /readyz.
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';

@@ -1,4 +1,4 @@
-// Public forms (gaps §7): the HTML page rendered from the template (labels bound to inputs, fieldsets, required
+// Public forms (docs/contract/gaps.md §7): the HTML page rendered from the template (labels bound to inputs, fieldsets, required
 // marks, options, limits, no external asset, a strict CSP), submissions as JSON through the same completion service
 // (userId and webhook submittedBy `public`), 404 for inactive, non-public and unknown forms, the per-address rate
 // limit and the size cap.

@@ -1,4 +1,4 @@
-// REST contract of /api/v1/aircraft and /api/v1/users (api-v1 §2.2, §2.12, §4.1, §4.4; gaps §2, §3):
+// REST contract of /api/v1/aircraft and /api/v1/users (docs/contract/api-v1.md §2.2, §2.12, §4.1, §4.4; docs/contract/gaps.md §2, §3):
 // list and get bodies, field types, omitted optional fields, filters, tenant isolation and problem+json errors.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestEnv, type TestEnv } from './helpers.js';
@@ -89,7 +89,7 @@ function withoutTimestamps(o: Record<string, unknown>) {
 const byUid = <T extends { uid: string }>(xs: T[]) => [...xs].sort((a, b) => (a.uid < b.uid ? -1 : a.uid > b.uid ? 1 : 0));
 
 
-// Contract field types of Aircraft (api-v1 §2.2): [field, typeof, required]
+// Contract field types of Aircraft (docs/contract/api-v1.md §2.2): [field, typeof, required]
 const AIRCRAFT_FIELDS: [string, 'string' | 'number' | 'object', boolean][] = [
   ['uid', 'string', true],
   ['registration', 'string', true],

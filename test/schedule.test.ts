@@ -1,4 +1,4 @@
-// Maintenance schedule over REST (api-v1 §2.13, §3; gaps §2 errors, §3 "Maintenance schedule"): every route and its
+// Maintenance schedule over REST (docs/contract/api-v1.md §2.13, §3; docs/contract/gaps.md §2 errors, §3 "Maintenance schedule"): every route and its
 // 4xx answers, roll-forward on completion (usage after flight logs, calendar in the acting user's time zone),
 // non-recurring items going inactive, completion pages, the maintenance status (exact remaining, calendar days,
 // urgency order, filters) and tenant isolation. One environment; each block works on assets or names of its own.

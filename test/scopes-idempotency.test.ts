@@ -1,5 +1,5 @@
 // API key scopes (read keys cannot write on REST, GraphQL or MCP: 403) and Idempotency-Key on POST and PATCH
-// (gaps §11): a repeat returns the first response without doing the work again, another body with the same key is
+// (docs/contract/gaps.md §11): a repeat returns the first response without doing the work again, another body with the same key is
 // 422, a request still in flight is 409, and a batch is not written twice.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';

@@ -1,4 +1,4 @@
-// Vehicles over REST (api-v1 §2.14, §8; gaps §2 problem+json errors, §3 Vehicles) and the GraphQL `vehicles` /
+// Vehicles over REST (docs/contract/api-v1.md §2.14, §8; docs/contract/gaps.md §2 problem+json errors, §3 Vehicles) and the GraphQL `vehicles` /
 // `vehicle` queries: create with defaults, validation (400 problem+json, nothing changes), batch create, update,
 // soft delete and restore, tenant isolation on every route.
 // One environment for the whole file; tests run in order and each one creates the vehicles it works on.
@@ -22,7 +22,7 @@ const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
 const MILES = { kilometers: false, miles: true, hours: false };
 const KILOMETERS = { kilometers: true, miles: false, hours: false };
 const HOURS = { kilometers: false, miles: false, hours: true };
-/** Optional Vehicle fields (api-v1 §2.14): omitted, never null, when not set. */
+/** Optional Vehicle fields (docs/contract/api-v1.md §2.14): omitted, never null, when not set. */
 const OPTIONAL_FIELDS = [
   'vin',
   'serialNumber',
@@ -805,7 +805,7 @@ describe('a deleted vehicle', () => {
   });
 });
 
-describe('create with totals (api-v1 §2.14 allows every Vehicle field but uid, companyId, status)', () => {
+describe('create with totals (docs/contract/api-v1.md §2.14 allows every Vehicle field but uid, companyId, status)', () => {
   it('takes them as the starting figures', async () => {
     const r = await env.json('POST', '/api/v1/vehicles', {
       body: { make: 'Isuzu', model: 'NPR', registration: 'TOT-1', tracking: { kilometers: true, miles: false, hours: false }, totals: { odometer: 1234.5 } },

@@ -1,4 +1,4 @@
-// Webhook and email deliveries of form submissions (api-v1 §6; gaps §6, §10) with real receivers on loopback:
+// Webhook and email deliveries of form submissions (docs/contract/api-v1.md §6; docs/contract/gaps.md §6, §10) with real receivers on loopback:
 // the contract's payload and Standard Webhooks headers verified with the library, a receiver that never answers
 // (the submission does not wait; other URLs still receive), redirects not followed, a 500 recorded and not retried,
 // each SSRF refusal, re-send with the same webhook-id, recovery of pending rows after a restart, exactly-once with

@@ -14,7 +14,7 @@ import { adminSocketPath } from '../db/lock.js';
 // them, so `fleetops keys list` does not load the server, and `serve` opens its database while they load.
 
 /**
- * The `fleetops` command (gaps §1). Commands that need the database open it themselves; on the embedded
+ * The `fleetops` command (docs/contract/gaps.md §1). Commands that need the database open it themselves; on the embedded
  * database, while a server holds it, they run inside that server over its admin socket instead.
  */
 export interface Io {

@@ -5,7 +5,7 @@ import { isUniqueViolation } from '../lib/json.js';
 import { withLimitedBody } from './body.js';
 
 /**
- * `Idempotency-Key` on POST and PATCH (gaps §11; IETF httpapi idempotency-key draft, Stripe's behaviour): the
+ * `Idempotency-Key` on POST and PATCH (docs/contract/gaps.md §11; IETF httpapi idempotency-key draft, Stripe's behaviour): the
  * first response (status and body) to a key is stored per company for 24 h; the same key with the same method,
  * path and body answers that response again without doing the work (header `Idempotent-Replayed: true`); with
  * another request it is a 422; while the first is still running, a 409. A first attempt that failed with a 5xx is

@@ -1,7 +1,7 @@
 import { ValidationError } from '../errors.js';
 
 /**
- * Input guards at the edge (gaps §11): JSON nested deeper than MAX_JSON_DEPTH is refused before it is parsed (a
+ * Input guards at the edge (docs/contract/gaps.md §11): JSON nested deeper than MAX_JSON_DEPTH is refused before it is parsed (a
  * deep body would otherwise overflow the stack in JSON.parse/stringify), and strings holding NUL are refused
  * wherever they are (PostgreSQL text cannot hold NUL): 400 with the JSON Pointer of the first one.
  */

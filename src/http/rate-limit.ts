@@ -3,7 +3,7 @@ import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAb
 import { RateLimitedError } from '../errors.js';
 
 /**
- * Per-API-key rate limit (gaps §2): N requests a minute, counted in memory, or in Redis when REDIS_URL is set so
+ * Per-API-key rate limit (docs/contract/gaps.md §2): N requests a minute, counted in memory, or in Redis when REDIS_URL is set so
  * several server processes share one budget. Answers carry IETF draft `RateLimit-Policy` / `RateLimit` headers.
  */
 export interface RateLimit {

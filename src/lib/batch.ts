@@ -3,7 +3,7 @@ import { databaseError } from '../db/errors.js';
 import { reportUnexpected } from './unexpected.js';
 
 /**
- * Batches (api-v1 §4.2, §8): 1 to 50 items, each processed independently; an item that fails with a domain error
+ * Batches (docs/contract/api-v1.md §4.2, §8): 1 to 50 items, each processed independently; an item that fails with a domain error
  * is reported with its input index, the others go on. An item never fails the whole batch: its earlier items
  * are committed, so an answer without their results would make a retrying client write them twice.
  */

@@ -18,7 +18,7 @@ import { problemFromError } from '../http/problem.js';
 import { argumentErrors, buildTools, toolRequest, type ToolDef } from './tools.js';
 
 /**
- * The MCP channel at /mcp (gaps §8; docs/mcp.md): Streamable HTTP, stateless (a server per request, bound to the
+ * The MCP channel at /mcp (docs/contract/gaps.md §8; docs/mcp.md): Streamable HTTP, stateless (a server per request, bound to the
  * caller's RequestContext: the same bearer key, company scope and rate limit as REST). Tools mirror the REST
  * operations (tools.ts) and run through the REST façade; resources give an aircraft's tracking fields and totals
  * and the form field schema; prompts guide logging a flight and planning the next 30 days of maintenance.

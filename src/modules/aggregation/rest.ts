@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineRoutes, named } from '../../rest/contract.js';
 import { AggregateDateRangeSchema, AggregateInputSchema, AggregateMetricSchema, COLLECTIONS, DATE_GROUPS, OPERATIONS } from './service.js';
 
-/** REST adapter for aggregation (api-v1 §2.11, §4.4; gaps §5): declarations only; SOFA runs `Query.aggregate`. */
+/** REST adapter for aggregation (docs/contract/api-v1.md §2.11, §4.4; docs/contract/gaps.md §5): declarations only; SOFA runs `Query.aggregate`. */
 export const AggregateBody = named(
   'AggregateBody',
   z

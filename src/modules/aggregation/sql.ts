@@ -16,12 +16,12 @@ import type { TimeZoneSpec } from './timezone.js';
  * from the per-(group, period) partial aggregates `r`.
  */
 
-/** Group key of records whose groupBy field is missing (gaps §5). */
+/** Group key of records whose groupBy field is missing (docs/contract/gaps.md §5). */
 export const NONE_GROUP = '(none)';
 /** Group key when there is no groupBy. */
 export const ALL_GROUP = 'all';
 
-/** date_trunc unit and to_char label of each period (gaps §5); constants, never request text. */
+/** date_trunc unit and to_char label of each period (docs/contract/gaps.md §5); constants, never request text. */
 export const PERIODS = {
   day: { unit: 'day', label: 'YYYY-MM-DD' },
   week: { unit: 'week', label: 'IYYY-"W"IW' }, // ISO week of the Monday that starts it: 2024-12-30 is 2025-W01

@@ -1,9 +1,9 @@
 import { isTimeZone } from '../schedule/rules.js';
 
 /**
- * The `timezone` of an aggregation (api-v1 §2.11, gaps §5): an IANA name (`Australia/Sydney`), an abbreviation
+ * The `timezone` of an aggregation (docs/contract/api-v1.md §2.11, docs/contract/gaps.md §5): an IANA name (`Australia/Sydney`), an abbreviation
  * (`AEST`), or an offset (`UTC+10`, `UTC-03:30`). Abbreviations are fixed offsets, never a zone with daylight
- * saving: `AEST` is always UTC+10 and `CET` always UTC+1, whatever the date (gaps §5). IANA names follow the zone's
+ * saving: `AEST` is always UTC+10 and `CET` always UTC+1, whatever the date (docs/contract/gaps.md §5). IANA names follow the zone's
  * rules, daylight saving included.
  *
  * A fixed offset is kept in minutes east of UTC and reaches SQL as an interval (`AT TIME ZONE interval`), which

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineRoutes, named, omitNulls } from '../../rest/contract.js';
 import { TrackingItemMetadataSchema } from '../tracking/schema.js';
 
-/** REST adapter for aircraft (api-v1 §4.1): declarations only; SOFA runs the GraphQL fields. */
+/** REST adapter for aircraft (docs/contract/api-v1.md §4.1): declarations only; SOFA runs the GraphQL fields. */
 export const TrackingItemMetadataDoc = named('TrackingItemMetadata', TrackingItemMetadataSchema);
 
 export const AircraftDoc = named(

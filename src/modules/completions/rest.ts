@@ -4,7 +4,7 @@ import { defineRoutes, named, omitNulls } from '../../rest/contract.js';
 import { csvCell, csvResponse } from '../../lib/csv.js';
 import { CompletionFilterSchema, CreateCompletionSchema } from './service.js';
 
-/** REST adapter for form completions (api-v1 §2.9, §2.10, §4.3; gaps §3): declarations and the CSV export. */
+/** REST adapter for form completions (docs/contract/api-v1.md §2.9, §2.10, §4.3; docs/contract/gaps.md §3): declarations and the CSV export. */
 const SideEffectsDoc = z.object({
   scheduleItemsCreated: z.number().int().describe('Defect schedule items created'),
   vehiclesUpdated: z.number().int().describe('Vehicles whose primary total an odometer answer raised'),

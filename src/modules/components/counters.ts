@@ -1,5 +1,5 @@
 /**
- * Component counter arithmetic (api-v1 §2.15, gaps §3 "Components"): pure functions, no database.
+ * Component counter arithmetic (docs/contract/api-v1.md §2.15, docs/contract/gaps.md §3 "Components"): pure functions, no database.
  *
  * A counter is either unbound (its own `value`, frozen) or bound to one source of its parent (an aircraft or
  * vehicle maintenance item, or a `sinceNew` counter of a parent component). A bound counter's value is

@@ -3,7 +3,7 @@ import { defineRoutes, named, omitNulls } from '../../rest/contract.js';
 import { COUNTER_BASES, COUNTER_UNITS, PARENT_TYPES } from './counters.js';
 import { COMPONENT_STATES, ComponentFilterSchema, REMOVED_STATES } from './schema.js';
 
-/** REST adapter for components (api-v1 §2.15, gaps §3 "Components"): declarations and the representation. */
+/** REST adapter for components (docs/contract/api-v1.md §2.15, docs/contract/gaps.md §3 "Components"): declarations and the representation. */
 const AssetRefDoc = (types: readonly string[]) =>
   z.object({
     type: z.enum(types as [string, ...string[]]),

@@ -5,7 +5,7 @@ import type { RequestContext } from '../../context.js';
 import { ValidationError } from '../../errors.js';
 import { BATCH_MAX, COPILOT_TYPES, FlightLogFilterSchema, OUTPUT_FIELDS } from './service.js';
 
-/** REST adapter for flight logs (api-v1 §4.2): declarations, the flat representation, projection and CSV. */
+/** REST adapter for flight logs (docs/contract/api-v1.md §4.2): declarations, the flat representation, projection and CSV. */
 const TrackingValue = z.union([z.number(), z.string(), z.null()]);
 
 export const FlightLogDoc = named(

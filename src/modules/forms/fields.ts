@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { decimalPlaces } from '../../lib/decimal.js';
 
 /**
- * The field types of a form (docs/forms.md, gaps §9). This file is the one source for three things: the
+ * The field types of a form (docs/forms.md, docs/contract/gaps.md §9). This file is the one source for three things: the
  * validation of field objects when a form is written, the `GET /forms/field-schema` document (generated from the
  * same zod schemas), and the answer schema of each field (completion validation and `completion-schema`).
  */
@@ -52,7 +52,7 @@ const options = z
 
 const CHECKLIST_DEFAULT = ['pass', 'fail', 'n/a'];
 
-/** The format of an answer, as completion-schema reports it (gaps §9). */
+/** The format of an answer, as completion-schema reports it (docs/contract/gaps.md §9). */
 export type AnswerFormat = 'string' | 'number' | 'boolean' | 'array' | 'object' | 'file';
 
 interface FieldTypeDef {
@@ -275,7 +275,7 @@ function describeProps(shape: z.ZodRawShape) {
   );
 }
 
-/** `GET /forms/field-schema` (api-v1 §4.3): generated from the schemas above. */
+/** `GET /forms/field-schema` (docs/contract/api-v1.md §4.3): generated from the schemas above. */
 export function fieldSchemaDocument() {
   return {
     baseFieldProperties: describeProps({ ...baseFieldShape, type: z.enum(FIELD_TYPE_NAMES).describe('One of fieldTypes') }),

@@ -3,7 +3,7 @@ import type { Field } from './fields.js';
 import { answerKeys, sectionsOf, type Section } from './service.js';
 
 /**
- * The public form page (gaps §7; docs/forms.md): server-rendered HTML from the template's sections and field
+ * The public form page (docs/contract/gaps.md §7; docs/forms.md): server-rendered HTML from the template's sections and field
  * types, with labels bound to inputs, fieldsets for sections and choice groups, required marks, limits as input
  * attributes, and a small inline script that checks answers against the completion schema, posts them as JSON to
  * the submissions route and announces errors or the confirmation. No external asset.

@@ -9,7 +9,7 @@ import { createRateLimit } from '../../http/rate-limit.js';
 import { renderPublicForm } from './public-page.js';
 
 /**
- * Public forms (gaps §7): `GET /forms/public/{publicId}` serves the page, `POST /forms/public/{publicId}/submissions`
+ * Public forms (docs/contract/gaps.md §7): `GET /forms/public/{publicId}` serves the page, `POST /forms/public/{publicId}/submissions`
  * takes the answers as JSON through the same completion service as the API. No key; only active forms with
  * `publiclyAvailable` answer (404 otherwise). Submissions are limited per client address and capped in size.
  */

@@ -3,7 +3,7 @@ import { defineRoutes, named, omitNulls } from '../../rest/contract.js';
 import { FormFieldsSchema, FormFilterSchema, NotificationRecipientSchema } from './service.js';
 import { FIELD_TYPE_NAMES } from './fields.js';
 
-/** REST adapter for form templates (api-v1 §2.8, §4.3; gaps §9): declarations only; SOFA runs the GraphQL fields. */
+/** REST adapter for form templates (docs/contract/api-v1.md §2.8, §4.3; docs/contract/gaps.md §9): declarations only; SOFA runs the GraphQL fields. */
 const FieldObjectDoc = z
   .looseObject({
     name: z.string().describe('Unique within the form; the answer key'),

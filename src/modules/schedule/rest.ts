@@ -9,7 +9,7 @@ import {
   ScheduleItemFilterSchema,
 } from './schema.js';
 
-/** REST adapter for the maintenance schedule (api-v1 §2.13, gaps §3): declarations and representation only. */
+/** REST adapter for the maintenance schedule (docs/contract/api-v1.md §2.13, docs/contract/gaps.md §3): declarations and representation only. */
 const TAG = 'Maintenance schedule';
 const CarriedOutValue = z.union([z.number(), z.string()]).describe('number or string');
 

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineRoutes, named, omitNulls } from '../../rest/contract.js';
 import { USER_STATUSES } from './service.js';
 
-/** REST adapter for users (api-v1 §4.4, gaps §3): declarations only; SOFA runs the GraphQL fields. */
+/** REST adapter for users (docs/contract/api-v1.md §4.4, docs/contract/gaps.md §3): declarations only; SOFA runs the GraphQL fields. */
 export const UserDoc = named(
   'User',
   z.object({

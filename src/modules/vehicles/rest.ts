@@ -3,7 +3,7 @@ import { defineRoutes, named, omitNulls } from '../../rest/contract.js';
 import { TrackingItemMetadataDoc } from '../aircraft/rest.js';
 import { VehicleFieldsSchema, VehicleFilterSchema } from './service.js';
 
-/** REST adapter for vehicles (api-v1 §2.14, gaps §3): declarations only; SOFA runs the GraphQL fields. */
+/** REST adapter for vehicles (docs/contract/api-v1.md §2.14, docs/contract/gaps.md §3): declarations only; SOFA runs the GraphQL fields. */
 const fields = {
   ...VehicleFieldsSchema.shape,
   tracking: VehicleFieldsSchema.shape.tracking.describe('Exactly one primary unit true; defaults to miles on create'),

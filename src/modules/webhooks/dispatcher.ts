@@ -4,10 +4,10 @@ import type { Database } from '../../db/database.js';
 import { createSender, type AttemptResult, type SenderOptions } from './send.js';
 
 /**
- * The delivery dispatcher (gaps §6, §10; docs/webhooks.md): sends pending outbox rows after their submission
+ * The delivery dispatcher (docs/contract/gaps.md §6, §10; docs/webhooks.md): sends pending outbox rows after their submission
  * committed, never inside a request. Rows are claimed with `FOR UPDATE SKIP LOCKED` (status `sending`), so with
  * several server processes on one PostgreSQL each row is sent by exactly one of them; each claimed row gets one
- * attempt and its outcome (delivered, failed, skipped) is recorded: no automatic retry (api-v1 §6). A row claimed
+ * attempt and its outcome (delivered, failed, skipped) is recorded: no automatic retry (docs/contract/api-v1.md §6). A row claimed
  * by a process that died before recording an outcome is claimed again after CLAIM_LEASE (so a crash between
  * commit and send still delivers). This process's submissions wake it at once; it also polls for the others'.
  */

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineRoutes, named, omitNulls } from '../../rest/contract.js';
 import { CHANNELS, DELIVERY_STATUSES, DeliveryFilterSchema } from './service.js';
 
-/** REST adapter for the delivery log and re-send (gaps §10). */
+/** REST adapter for the delivery log and re-send (docs/contract/gaps.md §10). */
 export const DeliveryDoc = named(
   'Delivery',
   z.object({

@@ -5,7 +5,7 @@ import { RequestFilteringHttpAgent, RequestFilteringHttpsAgent } from 'request-f
 import { Webhook } from 'standardwebhooks';
 
 /**
- * One delivery attempt over HTTP or SMTP (gaps §6, §10). Webhooks: POST application/json with Standard Webhooks
+ * One delivery attempt over HTTP or SMTP (docs/contract/gaps.md §6, §10). Webhooks: POST application/json with Standard Webhooks
  * headers (signed with the `standardwebhooks` package when the form's webhook has a secret); the address actually
  * connected to is checked after DNS resolution by request-filtering-agent (loopback, private, link-local and cloud
  * metadata, CGNAT, multicast, IPv4-mapped IPv6 ... refused unless allowPrivate); only http and https; redirects are
