@@ -407,7 +407,7 @@ export class FlightLogService {
         this.db.$transaction(async (tx) => {
           await lockAircraft(tx, ids);
           const locked = planInsert(valid, await read(tx));
-          if (!(await insertLogsIfAircraftUnchanged(tx, locked.rows, locked.aircraft))) throw new Error('flight-log insert: locked aircraft changed');
+          if (!(await insertLogsIfAircraftUnchanged(tx, locked.rows, locked.aircraft, false))) throw new Error('flight-log insert: a locked aircraft is gone');
           return locked;
         }),
       );

@@ -41,7 +41,13 @@ export interface AircraftChecked {
  *   to the newest version of the locked row.
  * Returns whether the logs were written.
  */
-export async function insertLogsIfAircraftUnchanged(db: ScopedPrisma, rows: NewLogRow[], checked: AircraftChecked[]): Promise<boolean> {
+export async function insertLogsIfAircraftUnchanged(
+  db: ScopedPrisma,
+  rows: NewLogRow[],
+  checked: AircraftChecked[],
+  /** false when the caller already holds the aircraft's locks and read them under those locks */
+  compare = true,
+): Promise<boolean> {
   if (!rows.length) return true;
   const seen = JSON.stringify(
     checked.map((a) => ({ uid: a.uid, registration: a.registration, mti: a.maintenanceTrackingItems ?? {}, lti: a.logTrackingItems ?? {} })),
@@ -52,8 +58,8 @@ export async function insertLogsIfAircraftUnchanged(db: ScopedPrisma, rows: NewL
       SELECT * FROM jsonb_to_recordset(${seen}::jsonb) AS s(uid text, registration text, mti jsonb, lti jsonb)
     ), locked AS (
       SELECT a.uid FROM "Aircraft" a JOIN seen s ON s.uid = a.uid
-      WHERE a."companyId" = ${db.companyId} AND a.registration = s.registration
-        AND a."maintenanceTrackingItems" = s.mti AND a."logTrackingItems" = s.lti
+      WHERE a."companyId" = ${db.companyId} AND (NOT ${compare}::boolean OR (a.registration = s.registration
+        AND a."maintenanceTrackingItems" = s.mti AND a."logTrackingItems" = s.lti))
       ORDER BY a.uid FOR UPDATE OF a
     ), go AS (
       SELECT (SELECT count(*) FROM locked) = (SELECT count(*) FROM seen) AS ok
