@@ -1,3 +1,4 @@
+import type * as runtime from '@prisma/client/runtime/client';
 import { Prisma, type PrismaClient } from '../generated/prisma/client.js';
 
 /**
@@ -58,7 +59,58 @@ function scopeArgs(model: string, operation: string, args: any, companyId: strin
 }
 
 export type TxClient = Omit<PrismaClient, '$connect' | '$disconnect' | '$on' | '$transaction' | '$extends'>;
-export type ScopedPrisma = TxClient & {
+
+/*
+ * The types say what the runtime rules above do, so services write data without casts and cannot set companyId.
+ *
+ * Prisma types write data as XOR<relation form, scalar form> (e.g. `company: { connect }` or `companyId`). The
+ * scope adds the scalar companyId to every create, and Prisma refuses a relation field next to a scalar foreign
+ * key, so only the scalar ("unchecked") form can run: the other branch (the one where companyId is `never`) is
+ * dropped, and with it the `company` relation and relation-form links such as FlightLog's `aircraft: { connect }`
+ * through which a record could be moved to another company's row. What is left loses companyId, which may not be
+ * said at all (`?: never`), so a spread of a wider object that carries one does not type-check either.
+ */
+type ScopeKey<M extends Prisma.ModelName> = M extends 'Company' ? 'id' : 'companyId';
+type ScopedData<D, K extends string> = D extends readonly (infer E)[]
+  ? ScopedData<E, K>[]
+  : D extends { [P in K]?: never }
+    ? never
+    : Omit<D, K> & { [P in K]?: never };
+
+/** The operations whose write data the scope owns a column of; all others keep Prisma's own signatures. */
+type WriteOp = 'create' | 'createMany' | 'createManyAndReturn' | 'update' | 'updateMany' | 'updateManyAndReturn' | 'upsert';
+
+type Args<M extends Prisma.ModelName, Op extends WriteOp> = Prisma.TypeMap['model'][M]['operations'][Op]['args'];
+type Data<A> = A extends { data: infer D } ? D : never;
+type Payload<M extends Prisma.ModelName> = Prisma.TypeMap['model'][M]['payload'];
+
+/** Prisma's arguments of `Op` on model `M`, with write data a company-scoped client can run. */
+export type ScopedArgs<M extends Prisma.ModelName, Op extends WriteOp> = Op extends 'upsert'
+  ? Omit<Args<M, Op>, 'create' | 'update'> & {
+      create: ScopedData<Data<Args<M, 'create'>>, ScopeKey<M>>;
+      update: ScopedData<Data<Args<M, 'update'>>, ScopeKey<M>>;
+    }
+  : Omit<Args<M, Op>, 'data'> & { data: ScopedData<Data<Args<M, Op>>, ScopeKey<M>> };
+
+/** Create data of model `M` for a company-scoped client (no companyId): for services that build it apart. */
+export type ScopedCreate<M extends Prisma.ModelName> = ScopedArgs<M, 'create'>['data'];
+/** Update data of model `M` (`updateMany`) for a company-scoped client: it cannot set companyId. */
+export type ScopedUpdate<M extends Prisma.ModelName> = ScopedArgs<M, 'updateMany'>['data'];
+
+type Write<M extends Prisma.ModelName, Op extends WriteOp> = <T extends ScopedArgs<M, Op>>(
+  args: Prisma.SelectSubset<T, ScopedArgs<M, Op>>,
+) => Prisma.PrismaPromise<Result<M, T, Op>>;
+type Result<M extends Prisma.ModelName, T, Op extends WriteOp> = Op extends 'createMany' | 'updateMany'
+  ? Prisma.BatchPayload
+  : runtime.Types.Result.GetResult<Payload<M>, T, Op>;
+
+/** A model delegate whose write methods take scoped data; a company cannot be created through one (see above). */
+type ScopedDelegate<M extends Prisma.ModelName> = Omit<TxClient[Uncapitalize<M>], WriteOp> &
+  (M extends 'Company' ? { [Op in Exclude<WriteOp, 'create' | 'createMany' | 'createManyAndReturn'>]: Write<M, Op> } : { [Op in WriteOp]: Write<M, Op> });
+
+export type ScopedPrisma = Omit<TxClient, Uncapitalize<Prisma.ModelName>> & {
+  [M in Prisma.ModelName as Uncapitalize<M>]: ScopedDelegate<M>;
+} & {
   readonly companyId: string;
   /** Interactive transaction on a scoped transaction client (nested calls join the outer transaction). */
   $transaction<T>(fn: (tx: ScopedPrisma) => Promise<T>, options?: { timeout?: number; maxWait?: number }): Promise<T>;
