@@ -92,8 +92,8 @@ export type ScopedArgs<M extends Prisma.ModelName, Op extends WriteOp> = Op exte
     }
   : Omit<Args<M, Op>, 'data'> & { data: ScopedData<Data<Args<M, Op>>, ScopeKey<M>> };
 
-/** Create data of model `M` for a company-scoped client (no companyId): for services that build it apart. */
-export type ScopedCreate<M extends Prisma.ModelName> = ScopedArgs<M, 'create'>['data'];
+/** A new row of model `M` as a company-scoped client writes it (no companyId): `create` and `createMany` take it. */
+export type ScopedCreate<M extends Prisma.ModelName> = Exclude<ScopedArgs<M, 'createMany'>['data'], readonly unknown[]>;
 /** Update data of model `M` (`updateMany`) for a company-scoped client: it cannot set companyId. */
 export type ScopedUpdate<M extends Prisma.ModelName> = ScopedArgs<M, 'updateMany'>['data'];
 
@@ -108,12 +108,15 @@ type Result<M extends Prisma.ModelName, T, Op extends WriteOp> = Op extends 'cre
 type ScopedDelegate<M extends Prisma.ModelName> = Omit<TxClient[Uncapitalize<M>], WriteOp> &
   (M extends 'Company' ? { [Op in Exclude<WriteOp, 'create' | 'createMany' | 'createManyAndReturn'>]: Write<M, Op> } : { [Op in WriteOp]: Write<M, Op> });
 
+/** A nested call joins the outer transaction as it is, whatever these say. */
+type TransactionOptions = { timeout?: number; maxWait?: number; isolationLevel?: Prisma.TransactionIsolationLevel };
+
 export type ScopedPrisma = Omit<TxClient, Uncapitalize<Prisma.ModelName>> & {
   [M in Prisma.ModelName as Uncapitalize<M>]: ScopedDelegate<M>;
 } & {
   readonly companyId: string;
   /** Interactive transaction on a scoped transaction client (nested calls join the outer transaction). */
-  $transaction<T>(fn: (tx: ScopedPrisma) => Promise<T>, options?: { timeout?: number; maxWait?: number }): Promise<T>;
+  $transaction<T>(fn: (tx: ScopedPrisma) => Promise<T>, options?: TransactionOptions): Promise<T>;
 };
 
 export function scopedPrisma(client: PrismaClient | TxClient, companyId: string, inTransaction = false): ScopedPrisma {

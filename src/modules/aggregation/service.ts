@@ -300,7 +300,7 @@ export class AggregationService {
             if (!days || days.lo === null || days.hi === null) return [];
             return tx.$queryRaw<SqlRow[]>(buildQuery(plan, companyId, days));
           },
-          { isolationLevel: 'RepeatableRead' } as never,
+          { isolationLevel: 'RepeatableRead' },
         );
       }
       return await this.db.$queryRaw<SqlRow[]>(buildQuery(plan, companyId));
