@@ -87,8 +87,11 @@ export class AircraftService {
     return this.loader.load(uid);
   }
 
-  /** Creates or updates an aircraft by uid (import, demo). Totals are recomputed from initial values and logs. */
-  async upsert(input: AircraftInput, pathPrefix = ''): Promise<'created' | 'updated'> {
+  /**
+   * Creates or updates an aircraft by uid (import, demo). Totals are recomputed from initial values and logs.
+   * `input` is an AircraftInput, or an import file's entry as it came: checked here, as a request body is.
+   */
+  async upsert(input: unknown, pathPrefix = ''): Promise<'created' | 'updated'> {
     const parsed = AircraftInputSchema.safeParse(input);
     if (!parsed.success) {
       throw new ValidationError('invalid aircraft', fieldErrorsFromZod(parsed.error.issues, pathPrefix));
@@ -113,7 +116,7 @@ export class AircraftService {
       this.db.$transaction(async (tx) => {
         const found = (await lockRows(tx, 'Aircraft', [a.uid])).size > 0;
         if (found) await tx.aircraft.updateMany({ where: { uid: a.uid }, data });
-        else await tx.aircraft.create({ data: { uid: a.uid, ...data } as never });
+        else await tx.aircraft.create({ data: { uid: a.uid, ...data } });
         await recomputeAircraftTotals(tx, [a.uid]);
         return found;
       }),

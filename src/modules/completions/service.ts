@@ -166,7 +166,7 @@ export class CompletionService {
             revisionDate: form.revisionDate,
             signatories: input.signatories ?? [],
             appBaseUrl: input.appBaseUrl ?? null,
-          } as never,
+          },
         });
         const effects = await this.applySideEffects(tx, form, data, uid, userId, input.appBaseUrl);
         await tx.formCompletion.updateMany({ where: { uid }, data: { sideEffects: effects as unknown as Prisma.InputJsonValue } });

@@ -1,4 +1,4 @@
-import type { Component } from '../../generated/prisma/client.js';
+import type { Component, Prisma } from '../../generated/prisma/client.js';
 import { lockAndRead, lockedWrite, type LockTarget } from '../../db/locked.js';
 import type { ScopedPrisma } from '../../db/scoped.js';
 import { ConflictError, NotFoundError, invalid, type FieldError } from '../../errors.js';
@@ -25,6 +25,13 @@ const COMPONENT: LockTarget<Component> = {
   what: 'component',
   read: (tx, uid) => tx.component.findFirst({ where: { uid } }),
 };
+
+/**
+ * Counters as the Json column takes them. StoredCounter and CounterBinding are interfaces, which TypeScript does not
+ * let stand for Prisma's JSON object type (an index signature); a copy of each is an object type, which it does.
+ */
+const countersJson = (counters: StoredCounter[]): Prisma.InputJsonValue =>
+  counters.map((c) => ({ ...c, binding: c.binding && { ...c.binding } }));
 
 /** Rewrites every descendant of `uid`: its ancestors become `prefix` + the path from `uid` down; rootAsset follows. */
 async function moveDescendants(tx: ScopedPrisma, uid: string, prefix: string[], root: { type: string; uid: string } | null) {
@@ -70,8 +77,8 @@ export class ComponentService extends ComponentReader {
         parentType: body.parentType ?? null,
         ancestorUids: [],
         childCount: 0,
-        counters: counters as never,
-      } as never,
+        counters: countersJson(counters),
+      },
     });
     this.resetCaches();
     return { uid, status: 'created' };
@@ -158,7 +165,7 @@ export class ComponentService extends ComponentReader {
         k === 'counters' ? !jsonEqual(asCounters(current.counters), next.counters) : !jsonEqual(current[k], next[k]),
       );
       if (!changed) return { uid, status: 'no_changes' as const };
-      await tx.component.updateMany({ where: { uid }, data: next as never });
+      await tx.component.updateMany({ where: { uid }, data: { ...next, counters: countersJson(next.counters) } });
       return { uid, status: 'updated' as const };
     });
     this.resetCaches();
@@ -278,7 +285,7 @@ export class ComponentService extends ComponentReader {
             rootAssetType: root?.type ?? null,
             rootAssetUid: root?.uid ?? null,
             ancestorUids: ancestors,
-            counters: next as never,
+            counters: countersJson(next),
           },
         });
         await moveDescendants(tx, uid, ancestors, root);
@@ -317,7 +324,7 @@ export class ComponentService extends ComponentReader {
           rootAssetType: null,
           rootAssetUid: null,
           ancestorUids: [],
-          counters: counters as never,
+          counters: countersJson(counters),
         },
       });
       await moveDescendants(tx, uid, [], null);
@@ -355,7 +362,7 @@ export class ComponentService extends ComponentReader {
         }
       }
       counters[idx] = resetCounter(c, body.newValue, parentCurrent, new Date());
-      await tx.component.updateMany({ where: { uid }, data: { counters: counters as never } });
+      await tx.component.updateMany({ where: { uid }, data: { counters: countersJson(counters) } });
       return { uid, status: 'updated' as const };
     });
     this.resetCaches();

@@ -22,6 +22,8 @@ export interface CsvImportOptions {
   aircraft: (uid: string) => Promise<Aircraft | null>;
 }
 
+const IGNORED = new Set<string>(SERVER_CONTROLLED);
+
 /** A CSV cell as the JSON value the API would take: empty is absent, number items and pax become numbers. */
 function cellsToInput(row: Record<string, string>, aircraft: Aircraft | null): Record<string, unknown> {
   const input: Record<string, unknown> = {};
@@ -30,7 +32,7 @@ function cellsToInput(row: Record<string, string>, aircraft: Aircraft | null): R
   const log = asTrackingMap(aircraft?.logTrackingItems);
   for (const [column, raw] of Object.entries(row)) {
     const cell = raw.trim();
-    if (SERVER_CONTROLLED.includes(column as never)) continue;
+    if (IGNORED.has(column)) continue;
     if (column === 'pax') {
       input.pax = cell === '' ? null : toNumber(cell);
       continue;
@@ -69,7 +71,7 @@ export async function importFlightLogsCsv(
   const result: CsvImportResult = {
     imported: 0,
     rejected: [],
-    ignoredColumns: header.filter((c) => SERVER_CONTROLLED.includes(c as never)),
+    ignoredColumns: header.filter((c) => IGNORED.has(c)),
   };
   const aircraftCache = new Map<string, Aircraft | null>();
   for (const [i, { record, info }] of records.entries()) {

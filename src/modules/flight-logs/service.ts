@@ -456,7 +456,7 @@ export class FlightLogService {
           tracking: withoutNulls(tracking),
         };
         if (sameLog(current, next)) return { uid, status: 'no_changes' as const, aircraft: [] as string[] };
-        await tx.flightLog.updateMany({ where: { uid }, data: next as never });
+        await tx.flightLog.updateMany({ where: { uid }, data: next });
         const before = current.tracking as Record<string, unknown>;
         if (aircraft.uid === current.aircraftId) await applyTotalsDelta(tx, aircraft.uid, next.tracking, before);
         else {

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
-import type { Form } from '../../generated/prisma/client.js';
-import type { ScopedPrisma } from '../../db/scoped.js';
+import type { Form, Prisma } from '../../generated/prisma/client.js';
+import type { ScopedCreate, ScopedPrisma } from '../../db/scoped.js';
 import { ConflictError, NotFoundError, ValidationError, fieldErrorsFromZod, invalid, isPlainObject, type FieldError } from '../../errors.js';
 import { newUid } from '../../lib/ids.js';
 import { BoolParam } from '../../lib/params.js';
@@ -114,11 +114,12 @@ export interface StoredWebhook {
   secret?: string;
 }
 
-export interface Section {
+/** A type, not an interface: TypeScript lets only the former be taken for Prisma's JSON (see FormColumns). */
+export type Section = {
   name: string;
   description?: string;
   fields: Field[];
-}
+};
 
 export interface FormWriteResult {
   uid: string;
@@ -205,6 +206,12 @@ export function answerKeys(form: Pick<Form, 'sections'>): AnswerKey[] {
   return out;
 }
 
+/**
+ * A new template's columns: the ones a row cannot do without typed, the others as FormFieldsSchema checked them.
+ * Sections are JSON from the request body; their fields keep the UI keys they were sent with, typed `unknown`.
+ */
+type FormColumns = Record<string, unknown> & Pick<ScopedCreate<'Form'>, 'name' | 'code' | 'department' | 'sections'>;
+
 export class FormService {
   constructor(private readonly db: ScopedPrisma) {}
 
@@ -249,7 +256,7 @@ export class FormService {
   async create(raw: unknown): Promise<FormWriteResult> {
     const data = await this.checkCreate(raw);
     const uid = newUid('fm');
-    await this.write(this.db, () => this.db.form.create({ data: { uid, ...data } as never }), data);
+    await this.write(this.db, () => this.db.form.create({ data: { uid, ...data } }), data);
     return { uid, status: 'created' };
   }
 
@@ -294,7 +301,7 @@ export class FormService {
         Object.entries(next).filter(([k, v]) => !jsonEqual(v, (current as Record<string, unknown>)[k] ?? (k === 'extra' ? {} : null))),
       );
       if (!Object.keys(changed).length) return { uid, status: 'no_changes' as const };
-      await this.write(tx, () => tx.form.updateMany({ where: { uid }, data: changed as never }), changed, uid);
+      await this.write(tx, () => tx.form.updateMany({ where: { uid }, data: changed }), changed, uid);
       return { uid, status: 'updated' as const };
     });
   }
@@ -309,7 +316,7 @@ export class FormService {
         return 'updated';
       }
       const data = await this.checkCreate(body);
-      await this.write(this.db, () => this.db.form.create({ data: { uid, ...data } as never }), data);
+      await this.write(this.db, () => this.db.form.create({ data: { uid, ...data } }), data);
       return 'created';
     } catch (e) {
       if (e instanceof ValidationError && pathPrefix) throw new ValidationError(e.message, e.errors?.map((f) => ({ ...f, path: pathPrefix + f.path })));
@@ -317,7 +324,7 @@ export class FormService {
     }
   }
 
-  private async checkCreate(raw: unknown): Promise<Record<string, unknown>> {
+  private async checkCreate(raw: unknown): Promise<FormColumns> {
     if (!isPlainObject(raw)) throw new ValidationError('a form must be a JSON object');
     const errors: FieldError[] = [];
     serverControlled(raw, errors);
@@ -333,11 +340,11 @@ export class FormService {
     }
     if (errors.length) invalid('form', errors);
     const p = parsed.data!;
-    const data: Record<string, unknown> = {
-      name: p.name,
-      code: p.code,
-      department: p.department,
-      sections: checkSections(p.sections!),
+    const data: FormColumns = {
+      name: p.name!,
+      code: p.code!,
+      department: p.department!,
+      sections: checkSections(p.sections!) as Prisma.InputJsonValue,
       status: p.status ?? 'active',
       revision: p.revision ?? null,
       revisionDate: p.revisionDate ?? null,

@@ -121,7 +121,7 @@ export class ScheduleService extends ScheduleReader {
     );
     await this.check(state, true);
     const uid = newUid('si');
-    await this.db.scheduleItem.create({ data: { uid, ...rowData(state) } as never });
+    await this.db.scheduleItem.create({ data: { uid, ...rowData(state) } });
     return { uid, status: 'created' };
   }
 
@@ -178,7 +178,7 @@ export class ScheduleService extends ScheduleReader {
       if (!sameState(stateOf(locked), before)) {
         throw new ConflictError(`schedule item ${JSON.stringify(uid)} changed while it was being updated; send the update again`);
       }
-      await tx.scheduleItem.updateMany({ where: { uid }, data: rowData(next) as never });
+      await tx.scheduleItem.updateMany({ where: { uid }, data: rowData(next) });
       return { uid, status: 'updated' as const };
     });
   }
@@ -268,7 +268,7 @@ export class ScheduleService extends ScheduleReader {
           documents: input.documents ?? [],
           notes: input.notes === undefined || input.notes === null || input.notes.trim() === '' ? null : input.notes,
           trackingValue,
-        } as never,
+        },
       });
       const data: Record<string, unknown> = {
         lastCarriedOutDate: completedAt,
@@ -287,7 +287,7 @@ export class ScheduleService extends ScheduleReader {
       } else {
         data.status = 'inactive';
       }
-      await tx.scheduleItem.updateMany({ where: { uid }, data: data as never });
+      await tx.scheduleItem.updateMany({ where: { uid }, data });
     });
     return { uid: completionUid, status: 'created' };
   }

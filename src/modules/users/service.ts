@@ -70,7 +70,8 @@ export class UserService {
     return this.loader.load(uid);
   }
 
-  async upsert(input: UserInput, pathPrefix = ''): Promise<'created' | 'updated'> {
+  /** `input` is a UserInput, or an import file's entry as it came: checked here, as a request body is. */
+  async upsert(input: unknown, pathPrefix = ''): Promise<'created' | 'updated'> {
     const parsed = UserInputSchema.safeParse(input);
     if (!parsed.success) throw new ValidationError('invalid user', fieldErrorsFromZod(parsed.error.issues, pathPrefix));
     const u = parsed.data;
@@ -85,7 +86,7 @@ export class UserService {
       timezone: u.timezone ?? null,
     };
     const n = await this.db.user.updateMany({ where: { uid: u.uid }, data });
-    if (n.count === 0) await this.db.user.create({ data: { uid: u.uid, ...data } as never });
+    if (n.count === 0) await this.db.user.create({ data: { uid: u.uid, ...data } });
     this.loader.clear(u.uid);
     return n.count === 0 ? 'created' : 'updated';
   }

@@ -86,7 +86,7 @@ export type VehicleFilter = z.input<typeof VehicleFilterSchema>;
 
 export type VehicleWriteStatus = Exclude<WriteStatus, 'installed' | 'removed'>;
 
-function checkBody(raw: unknown, schema: z.ZodType, what: string) {
+function checkBody<S extends z.ZodType>(raw: unknown, schema: S, what: string): z.output<S> {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw new ValidationError(`a ${what} must be a JSON object`);
   const errors: FieldError[] = [];
   for (const key of VEHICLE_SERVER_CONTROLLED) {
@@ -95,7 +95,7 @@ function checkBody(raw: unknown, schema: z.ZodType, what: string) {
   const parsed = schema.safeParse(Object.fromEntries(Object.entries(raw).filter(([k]) => !(VEHICLE_SERVER_CONTROLLED as readonly string[]).includes(k))));
   if (!parsed.success) errors.push(...fieldErrorsFromZod(parsed.error.issues));
   if (errors.length) invalid(what, errors);
-  return parsed.data as Record<string, any>;
+  return parsed.data!;
 }
 
 export const DEFAULT_TRACKING: VehicleTracking = { kilometers: false, miles: true, hours: false };
@@ -164,7 +164,7 @@ export class VehicleService {
       batchList(items, 'items'),
       (item) => this.checkNew(item),
       async (rows) => {
-        await this.db.vehicle.createMany({ data: rows as never });
+        await this.db.vehicle.createMany({ data: rows });
         return rows.map((r) => ({ uid: r.uid, status: 'created' as const }));
       },
       (row) => this.insert(row),
@@ -178,7 +178,7 @@ export class VehicleService {
   }
 
   private async insert(row: ReturnType<VehicleService['checkNew']>): Promise<{ uid: string; status: VehicleWriteStatus }> {
-    await this.db.vehicle.create({ data: row as never });
+    await this.db.vehicle.create({ data: row });
     return { uid: row.uid, status: 'created' };
   }
 
@@ -189,7 +189,7 @@ export class VehicleService {
       const next = withDefaults({ ...pick(current), ...patch }, current);
       const changed = Object.entries(next).filter(([k, v]) => canonical(v) !== canonical((current as Record<string, unknown>)[k]));
       if (!changed.length) return { uid, status: 'no_changes' };
-      await tx.vehicle.updateMany({ where: { uid }, data: Object.fromEntries(changed) as never });
+      await tx.vehicle.updateMany({ where: { uid }, data: Object.fromEntries(changed) });
       return { uid, status: 'updated' };
     });
   }
@@ -251,8 +251,11 @@ export class VehicleService {
     return result;
   }
 
-  /** Creates or updates a vehicle by uid (import, demo). */
-  async upsert(input: VehicleImport, pathPrefix = ''): Promise<'created' | 'updated'> {
+  /**
+   * Creates or updates a vehicle by uid (import, demo). `input` is a VehicleImport, or an import file's entry as
+   * it came: checked here, as a request body is.
+   */
+  async upsert(input: unknown, pathPrefix = ''): Promise<'created' | 'updated'> {
     const parsed = VehicleImportSchema.safeParse(input);
     if (!parsed.success) throw new ValidationError('invalid vehicle', fieldErrorsFromZod(parsed.error.issues, pathPrefix));
     const { uid, ...v } = parsed.data;
@@ -264,8 +267,8 @@ export class VehicleService {
       if (e instanceof ValidationError) throw new ValidationError(e.message, e.errors?.map((f) => ({ ...f, path: pathPrefix + f.path })));
       throw e;
     }
-    if (existing) await this.db.vehicle.updateMany({ where: { uid }, data: data as never });
-    else await this.db.vehicle.create({ data: { uid, status: 'active', ...data } as never });
+    if (existing) await this.db.vehicle.updateMany({ where: { uid }, data });
+    else await this.db.vehicle.create({ data: { uid, status: 'active', ...data } });
     this.loader.clear(uid);
     return existing ? 'updated' : 'created';
   }
@@ -293,9 +296,16 @@ function startingTotals(raw: unknown): unknown {
   return { ...rest, initialValues: { ...parsed.data, ...initial } };
 }
 
+type VehicleFields = z.output<typeof VehicleFieldsSchema>;
+/**
+ * A vehicle's fields as withDefaults takes and gives them: the ones a row cannot do without typed, the others as
+ * VehicleFieldsSchema checked them (on this write, or on the one that stored them).
+ */
+type VehicleColumns = Record<string, unknown> & Pick<VehicleFields, 'make' | 'model' | 'registration'>;
+
 /** The stored input fields of a vehicle (for merging an update over it). */
-function pick(v: Vehicle): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
+function pick(v: Vehicle): VehicleColumns {
+  const out: VehicleColumns = { make: v.make, model: v.model, registration: v.registration };
   for (const key of Object.keys(VehicleFieldsSchema.shape)) {
     const value = (v as Record<string, unknown>)[key];
     if (value !== null && value !== undefined) out[key] = value;
@@ -307,7 +317,7 @@ function pick(v: Vehicle): Record<string, unknown> {
  * Defaults and derived values (gaps §3): `tracking` defaults to miles; without maintenance items one is made from
  * the primary unit; totals keep their value per item (new items start at their initial value, or 0).
  */
-function withDefaults(v: Record<string, any>, existing: Vehicle | null) {
+function withDefaults(v: VehicleColumns & Partial<VehicleFields>, existing: Vehicle | null): VehicleColumns {
   const tracking: VehicleTracking = v.tracking ?? DEFAULT_TRACKING;
   const maintenanceTrackingItems: TrackingMap = v.maintenanceTrackingItems ?? defaultMaintenanceItems(tracking);
   const initialValues: Record<string, number> = v.initialValues ?? {};
@@ -331,7 +341,7 @@ function withDefaults(v: Record<string, any>, existing: Vehicle | null) {
     const base = old[key] ?? oldInitial[key] ?? 0;
     totals[key] = key in old ? exactSum(base, initialValues[key] ?? 0, -(oldInitial[key] ?? 0)) : (initialValues[key] ?? 0);
   }
-  const data: Record<string, unknown> = { ...v, tracking, maintenanceTrackingItems, logTrackingItems, initialValues, totals };
+  const data: VehicleColumns = { ...v, tracking, maintenanceTrackingItems, logTrackingItems, initialValues, totals };
   for (const key of Object.keys(VehicleFieldsSchema.shape)) if (!(key in data)) data[key] = null;
   return data;
 }

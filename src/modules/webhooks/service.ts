@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Form, FormCompletion, Prisma, WebhookDelivery } from '../../generated/prisma/client.js';
-import type { ScopedPrisma } from '../../db/scoped.js';
+import type { ScopedCreate, ScopedPrisma } from '../../db/scoped.js';
 import { afterCursor, toPage } from '../../db/keyset.js';
 import { NotFoundError, ValidationError, fieldErrorsFromZod } from '../../errors.js';
 import { newUid } from '../../lib/ids.js';
@@ -63,10 +63,10 @@ export class DeliveryService {
       submittedAt: completion.createdAt.toISOString(),
       data: completion.data,
     };
-    const rows: Prisma.WebhookDeliveryCreateManyInput[] = [];
+    const rows: ScopedCreate<'WebhookDelivery'>[] = [];
     const add = (channel: 'webhook' | 'email', target: string, payload: unknown) => {
       const uid = newUid('dl');
-      rows.push({ uid, companyId: tx.companyId, formId: form.uid, completionId: completion.uid, channel, target, messageId: uid, payload: payload as Prisma.InputJsonValue });
+      rows.push({ uid, formId: form.uid, completionId: completion.uid, channel, target, messageId: uid, payload: payload as Prisma.InputJsonValue });
     };
     for (const w of webhooksOf(form)) add('webhook', w.url, event);
     if (form.notification) {
@@ -81,7 +81,7 @@ export class DeliveryService {
         });
       }
     }
-    if (rows.length) await tx.webhookDelivery.createMany({ data: rows as never });
+    if (rows.length) await tx.webhookDelivery.createMany({ data: rows });
     return rows.length;
   }
 
@@ -124,7 +124,7 @@ export class DeliveryService {
         messageId: d.messageId,
         payload: d.payload as Prisma.InputJsonValue,
         resendOf: d.uid,
-      } as never,
+      },
     });
     notifyPending();
     return { uid: next, status: 'pending' };
