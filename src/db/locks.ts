@@ -1,5 +1,5 @@
 import { Prisma } from '../generated/prisma/client.js';
-import type { ScopedPrisma } from './scoped.js';
+import { COMPANY, type ScopedPrisma } from './scoped.js';
 
 /**
  * Row locks for read-modify-write: `SELECT ... FOR UPDATE` on a company's rows, sorted by uid so two writers
@@ -12,7 +12,7 @@ export async function lockRows(tx: ScopedPrisma, table: string, uids: Iterable<s
   const list = [...new Set(uids)].sort();
   if (!list.length) return new Set();
   const rows = await tx.$queryRaw<{ uid: string }[]>(
-    Prisma.sql`SELECT uid FROM ${Prisma.raw(`"${table}"`)} WHERE "companyId" = ${tx.companyId} AND uid = ANY(${list}::text[]) ORDER BY uid FOR UPDATE`,
+    Prisma.sql`SELECT uid FROM ${Prisma.raw(`"${table}"`)} WHERE "companyId" = ${COMPANY} AND uid = ANY(${list}::text[]) ORDER BY uid FOR UPDATE`,
   );
   return new Set(rows.map((r) => r.uid));
 }

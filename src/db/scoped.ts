@@ -6,7 +6,7 @@ import { Prisma, type PrismaClient } from '../generated/prisma/client.js';
  * `where` (reads, updates, deletes) or its `data` (creates), so a record of another company is simply not there.
  * `Company` is scoped by its `id`. It wraps a client or a transaction client alike (`$transaction` hands the
  * callback a scoped transaction client). An operation it does not know is refused, and write data may not set or
- * change `companyId`. Raw SQL is not scoped: services that use it bind companyId themselves.
+ * change `companyId`. Raw SQL is not scoped: it names the company with `COMPANY` (below), which the client binds.
  */
 const WHERE_OPS = new Set([
   'findUnique',
@@ -119,6 +119,25 @@ export type ScopedPrisma = Omit<TxClient, Uncapitalize<Prisma.ModelName>> & {
   $transaction<T>(fn: (tx: ScopedPrisma) => Promise<T>, options?: TransactionOptions): Promise<T>;
 };
 
+/**
+ * Where raw SQL names the company: `WHERE "companyId" = ${COMPANY}`, in a `$queryRaw` or `$executeRaw` template of a
+ * scoped client or in a `Prisma.sql` fragment it runs. The client binds its own company there, so a statement takes
+ * its company from the client that runs it, as model operations do, and never from a variable at hand. Run by any
+ * other client it is refused (Prisma serializes it with toJSON), not bound to something else.
+ */
+export const COMPANY = Object.freeze({
+  toJSON(): never {
+    throw new Error('COMPANY is bound only by the $queryRaw and $executeRaw of a company-scoped client');
+  },
+});
+
+/** The statement with `COMPANY` bound to `companyId`, or undefined when it does not name the company. */
+function bindCompany(query: TemplateStringsArray | Prisma.Sql, values: unknown[], companyId: string): Prisma.Sql | undefined {
+  const sql = query instanceof Prisma.Sql ? query : Prisma.sql(query, ...values);
+  if (!sql.values.includes(COMPANY)) return undefined;
+  return new Prisma.Sql(sql.strings, sql.values.map((v) => (v === COMPANY ? companyId : v)));
+}
+
 export function scopedPrisma(client: PrismaClient | TxClient, companyId: string, inTransaction = false): ScopedPrisma {
   const delegates = new Map<string, unknown>();
   return new Proxy(client as object, {
@@ -131,6 +150,13 @@ export function scopedPrisma(client: PrismaClient | TxClient, companyId: string,
           // driver adapter supports)
           if (inTransaction || typeof t.$transaction !== 'function') return fn(receiver as ScopedPrisma);
           return t.$transaction((tx) => fn(scopedPrisma(tx as TxClient, companyId, true)), { timeout: 20_000, maxWait: 20_000, ...options });
+        };
+      }
+      if (prop === '$queryRaw' || prop === '$executeRaw') {
+        const run = Reflect.get(target, prop, receiver) as (query: TemplateStringsArray | Prisma.Sql, ...values: unknown[]) => unknown;
+        return (query: TemplateStringsArray | Prisma.Sql, ...values: unknown[]) => {
+          const bound = bindCompany(query, values, companyId);
+          return bound ? run.call(receiver, bound) : run.call(receiver, query, ...values);
         };
       }
       const model = typeof prop === 'string' ? DELEGATES.get(prop) : undefined;

@@ -1,6 +1,6 @@
 import { Prisma } from '../../generated/prisma/client.js';
 import { lockRows } from '../../db/locks.js';
-import type { ScopedPrisma } from '../../db/scoped.js';
+import { COMPANY, type ScopedPrisma } from '../../db/scoped.js';
 
 /**
  * THE totals rule (api-v1 §2.2, gaps §4): for every number maintenance tracking item of an aircraft,
@@ -24,7 +24,7 @@ export async function recomputeAircraftTotals(tx: ScopedPrisma, uids: Iterable<s
           AND jsonb_typeof(f.tracking -> k.key) = 'number'), 0))
       FROM jsonb_each(a."maintenanceTrackingItems") k
       WHERE k.value ->> 'type' = 'number'), '{}'::jsonb), "updatedAt" = now()
-    WHERE a."companyId" = ${tx.companyId} AND a.uid = ANY(${list}::text[])`;
+    WHERE a."companyId" = ${COMPANY} AND a.uid = ANY(${list}::text[])`;
 }
 
 /** Locks aircraft rows (sorted, so two writers never wait on each other in opposite orders). */
@@ -64,5 +64,5 @@ export async function applyTotalsDeltas(tx: ScopedPrisma, uid: string, adds: Rec
   await tx.$executeRaw`
     UPDATE "Aircraft" a
     SET totals = ${totalsAfter(Prisma.sql`${JSON.stringify(adds)}::jsonb`, Prisma.sql`${JSON.stringify(subs)}::jsonb`)}, "updatedAt" = now()
-    WHERE a."companyId" = ${tx.companyId} AND a.uid = ${uid}`;
+    WHERE a."companyId" = ${COMPANY} AND a.uid = ${uid}`;
 }

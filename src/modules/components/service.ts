@@ -1,6 +1,6 @@
 import type { Component, Prisma } from '../../generated/prisma/client.js';
 import { lockAndRead, lockedWrite, type LockTarget } from '../../db/locked.js';
-import type { ScopedPrisma } from '../../db/scoped.js';
+import { COMPANY, type ScopedPrisma } from '../../db/scoped.js';
 import { ConflictError, NotFoundError, invalid, type FieldError } from '../../errors.js';
 import { newUid } from '../../lib/ids.js';
 import { jsonEqual } from '../../lib/json.js';
@@ -39,7 +39,7 @@ async function moveDescendants(tx: ScopedPrisma, uid: string, prefix: string[], 
     UPDATE "Component"
     SET "ancestorUids" = ${prefix}::text[] || "ancestorUids"[array_position("ancestorUids", ${uid}::text):],
         "rootAssetType" = ${root?.type ?? null}::text, "rootAssetUid" = ${root?.uid ?? null}::text, "updatedAt" = now()
-    WHERE "companyId" = ${tx.companyId} AND ${uid}::text = ANY("ancestorUids")`;
+    WHERE "companyId" = ${COMPANY} AND ${uid}::text = ANY("ancestorUids")`;
 }
 
 export class ComponentService extends ComponentReader {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Aircraft, FlightLog } from '../../generated/prisma/client.js';
-import type { ScopedPrisma } from '../../db/scoped.js';
+import { COMPANY, type ScopedPrisma } from '../../db/scoped.js';
 import {
   NotFoundError,
   ValidationError,
@@ -564,7 +564,7 @@ export class FlightLogService {
 
   private async lockLog(tx: ScopedPrisma, uid: string): Promise<FlightLog> {
     const rows = await tx.$queryRaw<{ uid: string }[]>`
-      SELECT uid FROM "FlightLog" WHERE "companyId" = ${tx.companyId} AND uid = ${uid} FOR UPDATE`;
+      SELECT uid FROM "FlightLog" WHERE "companyId" = ${COMPANY} AND uid = ${uid} FOR UPDATE`;
     if (!rows.length) throw new NotFoundError('flight log', uid);
     return (await tx.flightLog.findFirst({ where: { uid } }))!;
   }

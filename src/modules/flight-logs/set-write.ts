@@ -1,5 +1,5 @@
 import { Prisma } from '../../generated/prisma/client.js';
-import type { ScopedPrisma } from '../../db/scoped.js';
+import { COMPANY, type ScopedPrisma } from '../../db/scoped.js';
 import { totalsAfter } from '../aircraft/totals.js';
 
 /** A new log's stored row (see `logRow` in service.ts). */
@@ -58,7 +58,7 @@ export async function insertLogsIfAircraftUnchanged(
       SELECT * FROM jsonb_to_recordset(${seen}::jsonb) AS s(uid text, registration text, mti jsonb, lti jsonb)
     ), locked AS (
       SELECT a.uid FROM "Aircraft" a JOIN seen s ON s.uid = a.uid
-      WHERE a."companyId" = ${db.companyId} AND (NOT ${compare}::boolean OR (a.registration = s.registration
+      WHERE a."companyId" = ${COMPANY} AND (NOT ${compare}::boolean OR (a.registration = s.registration
         AND a."maintenanceTrackingItems" = s.mti AND a."logTrackingItems" = s.lti))
       ORDER BY a.uid FOR UPDATE OF a
     ), go AS (
@@ -66,7 +66,7 @@ export async function insertLogsIfAircraftUnchanged(
     ), ins AS (
       INSERT INTO "FlightLog" ("companyId", uid, "aircraftId", "aircraftRegistration", "timeDate", pilot, copilot,
         "copilotType", "flightNumber", "startLocation", "endLocation", pax, notes, tracking, "updatedAt")
-      SELECT ${db.companyId}, r.uid, r."aircraftId", r."aircraftRegistration", r."timeDate", r.pilot, r.copilot,
+      SELECT ${COMPANY}, r.uid, r."aircraftId", r."aircraftRegistration", r."timeDate", r.pilot, r.copilot,
         r."copilotType", r."flightNumber", r."startLocation", r."endLocation", r.pax, r.notes, r.tracking, now()
       FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS r(uid text, "aircraftId" text, "aircraftRegistration" text,
         "timeDate" timestamptz, pilot text, copilot text, "copilotType" text, "flightNumber" text, "startLocation" text,
@@ -75,7 +75,7 @@ export async function insertLogsIfAircraftUnchanged(
       RETURNING "aircraftId", tracking
     ), upd AS (
       UPDATE "Aircraft" a SET totals = ${totalsAfter(added, Prisma.sql`'[]'::jsonb`)}, "updatedAt" = now()
-      WHERE a."companyId" = ${db.companyId} AND a.uid IN (SELECT "aircraftId" FROM ins)
+      WHERE a."companyId" = ${COMPANY} AND a.uid IN (SELECT "aircraftId" FROM ins)
       RETURNING a.uid
     )
     SELECT (SELECT count(*) FROM ins)::int AS inserted, (SELECT count(*) FROM upd)::int AS updated`;
@@ -93,11 +93,11 @@ export async function deleteLogsWithTotals(db: ScopedPrisma, uids: string[]): Pr
   const taken = Prisma.sql`COALESCE((SELECT jsonb_agg(d.tracking) FROM del d WHERE d."aircraftId" = a.uid), '[]'::jsonb)`;
   return db.$queryRaw<{ uid: string; aircraftId: string }[]>`
     WITH del AS (
-      DELETE FROM "FlightLog" WHERE "companyId" = ${db.companyId} AND uid = ANY(${uids}::text[])
+      DELETE FROM "FlightLog" WHERE "companyId" = ${COMPANY} AND uid = ANY(${uids}::text[])
       RETURNING uid, "aircraftId", tracking
     ), upd AS (
       UPDATE "Aircraft" a SET totals = ${totalsAfter(Prisma.sql`'[]'::jsonb`, taken)}, "updatedAt" = now()
-      WHERE a."companyId" = ${db.companyId} AND a.uid IN (SELECT "aircraftId" FROM del)
+      WHERE a."companyId" = ${COMPANY} AND a.uid IN (SELECT "aircraftId" FROM del)
       RETURNING a.uid
     )
     SELECT d.uid, d."aircraftId" FROM del d`; // upd runs whether or not it is read (a data-modifying WITH always does)

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import type { Form, Prisma } from '../../generated/prisma/client.js';
-import type { ScopedCreate, ScopedPrisma } from '../../db/scoped.js';
+import { COMPANY, type ScopedCreate, type ScopedPrisma } from '../../db/scoped.js';
 import { ConflictError, NotFoundError, ValidationError, fieldErrorsFromZod, invalid, isPlainObject, type FieldError } from '../../errors.js';
 import { newUid } from '../../lib/ids.js';
 import { BoolParam } from '../../lib/params.js';
@@ -272,7 +272,7 @@ export class FormService {
 
     return this.db.$transaction(async (tx) => {
       const rows = await tx.$queryRaw<{ uid: string }[]>`
-        SELECT uid FROM "Form" WHERE "companyId" = ${tx.companyId} AND uid = ${uid} FOR UPDATE`;
+        SELECT uid FROM "Form" WHERE "companyId" = ${COMPANY} AND uid = ${uid} FOR UPDATE`;
       if (!rows.length) throw new NotFoundError('form', uid);
       const current = (await tx.form.findFirst({ where: { uid } }))!;
       const patch = parsed.data!;
