@@ -26,8 +26,10 @@ const WHERE_OPS = new Set([
 ]);
 const CREATE_OPS = new Set(['create', 'createMany', 'createManyAndReturn']);
 
-const DELEGATES = new Map(
-  Object.values(Prisma.ModelName).map((m) => [m.charAt(0).toLowerCase() + m.slice(1), m as string]),
+// The client answers to a model's name as well as to its camelCase delegate key (`Vehicle` and `vehicle`, not in
+// its types): both are scoped, or the one left out would be the unscoped delegate.
+const DELEGATES = new Map<string, string>(
+  Object.values(Prisma.ModelName).flatMap((m) => [[m.charAt(0).toLowerCase() + m.slice(1), m] as const, [m, m] as const]),
 );
 
 /** Write data must never set or move a record's company: only the scope decides it. */
