@@ -59,12 +59,15 @@ export interface SideEffects {
   vehiclesUpdated: number;
   warnings: string[];
 }
-/** What is stored on the completion: the records touched, so GraphQL can show them. */
-export interface StoredSideEffects {
+/**
+ * What is stored on the completion: the records touched, so GraphQL can show them. A type, not an interface, so
+ * that it is taken as Prisma's JSON without a cast (an interface does not match an index signature).
+ */
+export type StoredSideEffects = {
   scheduleItemsCreated: string[];
   vehiclesUpdated: string[];
   warnings: string[];
-}
+};
 export interface CompletionWriteResult {
   uid: string;
   status: 'created';
@@ -169,7 +172,7 @@ export class CompletionService {
           },
         });
         const effects = await this.applySideEffects(tx, form, data, uid, userId, input.appBaseUrl);
-        await tx.formCompletion.updateMany({ where: { uid }, data: { sideEffects: effects as unknown as Prisma.InputJsonValue } });
+        await tx.formCompletion.updateMany({ where: { uid }, data: { sideEffects: effects } });
         queued = await this.deliveries.enqueue(tx, form, row);
         return {
           uid,

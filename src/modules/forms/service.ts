@@ -114,7 +114,7 @@ export interface StoredWebhook {
   secret?: string;
 }
 
-/** A type, not an interface: TypeScript lets only the former be taken for Prisma's JSON (see FormColumns). */
+/** A type, not an interface: TypeScript takes no interface for Prisma's JSON, not even by a cast (see FormColumns). */
 export type Section = {
   name: string;
   description?: string;
