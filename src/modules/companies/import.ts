@@ -3,7 +3,7 @@ import { ApiKeyService, hashKey, notifyKeyChange } from '../../auth/keys.js';
 import { invalidateKey } from '../../auth/key-cache.js';
 import { createServices } from '../../context.js';
 import type { Database } from '../../db/database.js';
-import { scopedPrisma, type TxClient } from '../../db/scoped.js';
+import { scopedPrisma } from '../../db/scoped.js';
 import { AppError, ValidationError, fieldErrorsFromZod } from '../../errors.js';
 
 /**
@@ -65,7 +65,7 @@ export async function importData(database: Database, raw: unknown): Promise<Comp
         const existing = await tx.company.findUnique({ where: { id: c.id } });
         if (existing) await tx.company.update({ where: { id: c.id }, data: { name: c.name } });
         else await tx.company.create({ data: { id: c.id, name: c.name } });
-        const services = createServices(scopedPrisma(tx as TxClient, c.id, true));
+        const services = createServices(scopedPrisma(tx, c.id, true));
         const s: CompanyImportSummary = {
           id: c.id,
           company: existing ? 'updated' : 'created',
