@@ -1,5 +1,6 @@
 import { Prisma, type CompletedScheduleItem, type ScheduleItem } from '../../generated/prisma/client.js';
 import { lockedWrite, type LockTarget } from '../../db/locked.js';
+import type { ScopedUpdate } from '../../db/scoped.js';
 import { ConflictError, ValidationError, fieldErrorsFromZod, invalid, isPlainObject, type FieldError } from '../../errors.js';
 import { newUid } from '../../lib/ids.js';
 import { checkKeys } from '../../lib/keys.js';
@@ -270,7 +271,7 @@ export class ScheduleService extends ScheduleReader {
           trackingValue,
         },
       });
-      const data: Record<string, unknown> = {
+      const data: ScopedUpdate<'ScheduleItem'> = {
         lastCarriedOutDate: completedAt,
         lastCarriedOutValue: trackingValue === null ? Prisma.DbNull : Number(trackingValue),
       };
