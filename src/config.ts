@@ -2,7 +2,7 @@ import { config as loadDotenv } from 'dotenv';
 import path from 'node:path';
 import { z } from 'zod';
 
-/** Configuration by environment variable (gaps.md §1); a .env file in the working directory is read too. */
+/** Configuration by environment variable (docs/contract/gaps.md §1); a .env file in the working directory is read too. */
 const boolish = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
   .transform((v) => v === 'true' || v === '1' || v === 'yes');

@@ -16,7 +16,7 @@ import { runCli } from '../src/cli/main.js';
 const step = test.sequential;
 
 /**
- * The `fleetops` command (gaps.md §1). Commands run in this process through `runCli` (what bin/fleetops.js
+ * The `fleetops` command (docs/contract/gaps.md §1). Commands run in this process through `runCli` (what bin/fleetops.js
  * calls), each with its own environment and working directory, opening the scenario's DATA_DIR as a separate
  * process would. Real processes are kept where the behaviour is between processes: `fleetops serve` (started as
  * `node bin/fleetops.js serve`, answering real HTTP on 127.0.0.1, and the admin socket that commands run
@@ -184,7 +184,7 @@ function liveKey(): string {
   return 'fo_live_' + s;
 }
 
-/** One company following the import format of gaps.md §1. */
+/** One company following the import format of docs/contract/gaps.md §1. */
 function company(id: string, tag: string, key: string) {
   const up = tag.toUpperCase();
   return {

@@ -36,7 +36,7 @@ export async function withIdempotency(
 
   const claim = async (): Promise<boolean> => {
     try {
-      await db.idempotencyKey.create({ data: { key, requestHash: hash, expiresAt: new Date(Date.now() + TTL_MS) } as never });
+      await db.idempotencyKey.create({ data: { key, requestHash: hash, expiresAt: new Date(Date.now() + TTL_MS) } });
       return true;
     } catch (e) {
       if (isUniqueViolation(e)) return false;

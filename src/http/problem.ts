@@ -1,6 +1,6 @@
 import { AppError, MethodNotAllowedError, RateLimitedError, UnauthorizedError } from '../errors.js';
 
-/** RFC 9457 problem details, as every REST error is answered (gaps.md §2). */
+/** RFC 9457 problem details, as every REST error is answered (docs/contract/gaps.md §2). */
 export interface Problem {
   type: string;
   title: string;

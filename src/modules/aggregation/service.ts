@@ -15,7 +15,7 @@ import { parseTimeZone, type TimeZoneSpec } from './timezone.js';
 import { buildQuery, rollupDaysQuery, rollupServes, type RollupDays, type SqlRow } from './sql.js';
 
 /**
- * Aggregation (api-v1 §2.11, §4.4; gaps §5): sum/count/avg/min/max over one collection of the caller's company,
+ * Aggregation (docs/contract/api-v1.md §2.11, §4.4; docs/contract/gaps.md §5): sum/count/avg/min/max over one collection of the caller's company,
  * grouped by a field and/or a date period in a time zone. Everything is computed by the database (sql.ts): filtering,
  * bucketing in the time zone, grouping, exact `numeric` arithmetic and the per-group totals, in one statement (two
  * in one snapshot when the flight-log rollup serves the request); the process only shapes the rows. Field names are checked against the collection's core columns (quoted identifiers
@@ -51,7 +51,7 @@ export const AggregateDateRangeSchema = z
   })
   .strict();
 
-/** AggregateBody (api-v1 §2.11) and the alternative form (`metrics[]`, `dateRange`, §4.4). */
+/** AggregateBody (docs/contract/api-v1.md §2.11) and the alternative form (`metrics[]`, `dateRange`, §4.4). */
 export const AggregateInputSchema = z
   .object({
     collection: z.enum(COLLECTIONS, { error: oneOf('collection', COLLECTIONS) }),

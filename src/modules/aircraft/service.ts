@@ -11,7 +11,7 @@ import { NumberMapSchema, TrackingMapSchema, asNumberMap, asTrackingMap } from '
 
 export type { Aircraft };
 
-/** Aircraft as an import file or the demo describes it (api-v1 §2.2; aircraft are read-only over the API). */
+/** Aircraft as an import file or the demo describes it (docs/contract/api-v1.md §2.2; aircraft are read-only over the API). */
 export const AircraftInputSchema = z
   .object({
     uid: z.string().min(1).max(128),

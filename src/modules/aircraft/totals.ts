@@ -3,7 +3,7 @@ import { lockRows } from '../../db/locks.js';
 import { COMPANY, type ScopedPrisma } from '../../db/scoped.js';
 
 /**
- * THE totals rule (api-v1 §2.2, gaps §4): for every number maintenance tracking item of an aircraft,
+ * THE totals rule (docs/contract/api-v1.md §2.2, docs/contract/gaps.md §4): for every number maintenance tracking item of an aircraft,
  *   totals[key] = initialValues[key] + sum of key over the aircraft's live flight logs.
  * All arithmetic is SQL `numeric` (jsonb numbers are numeric), so the stored figures are exact decimals.
  *

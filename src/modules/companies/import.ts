@@ -7,7 +7,7 @@ import { scopedPrisma } from '../../db/scoped.js';
 import { AppError, ValidationError, fieldErrorsFromZod } from '../../errors.js';
 
 /**
- * `fleetops import FILE.json` (gaps §1): creates or updates companies, users, aircraft, vehicles and API keys,
+ * `fleetops import FILE.json` (docs/contract/gaps.md §1): creates or updates companies, users, aircraft, vehicles and API keys,
  * idempotent by uid/id, in ONE transaction: a bad entry rolls everything back and the error names the entry
  * by its JSON Pointer (e.g. /companies/0/aircraft/1/registration).
  */

@@ -14,7 +14,7 @@ import type { ScheduleService } from '../schedule/service.js';
 import type { VehicleService } from '../vehicles/service.js';
 
 /**
- * Form completions (api-v1 §2.9, §2.10, §4.3; gaps §3, §9; docs/forms.md). Owns the answer rules (by field
+ * Form completions (docs/contract/api-v1.md §2.9, §2.10, §4.3; docs/contract/gaps.md §3, §9; docs/forms.md). Owns the answer rules (by field
  * name or storage key, typed by the field types, references to the company's records) and the side effects of
  * a submission (defect schedule items, odometer readings), written with the completion in one transaction.
  */
@@ -130,7 +130,7 @@ export class CompletionService {
   }
 
   /**
-   * A submission (api-v1 §2.10): the body checked, each answer resolved to its field and validated, references
+   * A submission (docs/contract/api-v1.md §2.10): the body checked, each answer resolved to its field and validated, references
    * checked against the company's records, then the completion and its side effects in one transaction.
    */
   async create(raw: unknown, opts: SubmitOptions = {}): Promise<CompletionWriteResult> {
@@ -190,7 +190,7 @@ export class CompletionService {
   }
 
   /**
-   * A public-form submission (gaps §7): only `answers` and `submitterName` (no userId, signatories or links,
+   * A public-form submission (docs/contract/gaps.md §7): only `answers` and `submitterName` (no userId, signatories or links,
    * which an anonymous submitter must not set); the completion's userId and its webhooks' submittedBy are `public`.
    */
   async createPublic(formId: string, raw: unknown): Promise<{ uid: string; status: 'created' }> {
@@ -202,7 +202,7 @@ export class CompletionService {
     return { uid: r.uid, status: r.status };
   }
 
-  /** Defect answers → Defect schedule items; odometer answers → the vehicle's primary total (gaps §9). */
+  /** Defect answers → Defect schedule items; odometer answers → the vehicle's primary total (docs/contract/gaps.md §9). */
   private async applySideEffects(
     tx: ScopedPrisma,
     form: Form,

@@ -19,10 +19,11 @@ import { applyTotalsDelta, lockAircraft } from '../aircraft/totals.js';
 import { asTrackingMap } from '../tracking/schema.js';
 import { afterCursor, allPages, toPage } from '../../db/keyset.js';
 import { retrying } from '../../db/retry.js';
+import { jsonEqual } from '../../lib/json.js';
 import { deleteLogsWithTotals, insertLogsIfAircraftUnchanged, type AircraftChecked, type NewLogRow } from './set-write.js';
 
 /**
- * Flight logs (api-v1 §2.3-2.7, §4.2; gaps §4). This service owns every flight-log rule: input validation
+ * Flight logs (docs/contract/api-v1.md §2.3-2.7, §4.2; docs/contract/gaps.md §4). This service owns every flight-log rule: input validation
  * (required fields, types, server-controlled fields, tracking keys and types against the aircraft), the aircraft
  * must be the company's and match the registration, keyset pagination, and the exact running totals, kept in the
  * same transaction as each write (see ../aircraft/totals.ts).
@@ -110,7 +111,7 @@ interface Normalized {
 }
 
 /**
- * Tracking values may come in `trackingItems` or as extra top-level properties (gaps §4). Server-controlled
+ * Tracking values may come in `trackingItems` or as extra top-level properties (docs/contract/gaps.md §4). Server-controlled
  * fields are refused. Values must be number, string or null here; their declared types are checked later.
  */
 function normalize(raw: unknown): Normalized {
@@ -593,10 +594,5 @@ function sameLog(a: FlightLog, b: Record<string, unknown>): boolean {
     const y = b[key];
     if (x instanceof Date && y instanceof Date ? x.getTime() !== y.getTime() : (x ?? null) !== (y ?? null)) return false;
   }
-  return canonical(a.tracking) === canonical(b.tracking);
-}
-
-function canonical(v: unknown): string {
-  const o = (v ?? {}) as Record<string, unknown>;
-  return JSON.stringify(Object.keys(o).sort().map((k) => [k, o[k]]));
+  return jsonEqual(a.tracking ?? {}, b.tracking ?? {});
 }

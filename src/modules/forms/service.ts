@@ -21,7 +21,7 @@ import {
 } from './fields.js';
 
 /**
- * Form templates (api-v1 §2.8, §4.3; gaps §9; docs/forms.md). Owns every rule of a template: the body schema,
+ * Form templates (docs/contract/api-v1.md §2.8, §4.3; docs/contract/gaps.md §9; docs/forms.md). Owns every rule of a template: the body schema,
  * sections and field objects checked against the field types (fields.ts), field references between fields,
  * per-company code uniqueness, write-only webhook secrets, and the completion schema derived from the fields.
  */
@@ -73,7 +73,7 @@ export const NotificationRecipientSchema = z
 
 export const SectionSchema = z.object(SectionShape).strict();
 
-/** Every writable property of a template (api-v1 §2.8 CreateFormBody). */
+/** Every writable property of a template (docs/contract/api-v1.md §2.8 CreateFormBody). */
 export const FormFieldsSchema = z.object({
   name: required('name'),
   code: FormCodeSchema,
@@ -126,7 +126,7 @@ export interface FormWriteResult {
   status: 'created' | 'updated' | 'no_changes';
 }
 
-/** One answerable key of a form (completion-schema; gaps §9). */
+/** One answerable key of a form (completion-schema; docs/contract/gaps.md §9). */
 export interface AnswerKey {
   name: string;
   key: string;
@@ -403,7 +403,7 @@ function mergeSecrets(input: z.output<typeof WebhookInputSchema>[], stored: Stor
 }
 
 /**
- * Sections and their field objects against the field types (gaps §9): shape, unknown type, missing or wrongly
+ * Sections and their field objects against the field types (docs/contract/gaps.md §9): shape, unknown type, missing or wrongly
  * typed property, unique field names, and `vehicleField`/`assetField` naming a field of the right type.
  * Returns the sections as stored (defaults such as `required: false` filled in).
  */

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** TrackingItemMetadata (api-v1 §2.1): the value type of aircraft and vehicle tracking-item maps. */
+/** TrackingItemMetadata (docs/contract/api-v1.md §2.1): the value type of aircraft and vehicle tracking-item maps. */
 export const TrackingItemMetadataSchema = z
   .object({
     displayText: z.string().min(1),

@@ -10,7 +10,7 @@ export type { User };
 
 export const USER_STATUSES = ['Active', 'Pending', 'Inactive'] as const;
 
-/** A user as an import file describes it (api-v1 §2.12; users are read-only over the API). */
+/** A user as an import file describes it (docs/contract/api-v1.md §2.12; users are read-only over the API). */
 export const UserInputSchema = z
   .object({
     uid: z.string().min(1).max(128),

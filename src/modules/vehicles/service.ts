@@ -10,11 +10,12 @@ import { BoolParam } from '../../lib/params.js';
 import { lockRows } from '../../db/locks.js';
 import { retrying } from '../../db/retry.js';
 import { batchList, runSetBatch } from '../../lib/batch.js';
+import { jsonEqual } from '../../lib/json.js';
 import type { WriteStatus } from '../../lib/write-result.js';
 import { NumberMapSchema, TrackingMapSchema, asNumberMap, type TrackingMap } from '../tracking/schema.js';
 
 /**
- * Vehicles (api-v1 §2.14, gaps §3). This foundation holds the vehicle rules that import and demo need:
+ * Vehicles (docs/contract/api-v1.md §2.14, docs/contract/gaps.md §3). This foundation holds the vehicle rules that import and demo need:
  * the input schema and the defaults for `tracking` and the primary maintenance tracking item.
  */
 export const FUEL_TYPES = ['petrol', 'diesel', 'petrolHybrid', 'dieselHybrid', 'electric'] as const;
@@ -67,7 +68,7 @@ export const VehicleFieldsSchema = z.object({
 export const VehicleImportSchema = VehicleFieldsSchema.extend({ uid: z.string().min(1).max(128) }).strict();
 export type VehicleImport = z.input<typeof VehicleImportSchema>;
 
-/** Fields the server controls: refused on create and update (api-v1 §2.14). */
+/** Fields the server controls: refused on create and update (docs/contract/api-v1.md §2.14). */
 const VEHICLE_SERVER_CONTROLLED = ['uid', 'companyId', 'status', 'createdAt', 'updatedAt', 'totals'] as const;
 
 export const CreateVehicleSchema = VehicleFieldsSchema.strict();
@@ -111,7 +112,7 @@ export function primaryTotalKey(v: Pick<Vehicle, 'tracking' | 'maintenanceTracki
   return Object.keys(items).find((k) => items[k]?.type === 'number') ?? null;
 }
 
-/** The one maintenance tracking item made from the primary unit when none are given (gaps §3). */
+/** The one maintenance tracking item made from the primary unit when none are given (docs/contract/gaps.md §3). */
 export function defaultMaintenanceItems(tracking: VehicleTracking): TrackingMap {
   if (tracking.hours) return { hours: { displayText: 'Hours', type: 'number', precision: 1 } };
   return {
@@ -187,7 +188,7 @@ export class VehicleService {
     return this.locked(uid, async (tx, current) => {
       if (current.status === 'deleted') throw new ConflictError(`vehicle ${uid} is deleted; restore it before changing it`);
       const next = withDefaults({ ...pick(current), ...patch }, current);
-      const changed = Object.entries(next).filter(([k, v]) => canonical(v) !== canonical((current as Record<string, unknown>)[k]));
+      const changed = Object.entries(next).filter(([k, v]) => !jsonEqual(v, (current as Record<string, unknown>)[k]));
       if (!changed.length) return { uid, status: 'no_changes' };
       await tx.vehicle.updateMany({ where: { uid }, data: Object.fromEntries(changed) });
       return { uid, status: 'updated' };
@@ -228,7 +229,7 @@ export class VehicleService {
   }
 
   /**
-   * A reading of the vehicle's primary total (an odometer answer of a form, gaps §9): raises the total when the
+   * A reading of the vehicle's primary total (an odometer answer of a form, docs/contract/gaps.md §9): raises the total when the
    * reading is higher; a lower reading is not applied and comes back as a warning; an equal one changes nothing.
    * Joins the caller's transaction (the completion's), under the vehicle's row lock.
    */
@@ -275,7 +276,7 @@ export class VehicleService {
 }
 
 /**
- * A create body may carry `totals` (api-v1 §2.14 allows every Vehicle field but uid, companyId and status): with
+ * A create body may carry `totals` (docs/contract/api-v1.md §2.14 allows every Vehicle field but uid, companyId and status): with
  * no readings yet, totals are the starting figures, so they become `initialValues` (the same key given in both
  * with different values is a 400). Updates refuse `totals`: after creation they follow readings and initial values.
  */
@@ -314,7 +315,7 @@ function pick(v: Vehicle): VehicleColumns {
 }
 
 /**
- * Defaults and derived values (gaps §3): `tracking` defaults to miles; without maintenance items one is made from
+ * Defaults and derived values (docs/contract/gaps.md §3): `tracking` defaults to miles; without maintenance items one is made from
  * the primary unit; totals keep their value per item (new items start at their initial value, or 0).
  */
 function withDefaults(v: VehicleColumns & Partial<VehicleFields>, existing: Vehicle | null): VehicleColumns {
@@ -344,9 +345,4 @@ function withDefaults(v: VehicleColumns & Partial<VehicleFields>, existing: Vehi
   const data: VehicleColumns = { ...v, tracking, maintenanceTrackingItems, logTrackingItems, initialValues, totals };
   for (const key of Object.keys(VehicleFieldsSchema.shape)) if (!(key in data)) data[key] = null;
   return data;
-}
-
-function canonical(v: unknown): string {
-  if (v === undefined) return 'null';
-  return JSON.stringify(v, (_k, x) => (x && typeof x === 'object' && !Array.isArray(x) ? Object.fromEntries(Object.entries(x).sort(([a], [b]) => a.localeCompare(b))) : x));
 }

@@ -10,7 +10,7 @@ import { webhooksOf } from '../forms/service.js';
 import { notifyPending } from './dispatcher.js';
 
 /**
- * Deliveries of form submissions (api-v1 §6; gaps §6, §10; docs/webhooks.md): the outbox rows written in the
+ * Deliveries of form submissions (docs/contract/api-v1.md §6; docs/contract/gaps.md §6, §10; docs/webhooks.md): the outbox rows written in the
  * submission's transaction, the per-form log, and re-send. Sending is the dispatcher's (dispatcher.ts): never
  * inside a request.
  */
@@ -33,7 +33,7 @@ export interface DeliveryPage {
   nextCursor: string | null;
 }
 
-/** The contract's payload (api-v1 §6). */
+/** The contract's payload (docs/contract/api-v1.md §6). */
 export interface SubmissionEvent {
   event: 'form.submitted';
   formId: string;
