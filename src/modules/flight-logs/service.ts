@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Aircraft, FlightLog } from '../../generated/prisma/client.js';
-import { COMPANY, type ScopedPrisma } from '../../db/scoped.js';
+import type { ScopedPrisma } from '../../db/scoped.js';
 import {
   NotFoundError,
   ValidationError,
@@ -19,6 +19,7 @@ import { applyTotalsDelta, lockAircraft } from '../aircraft/totals.js';
 import { asTrackingMap } from '../tracking/schema.js';
 import { afterCursor, allPages, toPage } from '../../db/keyset.js';
 import { retrying } from '../../db/retry.js';
+import { lockAndRead, type LockTarget } from '../../db/locked.js';
 import { jsonEqual } from '../../lib/json.js';
 import { deleteLogsWithTotals, insertLogsIfAircraftUnchanged, type AircraftChecked, type NewLogRow } from './set-write.js';
 
@@ -327,6 +328,9 @@ function filterWhere(f: z.output<typeof FlightLogFilterSchema>) {
   return where;
 }
 
+/** A log's row for read-modify-write (src/db/locked.ts). */
+const LOG_ROW: LockTarget<FlightLog> = { table: 'FlightLog', what: 'flight log', read: (tx, uid) => tx.flightLog.findFirst({ where: { uid } }) };
+
 export class FlightLogService {
   constructor(
     private readonly db: ScopedPrisma,
@@ -563,11 +567,8 @@ export class FlightLogService {
     return out;
   }
 
-  private async lockLog(tx: ScopedPrisma, uid: string): Promise<FlightLog> {
-    const rows = await tx.$queryRaw<{ uid: string }[]>`
-      SELECT uid FROM "FlightLog" WHERE "companyId" = ${COMPANY} AND uid = ${uid} FOR UPDATE`;
-    if (!rows.length) throw new NotFoundError('flight log', uid);
-    return (await tx.flightLog.findFirst({ where: { uid } }))!;
+  private lockLog(tx: ScopedPrisma, uid: string): Promise<FlightLog> {
+    return lockAndRead(tx, LOG_ROW, uid);
   }
 
   /** The company's aircraft for a log; 400 when it is not one, or when the registration does not match. */

@@ -7,8 +7,7 @@ import { ConflictError, NotFoundError, ValidationError, fieldErrorsFromZod, inva
 import { exactSum } from '../../lib/decimal.js';
 import { newUid } from '../../lib/ids.js';
 import { BoolParam } from '../../lib/params.js';
-import { lockRows } from '../../db/locks.js';
-import { retrying } from '../../db/retry.js';
+import { lockAndRead, lockedWrite, type LockTarget } from '../../db/locked.js';
 import { batchList, runSetBatch } from '../../lib/batch.js';
 import { jsonEqual } from '../../lib/json.js';
 import type { WriteStatus } from '../../lib/write-result.js';
@@ -124,6 +123,9 @@ export function createVehicleLoader(db: ScopedPrisma) {
   return uidLoader((args) => db.vehicle.findMany(args));
 }
 
+/** A vehicle's row for read-modify-write (src/db/locked.ts). */
+const VEHICLE_ROW: LockTarget<Vehicle> = { table: 'Vehicle', what: 'vehicle', read: (tx, uid) => tx.vehicle.findFirst({ where: { uid } }) };
+
 export class VehicleService {
   constructor(
     private readonly db: ScopedPrisma,
@@ -217,13 +219,7 @@ export class VehicleService {
    * totals) is never overwritten with stale figures. 404 when the company has no such vehicle.
    */
   private async locked<R>(uid: string, fn: (tx: ScopedPrisma, current: Vehicle) => Promise<R>): Promise<R> {
-    const result = await retrying(() =>
-      this.db.$transaction(async (tx) => {
-        if (!(await lockRows(tx, 'Vehicle', [uid])).size) throw new NotFoundError('vehicle', uid);
-        const current = (await tx.vehicle.findFirst({ where: { uid } }))!;
-        return fn(tx, current);
-      }),
-    );
+    const result = await lockedWrite(this.db, VEHICLE_ROW, uid, fn);
     this.loader.clear(uid);
     return result;
   }
@@ -235,8 +231,7 @@ export class VehicleService {
    */
   async recordReading(uid: string, reading: number): Promise<{ applied: boolean; key: string | null; warning?: string }> {
     const result = await this.db.$transaction(async (tx) => {
-      if (!(await lockRows(tx, 'Vehicle', [uid])).size) throw new NotFoundError('vehicle', uid);
-      const v = (await tx.vehicle.findFirst({ where: { uid } }))!;
+      const v = await lockAndRead(tx, VEHICLE_ROW, uid);
       const key = primaryTotalKey(v);
       if (!key) return { applied: false, key, warning: `vehicle ${v.registration} has no number maintenance tracking item; reading ${reading} not recorded` };
       const totals = asNumberMap(v.totals);
