@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import type { Form, Prisma } from '../../generated/prisma/client.js';
-import { COMPANY, type ScopedCreate, type ScopedPrisma } from '../../db/scoped.js';
+import type { ScopedCreate, ScopedPrisma } from '../../db/scoped.js';
+import { lockedWrite, type LockTarget } from '../../db/locked.js';
 import { ConflictError, NotFoundError, ValidationError, fieldErrorsFromZod, invalid, isPlainObject, type FieldError } from '../../errors.js';
 import { newUid } from '../../lib/ids.js';
 import { BoolParam } from '../../lib/params.js';
@@ -212,6 +213,9 @@ export function answerKeys(form: Pick<Form, 'sections'>): AnswerKey[] {
  */
 type FormColumns = Record<string, unknown> & Pick<ScopedCreate<'Form'>, 'name' | 'code' | 'department' | 'sections'>;
 
+/** A template's row for read-modify-write (src/db/locked.ts). */
+const FORM_ROW: LockTarget<Form> = { table: 'Form', what: 'form', read: (tx, uid) => tx.form.findFirst({ where: { uid } }) };
+
 export class FormService {
   constructor(private readonly db: ScopedPrisma) {}
 
@@ -270,11 +274,7 @@ export class FormService {
     for (const key of REQUIRED) if (raw[key] === null) errors.push({ path: `/${key}`, message: `${key} cannot be removed` });
     if (errors.length) invalid('form', errors);
 
-    return this.db.$transaction(async (tx) => {
-      const rows = await tx.$queryRaw<{ uid: string }[]>`
-        SELECT uid FROM "Form" WHERE "companyId" = ${COMPANY} AND uid = ${uid} FOR UPDATE`;
-      if (!rows.length) throw new NotFoundError('form', uid);
-      const current = (await tx.form.findFirst({ where: { uid } }))!;
+    return lockedWrite(this.db, FORM_ROW, uid, async (tx, current) => {
       const patch = parsed.data!;
       const next: Record<string, unknown> = {};
       for (const key of FORM_FIELDS) {
