@@ -1,4 +1,5 @@
 import { Prisma } from '../../generated/prisma/client.js';
+import { COMPANY } from '../../db/scoped.js';
 
 /**
  * What each aggregation collection is made of: its table, the core columns a request may name (a whitelist: the
@@ -22,7 +23,7 @@ export interface CollectionDef {
   /** Date field used for startDate/endDate when the request names none. */
   defaultDateField: string;
   /** Dynamic fields: a bare key reads `column`; `<prefix>.<key>` reads the prefix's column. */
-  dynamic?: { column: string; prefixes: Readonly<Record<string, string>>; keys: (companyId: string) => Prisma.Sql };
+  dynamic?: { column: string; prefixes: Readonly<Record<string, string>>; keys: () => Prisma.Sql };
   /** Soft-deleted records (this status) are left out unless the request filters on `status`. */
   deletedStatus?: string;
 }
@@ -31,11 +32,11 @@ const text = (...names: string[]) => Object.fromEntries(names.map((n) => [n, 'te
 const timestamps = { createdAt: 'date', updatedAt: 'date' } as const;
 
 /** Keys of the maps of the company's aircraft or vehicles that hold (or declare) numbers. */
-const assetKeys = (table: 'Aircraft' | 'Vehicle') => (companyId: string) => Prisma.sql`
+const assetKeys = (table: 'Aircraft' | 'Vehicle') => () => Prisma.sql`
   SELECT k FROM ${Prisma.raw(`"${table}"`)} a,
     LATERAL (SELECT jsonb_object_keys(a."maintenanceTrackingItems") UNION SELECT jsonb_object_keys(a."totals")
              UNION SELECT jsonb_object_keys(a."initialValues")) x(k)
-  WHERE a."companyId" = ${companyId}`;
+  WHERE a."companyId" = ${COMPANY}`;
 
 export const COLLECTION_DEFS: Readonly<Record<CollectionName, CollectionDef>> = {
   flightLogs: {
@@ -51,10 +52,10 @@ export const COLLECTION_DEFS: Readonly<Record<CollectionName, CollectionDef>> = 
       column: 'tracking',
       prefixes: { tracking: 'tracking', trackingItems: 'tracking' },
       // the tracking keys any aircraft of the company declares (maintenance and log items)
-      keys: (companyId) => Prisma.sql`
+      keys: () => Prisma.sql`
         SELECT k FROM "Aircraft" a,
           LATERAL (SELECT jsonb_object_keys(a."maintenanceTrackingItems") UNION SELECT jsonb_object_keys(a."logTrackingItems")) x(k)
-        WHERE a."companyId" = ${companyId}`,
+        WHERE a."companyId" = ${COMPANY}`,
     },
   },
   completedForms: {
@@ -65,11 +66,11 @@ export const COLLECTION_DEFS: Readonly<Record<CollectionName, CollectionDef>> = 
       column: 'data',
       prefixes: { data: 'data' },
       // the field names of the company's form templates (a completion's data is keyed by field name)
-      keys: (companyId) => Prisma.sql`
+      keys: () => Prisma.sql`
         SELECT DISTINCT f->>'name' AS k FROM "Form" fm,
           LATERAL jsonb_array_elements(CASE WHEN jsonb_typeof(fm.sections) = 'array' THEN fm.sections ELSE '[]'::jsonb END) s,
           LATERAL jsonb_array_elements(CASE WHEN jsonb_typeof(s->'fields') = 'array' THEN s->'fields' ELSE '[]'::jsonb END) f
-        WHERE fm."companyId" = ${companyId} AND jsonb_typeof(f->'name') = 'string'`,
+        WHERE fm."companyId" = ${COMPANY} AND jsonb_typeof(f->'name') = 'string'`,
     },
   },
   aircraft: {

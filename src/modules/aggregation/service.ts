@@ -149,7 +149,7 @@ export class AggregationService {
     if (!keys) {
       const dyn = COLLECTION_DEFS[collection].dynamic;
       keys = dyn
-        ? this.db.$queryRaw<{ k: string }[]>(dyn.keys(this.db.companyId)).then((rows) => new Set(rows.map((r) => r.k)))
+        ? this.db.$queryRaw<{ k: string }[]>(dyn.keys()).then((rows) => new Set(rows.map((r) => r.k)))
         : Promise.resolve(new Set<string>());
       this.dynamicKeys.set(collection, keys);
     }
@@ -290,20 +290,19 @@ export class AggregationService {
   }
 
   private async run(plan: Plan): Promise<SqlRow[]> {
-    const companyId = this.db.companyId;
     try {
       if ((this.opts.rollup ?? true) && rollupServes(plan)) {
         // both statements see one snapshot: a log written in between cannot fall outside the days of the first
         return await this.db.$transaction(
           async (tx) => {
-            const [days] = await tx.$queryRaw<RollupDays[]>(rollupDaysQuery(plan, companyId));
+            const [days] = await tx.$queryRaw<RollupDays[]>(rollupDaysQuery(plan));
             if (!days || days.lo === null || days.hi === null) return [];
-            return tx.$queryRaw<SqlRow[]>(buildQuery(plan, companyId, days));
+            return tx.$queryRaw<SqlRow[]>(buildQuery(plan, days));
           },
           { isolationLevel: 'RepeatableRead' },
         );
       }
-      return await this.db.$queryRaw<SqlRow[]>(buildQuery(plan, companyId));
+      return await this.db.$queryRaw<SqlRow[]>(buildQuery(plan));
     } catch (e) {
       // a zone name the runtime knows but this database's time zone data does not
       if (plan.timezone.kind === 'iana' && /time zone .* not recognized/i.test(String((e as Error)?.message))) {

@@ -1,4 +1,5 @@
 import { Prisma } from '../../generated/prisma/client.js';
+import { COMPANY } from '../../db/scoped.js';
 import { dateColumn, numericExpr, presentExpr, textExpr, type ResolvedField } from './fields.js';
 import type { Plan } from './service.js';
 import type { TimeZoneSpec } from './timezone.js';
@@ -132,8 +133,8 @@ export function rollupServes(plan: Plan): boolean {
 }
 
 /** The conditions on raw records: company, soft deletes, date range, filters. */
-function rawWhere(plan: Plan, companyId: string): Prisma.Sql[] {
-  const where: Prisma.Sql[] = [Prisma.sql`t."companyId" = ${companyId}::text`];
+function rawWhere(plan: Plan): Prisma.Sql[] {
+  const where: Prisma.Sql[] = [Prisma.sql`t."companyId" = ${COMPANY}::text`];
   if (plan.def.deletedStatus && !plan.filters.some((f) => isCore(f.field, 'status'))) {
     where.push(Prisma.sql`t."status" IS DISTINCT FROM ${plan.def.deletedStatus}::text`);
   }
@@ -159,12 +160,12 @@ const partialCols = (metrics: MetricSql[], pick: (p: Partial) => Prisma.Sql) =>
   metrics.flatMap((m) => m.partials.map((p) => Prisma.sql`, ${pick(p)} AS ${raw(p.name)}`));
 
 /** `r` over the raw table. */
-function rawR(plan: Plan, companyId: string, metrics: MetricSql[]): Prisma.Sql {
+function rawR(plan: Plan, metrics: MetricSql[]): Prisma.Sql {
   const bucket = plan.dateGroup === 'none' ? Prisma.sql`NULL::timestamp` : trunc(plan, localTime(plan.dateField!, plan.timezone));
   return Prisma.sql`
       SELECT ${groupExpr(plan)} AS g, ${bucket} AS b, count(*) AS c${concat(partialCols(metrics, (p) => p.raw))}
       FROM ${raw(`"${plan.def.table}"`)} t
-      WHERE ${Prisma.join(rawWhere(plan, companyId), ' AND ')}
+      WHERE ${Prisma.join(rawWhere(plan), ' AND ')}
       GROUP BY 1, 2`;
 }
 
@@ -173,7 +174,7 @@ function rawR(plan: Plan, companyId: string, metrics: MetricSql[]): Prisma.Sql {
  * that cannot be read whole from the rollup — a period boundary of the zone, an offset change or the range cuts
  * them. Returns null when the company has no logs there.
  */
-export function rollupDaysQuery(plan: Plan, companyId: string): Prisma.Sql {
+export function rollupDaysQuery(plan: Plan): Prisma.Sql {
   const tz = plan.timezone;
   const aircraft = plan.filters.map((f) => Prisma.sql` AND x."aircraftId" = ${f.value}::text`);
   const first = plan.start ? Prisma.sql`GREATEST(min(x.day), (${plan.start}::timestamptz AT TIME ZONE 'UTC')::date)` : Prisma.sql`min(x.day)`;
@@ -190,7 +191,7 @@ export function rollupDaysQuery(plan: Plan, companyId: string): Prisma.Sql {
   return Prisma.sql`
     WITH bounds AS (
       SELECT ${first} AS lo, ${last} AS hi
-      FROM "FlightLogDaily" x WHERE x."companyId" = ${companyId}::text AND x.key = ''${concat(aircraft)}
+      FROM "FlightLogDaily" x WHERE x."companyId" = ${COMPANY}::text AND x.key = ''${concat(aircraft)}
     )
     SELECT bounds.lo::text AS lo, bounds.hi::text AS hi,
       (SELECT COALESCE(array_agg(dd.day::text ORDER BY dd.day), '{}') FROM (
@@ -219,7 +220,7 @@ function cutRanges(days: string[]): [string, string][] {
 }
 
 /** `r` from the whole days of FlightLogDaily plus the logs of the cut days. */
-function rollupR(plan: Plan, companyId: string, metrics: MetricSql[], days: RollupDays): Prisma.Sql {
+function rollupR(plan: Plan, metrics: MetricSql[], days: RollupDays): Prisma.Sql {
   const tz = plan.timezone;
   const keys = [...new Set(plan.metrics.flatMap((m) => (m.resolved?.source === 'dynamic' ? [m.resolved.key] : [])))];
   const keyList = Prisma.join([Prisma.sql`''::text`, ...keys.map((k) => Prisma.sql`${k}::text`)], ', ');
@@ -238,7 +239,7 @@ function rollupR(plan: Plan, companyId: string, metrics: MetricSql[], days: Roll
     Prisma.sql`
         SELECT ${group} AS g, ${dayBucket} AS b, sum(x.present) FILTER (WHERE x.key = '') AS c${concat(rollupCols)}
         FROM "FlightLogDaily" x${dayJoin}
-        WHERE x."companyId" = ${companyId}::text AND x.key IN (${keyList})${concat(aircraft)}
+        WHERE x."companyId" = ${COMPANY}::text AND x.key IN (${keyList})${concat(aircraft)}
           AND x.day >= ${days.lo}::date AND x.day <= ${days.hi}::date AND x.day <> ALL(ARRAY(SELECT unnest(${days.cut}::text[])::date))
         GROUP BY 1, 2`,
   ];
@@ -252,7 +253,7 @@ function rollupR(plan: Plan, companyId: string, metrics: MetricSql[], days: Roll
     parts.push(Prisma.sql`
         SELECT ${groupExpr(plan)} AS g, ${rawBucket} AS b, count(*) AS c${concat(partialCols(metrics, (p) => p.raw))}
         FROM "FlightLog" t
-        WHERE ${Prisma.join(rawWhere(plan, companyId), ' AND ')} AND (${within})
+        WHERE ${Prisma.join(rawWhere(plan), ' AND ')} AND (${within})
         GROUP BY 1, 2`);
   }
   return Prisma.sql`
@@ -263,9 +264,9 @@ function rollupR(plan: Plan, companyId: string, metrics: MetricSql[], days: Roll
 }
 
 /** The statement of the raw plan, or of the rollup plan once its days are known (rollupDaysQuery). */
-export function buildQuery(plan: Plan, companyId: string, rollupDays?: RollupDays): Prisma.Sql {
+export function buildQuery(plan: Plan, rollupDays?: RollupDays): Prisma.Sql {
   const metrics = metricSql(plan);
-  const r = rollupDays ? rollupR(plan, companyId, metrics, rollupDays) : rawR(plan, companyId, metrics);
+  const r = rollupDays ? rollupR(plan, metrics, rollupDays) : rawR(plan, metrics);
   const cols = (pick: (m: MetricSql) => Prisma.Sql) =>
     Prisma.join(metrics.map((m, i) => Prisma.sql`(${pick(m)})::text AS ${raw(`v${i}`)}`), ', ');
   const nulls = Prisma.join(plan.metrics.map((_, i) => raw(`NULL::text AS v${i}`)), ', ');
