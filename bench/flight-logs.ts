@@ -119,6 +119,18 @@ async function startup(env: Record<string, string>): Promise<number> {
 }
 
 async function main() {
+  // start-up first, while this process is idle: the child's time is then its own, not shared with this process's
+  // leftover work from the runs below (a second core is all the machine has)
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fleetops-start-'));
+  const fresh = await startup({ DATA_DIR: dir });
+  const existing: number[] = [];
+  for (let i = 0; i < 5; i++) existing.push(await startup({ DATA_DIR: dir }));
+  fs.rmSync(dir, { recursive: true, force: true });
+  existing.sort((a, b) => a - b);
+  const startLine =
+    `\nfleetops serve → ready /readyz (embedded database): new data directory ${fresh.toFixed(2)} s; ` +
+    `existing, median of 5: ${existing[2].toFixed(2)} s (${existing.map((x) => x.toFixed(2)).join(', ')})`;
+
   const statements = { n: 0 };
   const lite = await openDatabase({ dataDir: 'memory://', onQuery: () => statements.n++ });
   await run('PGlite (embedded, in memory)', lite, statements);
@@ -131,15 +143,6 @@ async function main() {
       await database.close();
     }
   });
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fleetops-start-'));
-  const fresh = await startup({ DATA_DIR: dir });
-  const existing: number[] = [];
-  for (let i = 0; i < 5; i++) existing.push(await startup({ DATA_DIR: dir }));
-  fs.rmSync(dir, { recursive: true, force: true });
-  existing.sort((a, b) => a - b);
-  console.log(
-    `\nfleetops serve → ready /readyz (embedded database): new data directory ${fresh.toFixed(2)} s; ` +
-      `existing, median of 5: ${existing[2].toFixed(2)} s (${existing.map((x) => x.toFixed(2)).join(', ')})`,
-  );
+  console.log(startLine);
 }
 await main();
