@@ -2,36 +2,17 @@
 // The `fleetops` command. It runs dist/fleetops.mjs, the bundle `npm install` builds (scripts/build.mjs), while that
 // is newer than every source file; otherwise (no bundle, or src/ edited since) the TypeScript sources through tsx's
 // loader, so a checkout needs no build step and never runs stale code.
-import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { freshBundle } from './bundle.js';
 
 // The service runs in production mode unless told otherwise: graphql-js then skips its development-only checks
 // (a tenth of a request's time over a page of logs) and GraphQL errors suggest no field names.
 if (process.argv[2] === 'serve' && process.env.NODE_ENV === undefined) process.env.NODE_ENV = 'production';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const bundle = path.join(root, 'dist', 'fleetops.mjs');
-
-function newestSource(dir) {
-  let newest = 0;
-  for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
-    const p = path.join(dir, e.name);
-    newest = Math.max(newest, e.isDirectory() ? newestSource(p) : fs.statSync(p).mtimeMs);
-  }
-  return newest;
-}
-
-function bundleIsFresh() {
-  try {
-    return fs.statSync(bundle).mtimeMs >= newestSource(path.join(root, 'src'));
-  } catch {
-    return false;
-  }
-}
-
+const bundle = process.env.FLEETOPS_FROM_SOURCE === '1' ? null : freshBundle(path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..'));
 let runCli;
-if (process.env.FLEETOPS_FROM_SOURCE !== '1' && bundleIsFresh()) ({ runCli } = await import(pathToFileURL(bundle).href));
+if (bundle) ({ runCli } = await import(pathToFileURL(bundle).href));
 else {
   const { register } = await import('tsx/esm/api');
   register();

@@ -6,6 +6,7 @@
 // through tsx, so an edit never runs stale code.
 import { build } from 'esbuild';
 import fs from 'node:fs';
+import path from 'node:path';
 
 const tmp = `dist.${process.pid}.tmp`;
 fs.rmSync(tmp, { recursive: true, force: true });
@@ -23,8 +24,21 @@ await build({
   chunkNames: 'chunks/[name]-[hash]',
   logLevel: 'warning',
 });
-// built aside and swapped in, so a running `fleetops` never loads half a bundle
-const old = `dist.old.${process.pid}`;
-if (fs.existsSync('dist')) fs.renameSync('dist', old);
-fs.renameSync(tmp, 'dist');
-fs.rmSync(old, { recursive: true, force: true });
+// Built aside, then moved in so that a running `fleetops` keeps working: the chunks it has yet to load on demand
+// (the MCP channel, import, demo ...) stay where it expects them. Chunk names carry a content hash, so new ones are
+// added beside the old; the entry is replaced by a rename (never half a file). Chunks no build has produced for a
+// week are removed.
+fs.mkdirSync('dist/chunks', { recursive: true });
+const fresh = new Set();
+for (const name of fs.readdirSync(path.join(tmp, 'chunks'))) {
+  fresh.add(name);
+  fs.renameSync(path.join(tmp, 'chunks', name), path.join('dist/chunks', name));
+}
+const now = Date.now();
+for (const name of fs.readdirSync('dist/chunks')) {
+  const file = path.join('dist/chunks', name);
+  if (fresh.has(name)) fs.utimesSync(file, new Date(now), new Date(now));
+  else if (now - fs.statSync(file).mtimeMs > 7 * 24 * 3600 * 1000) fs.rmSync(file);
+}
+for (const name of ['fleetops.mjs.map', 'fleetops.mjs']) fs.renameSync(path.join(tmp, name), path.join('dist', name));
+fs.rmSync(tmp, { recursive: true, force: true });

@@ -643,3 +643,24 @@ describe.skipIf(!PG_URL)('on PostgreSQL (DATABASE_URL)', () => {
     expect((await api(server, '/aircraft', globexKey)).status).toBe(200);
   }, 2 * STEP);
 });
+
+describe('bin/fleetops.js runs the bundle only while it is newer than the sources', () => {
+  test('a bundle newer than every file under src/ is used; an edited source, or no bundle, means the sources', async () => {
+    // @ts-expect-error plain JavaScript module of the bin folder
+    const { freshBundle } = (await import('../bin/bundle.js')) as { freshBundle(root: string): string | null };
+    const root = tempDir('bundle');
+    fs.mkdirSync(path.join(root, 'src', 'modules'), { recursive: true });
+    fs.mkdirSync(path.join(root, 'dist'));
+    const source = path.join(root, 'src', 'modules', 'a.ts');
+    const bundle = path.join(root, 'dist', 'fleetops.mjs');
+    fs.writeFileSync(source, 'export {};');
+    expect(freshBundle(root)).toBeNull(); // not built
+    fs.writeFileSync(bundle, 'export {};');
+    const t = Date.now() / 1000;
+    fs.utimesSync(source, t - 60, t - 60);
+    fs.utimesSync(bundle, t - 30, t - 30);
+    expect(freshBundle(root)).toBe(bundle);
+    fs.utimesSync(source, t, t); // edited after the build, in a nested folder
+    expect(freshBundle(root)).toBeNull();
+  });
+});
