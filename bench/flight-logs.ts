@@ -93,6 +93,17 @@ async function run(label: string, database: Database, statements: { n: number })
   console.log('|---|---:|---:|---:|');
   for (const [name, a, b] of rows) console.log(`| ${name} | ${a.toFixed(2)} | ${b.toFixed(2)} | ${(b / a).toFixed(2)}x |`);
   console.log(`GraphQL page of 100 logs with aircraft and pilot: ${gqlStatements} SQL statements`);
+  // both sides wrote to the same aircraft: its totals must still be initialValues + the sum over its logs, exactly
+  const [check] = await database.sql.query<{ stored: string; expected: string }>(
+    `SELECT (a.totals ->> 'hobbs') AS stored,
+            ((a."initialValues" ->> 'hobbs')::numeric + COALESCE((SELECT SUM((f.tracking ->> 'hobbs')::numeric) FROM "FlightLog" f
+              WHERE f."companyId" = a."companyId" AND f."aircraftId" = a.uid), 0))::text AS expected
+     FROM "Aircraft" a JOIN "ApiKey" k ON k."companyId" = a."companyId" WHERE k.name = 'bench' AND a.uid = 'bench-ac'
+     ORDER BY k."createdAt" DESC LIMIT 1`,
+  );
+  const exact = check && Number(check.stored) === Number(check.expected);
+  console.log(`totals after both sides' writes: hobbs ${check?.stored} stored, ${check?.expected} from the logs: ${exact ? 'exact' : 'MISMATCH'}`);
+  if (!exact) process.exitCode = 1;
   await service.close();
   await floor.close();
   await app.close();

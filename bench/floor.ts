@@ -1,6 +1,6 @@
 // The floor the benchmarks compare against: a bare node:http handler over the database driver doing the least SQL
-// that gives the same answers (keys checked in memory after one lookup; one list query; one transaction with one
-// multi-row insert and one totals update per aircraft for writes; one join for the GraphQL page). Not a copy of
+// that gives the same answers (keys checked in memory after one lookup; one list query; ONE statement per write:
+// the multi-row insert or delete with the totals update of its aircraft; one join for the GraphQL page). Not a copy of
 // the service's design: no validation beyond what the answer needs, no GraphQL, no ORM.
 import type http from 'node:http';
 import { randomBytes } from 'node:crypto';
@@ -22,52 +22,35 @@ export function floorHandler(sql: RawSql): http.RequestListener {
     const { tracking, timeDate, createdAt, updatedAt, ...core } = l;
     return { ...core, timeDate: iso(timeDate), createdAt: iso(createdAt), updatedAt: iso(updatedAt), ...tracking };
   };
+  // Writes are ONE statement each (atomic on its own, so no transaction round trips): the logs and the totals
+  // difference of every aircraft they touch, summed per key in SQL.
   async function insert(companyId: string, items: Record<string, any>[]) {
-    return sql.transaction(async (t) => {
-      const byAircraft = new Map<string, Record<string, number>[]>();
-      for (const it of items) {
-        const { timeDate: _t, pilot: _p, aircraftId, aircraftRegistration: _r, startLocation: _s, endLocation: _e, pax: _x, ...tracking } = it;
-        byAircraft.set(aircraftId, [...(byAircraft.get(aircraftId) ?? []), tracking]);
-      }
-      await t.query('SELECT uid FROM "Aircraft" WHERE "companyId" = $1 AND uid = ANY($2) ORDER BY uid FOR UPDATE', [companyId, [...byAircraft.keys()]]);
-      const rows = items.map((it) => {
-        const { timeDate, pilot, aircraftId, aircraftRegistration, startLocation, endLocation, pax, ...tracking } = it;
-        return ['fl_' + randomBytes(10).toString('hex'), aircraftId, aircraftRegistration, timeDate, pilot, startLocation, endLocation, pax ?? null, JSON.stringify(tracking)];
-      });
-      await t.query(
-        `INSERT INTO "FlightLog" ("companyId", uid, "aircraftId", "aircraftRegistration", "timeDate", pilot, "startLocation", "endLocation", pax, tracking, "updatedAt")
-         SELECT $1, u.*, now() FROM unnest($2::text[], $3::text[], $4::text[], $5::timestamptz[], $6::text[], $7::text[], $8::text[], $9::int[], $10::jsonb[]) u`,
-        [companyId, ...[0, 1, 2, 3, 4, 5, 6, 7, 8].map((i) => rows.map((r) => r[i]))],
-      );
-      for (const [aircraftId, adds] of byAircraft) {
-        await t.query(
-          `UPDATE "Aircraft" a SET totals = a.totals || COALESCE((SELECT jsonb_object_agg(s.k, COALESCE((a.totals ->> s.k)::numeric, 0) + s.v)
-             FROM (SELECT e.key AS k, SUM(e.value::numeric) AS v FROM jsonb_array_elements($3::jsonb) x, jsonb_each_text(x) e GROUP BY e.key) s), '{}'), "updatedAt" = now()
-           WHERE "companyId" = $1 AND uid = $2`,
-          [companyId, aircraftId, JSON.stringify(adds)],
-        );
-      }
-      return rows.map((r) => ({ uid: r[0] as string, status: 'created' }));
+    const rows = items.map((it) => {
+      const { timeDate, pilot, aircraftId, aircraftRegistration, startLocation, endLocation, pax, ...tracking } = it;
+      return ['fl_' + randomBytes(10).toString('hex'), aircraftId, aircraftRegistration, timeDate, pilot, startLocation, endLocation, pax ?? null, JSON.stringify(tracking)];
     });
+    await sql.query(
+      `WITH ins AS (
+         INSERT INTO "FlightLog" ("companyId", uid, "aircraftId", "aircraftRegistration", "timeDate", pilot, "startLocation", "endLocation", pax, tracking, "updatedAt")
+         SELECT $1, u.*, now() FROM unnest($2::text[], $3::text[], $4::text[], $5::timestamptz[], $6::text[], $7::text[], $8::text[], $9::int[], $10::jsonb[]) u
+         RETURNING "aircraftId", tracking)
+       UPDATE "Aircraft" a SET totals = a.totals || COALESCE((SELECT jsonb_object_agg(s.k, COALESCE((a.totals ->> s.k)::numeric, 0) + s.v)
+         FROM (SELECT e.key AS k, SUM(e.value::numeric) AS v FROM ins i, jsonb_each_text(i.tracking) e WHERE i."aircraftId" = a.uid GROUP BY e.key) s), '{}'), "updatedAt" = now()
+       WHERE a."companyId" = $1 AND a.uid IN (SELECT "aircraftId" FROM ins)`,
+      [companyId, ...[0, 1, 2, 3, 4, 5, 6, 7, 8].map((i) => rows.map((r) => r[i]))],
+    );
+    return rows.map((r) => ({ uid: r[0] as string, status: 'created' }));
   }
   async function remove(companyId: string, ids: string[]) {
-    return sql.transaction(async (t) => {
-      const logs = await t.query<{ uid: string; aircraftId: string; tracking: Record<string, number> }>(
-        'DELETE FROM "FlightLog" WHERE "companyId" = $1 AND uid = ANY($2) RETURNING uid, "aircraftId", tracking',
-        [companyId, ids],
-      );
-      const byAircraft = new Map<string, Record<string, number>[]>();
-      for (const l of logs) byAircraft.set(l.aircraftId, [...(byAircraft.get(l.aircraftId) ?? []), l.tracking]);
-      for (const [aircraftId, subs] of byAircraft) {
-        await t.query(
-          `UPDATE "Aircraft" a SET totals = a.totals || COALESCE((SELECT jsonb_object_agg(s.k, COALESCE((a.totals ->> s.k)::numeric, 0) - s.v)
-             FROM (SELECT e.key AS k, SUM(e.value::numeric) AS v FROM jsonb_array_elements($3::jsonb) x, jsonb_each_text(x) e GROUP BY e.key) s), '{}'), "updatedAt" = now()
-           WHERE "companyId" = $1 AND uid = $2`,
-          [companyId, aircraftId, JSON.stringify(subs)],
-        );
-      }
-      return logs.map((l) => ({ uid: l.uid, status: 'deleted' }));
-    });
+    const logs = await sql.query<{ uid: string }>(
+      `WITH del AS (DELETE FROM "FlightLog" WHERE "companyId" = $1 AND uid = ANY($2) RETURNING uid, "aircraftId", tracking),
+       upd AS (UPDATE "Aircraft" a SET totals = a.totals || COALESCE((SELECT jsonb_object_agg(s.k, COALESCE((a.totals ->> s.k)::numeric, 0) - s.v)
+         FROM (SELECT e.key AS k, SUM(e.value::numeric) AS v FROM del d, jsonb_each_text(d.tracking) e WHERE d."aircraftId" = a.uid GROUP BY e.key) s), '{}'), "updatedAt" = now()
+         WHERE a."companyId" = $1 AND a.uid IN (SELECT "aircraftId" FROM del))
+       SELECT uid FROM del`,
+      [companyId, ids],
+    );
+    return logs.map((l) => ({ uid: l.uid, status: 'deleted' }));
   }
   return async (req, res) => {
     if (req.url === '/rss') return void res.end(String(process.memoryUsage().rss));
