@@ -267,20 +267,26 @@ interface InsertPlan {
 }
 
 /** Checks each new log against its aircraft (which must be the company's, with that registration and fields). */
+/**
+ * A log's aircraft must be one of the company's, and a registration that is sent must be that aircraft's (the
+ * stored registration always follows the aircraft).
+ */
+function aircraftErrors(aircraftId: string, registration: string | undefined, aircraft: Pick<AircraftChecked, 'registration'> | null | undefined): FieldError[] {
+  if (!aircraft) return [{ path: '/aircraftId', message: `aircraft ${aircraftId} is not an aircraft of your company` }];
+  if (registration !== undefined && registration !== aircraft.registration) {
+    return [{ path: '/aircraftRegistration', message: `aircraftRegistration ${registration} does not match aircraft ${aircraftId} (registration ${aircraft.registration})` }];
+  }
+  return [];
+}
+
 function planInsert(valid: NewLog[], found: AircraftChecked[]): InsertPlan {
   const aircraft = new Map(found.map((a) => [a.uid, a]));
   const plan: InsertPlan = { rows: [], aircraft: [], done: [], refused: [] };
   const used = new Set<string>();
   for (const v of valid) {
     const a = aircraft.get(v.core.aircraftId);
-    const errs: FieldError[] = [];
-    if (!a) errs.push({ path: '/aircraftId', message: `aircraft ${v.core.aircraftId} is not an aircraft of your company` });
-    else if (v.core.aircraftRegistration !== a.registration) {
-      errs.push({
-        path: '/aircraftRegistration',
-        message: `aircraftRegistration ${v.core.aircraftRegistration} does not match aircraft ${v.core.aircraftId} (registration ${a.registration})`,
-      });
-    } else checkTracking(a, v.tracking, errs);
+    const errs = aircraftErrors(v.core.aircraftId, v.core.aircraftRegistration, a);
+    if (a && !errs.length) checkTracking(a, v.tracking, errs);
     if (errs.length) {
       plan.refused.push({ index: v.index, errors: errs });
       continue;
@@ -574,17 +580,8 @@ export class FlightLogService {
   /** The company's aircraft for a log; 400 when it is not one, or when the registration does not match. */
   private async aircraftFor(tx: ScopedPrisma, aircraftId: string, registration: string | undefined): Promise<Aircraft> {
     const aircraft = await tx.aircraft.findFirst({ where: { uid: aircraftId } });
-    if (!aircraft) {
-      fail([{ path: '/aircraftId', message: `aircraft ${aircraftId} is not an aircraft of your company` }]);
-    }
-    if (registration !== undefined && registration !== aircraft.registration) {
-      fail([
-        {
-          path: '/aircraftRegistration',
-          message: `aircraftRegistration ${registration} does not match aircraft ${aircraftId} (registration ${aircraft.registration})`,
-        },
-      ]);
-    }
+    const errors = aircraftErrors(aircraftId, registration, aircraft);
+    if (errors.length || !aircraft) fail(errors);
     return aircraft;
   }
 }
