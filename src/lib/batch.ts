@@ -25,6 +25,14 @@ export function batchList(value: unknown, name: string): unknown[] {
   return value;
 }
 
+/** A batch body's check (`{items: [...]}` or `{ids: [...]}`): the list rule above, for the REST façade. */
+export function batchBody(name: string): (body: unknown) => unknown {
+  return (body) => {
+    batchList(body && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>)[name] : undefined, name);
+    return body;
+  };
+}
+
 export async function runBatch<T, R>(list: T[], fn: (item: T) => Promise<R>): Promise<BatchOutcome<R>> {
   const out: BatchOutcome<R> = { results: [], errors: [] };
   for (const [index, item] of list.entries()) {

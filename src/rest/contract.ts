@@ -35,13 +35,14 @@ export interface RouteSpec {
    * without `bodyArg`. A body that is sent is checked as usual (415, 413, 400).
    */
   optionalBody?: boolean;
-  /** The GraphQL argument a flat JSON body is passed as (e.g. `input`). */
+  /** The GraphQL argument a flat JSON body is passed as (e.g. `input`); without it the body's keys are the arguments. */
   bodyArg?: string;
   /**
-   * With bodyArg: body keys that are not fields of that argument's input type are moved into this JSON field of
-   * it (flight logs: extra top-level properties are tracking values).
+   * The service's own check of a body (no database), run before GraphQL sees it: it throws the service's
+   * ValidationError, so a bad body gets the same message and path as on GraphQL, never a coercion message. It
+   * returns the value handed to GraphQL (the body as sent, or, for flight logs, the flat body in the input's shape).
    */
-  extraKeysInto?: string;
+  accept?: (body: unknown) => unknown;
   /** Success status and body (a registered schema). */
   status: 200 | 201 | 202;
   response: z.ZodType;
@@ -79,6 +80,14 @@ export const ProblemSchema = named(
 /** A route that only reads: every GET, and queries run by POST (aggregate). Read-scoped keys may call only these. */
 export function isReadRoute(r: Pick<RouteSpec, 'method' | 'field'>): boolean {
   return r.method === 'GET' || r.field.startsWith('Query.');
+}
+
+/** `accept` for a body GraphQL takes as sent: the service's check runs, the body goes on unchanged. */
+export function checkedBy(check: (body: unknown) => unknown): (body: unknown) => unknown {
+  return (body) => {
+    check(body);
+    return body;
+  };
 }
 
 export function defineRoutes(routes: RouteSpec[]): RouteSpec[] {

@@ -2,8 +2,6 @@ import { createSofaRouter, createSofa } from 'sofa-api';
 import {
   TypeInfo,
   execute as graphqlExecute,
-  getNamedType,
-  isInputObjectType,
   visit,
   visitWithTypeInfo,
   type DocumentNode,
@@ -29,9 +27,10 @@ import { databaseError } from '../db/errors.js';
 
 /**
  * The REST façade at /api/v1. SOFA derives each route from its GraphQL root field (method, path and status from
- * the declarations); around it this layer does what SOFA cannot express: declared-routes-only matching (404/405),
- * JSON body checks (400/413/415), parameter checks against the declared schemas, flat bodies passed as one
- * GraphQL argument, problem+json errors, and each route's `present` step on the way out.
+ * the declarations) and runs it; around it this layer does what SOFA cannot express: declared-routes-only matching
+ * (404/405), JSON body reading (400/413/415), parameter checks against the declared schemas, the service's own
+ * body check (so REST answers the service's ValidationError, never a GraphQL coercion message), problem+json
+ * errors, and each route's `present` step on the way out. docs/decisions/0001-rest-facade.md has the split.
  */
 export interface FacadeOptions {
   schema: GraphQLSchema;
@@ -70,16 +69,19 @@ export function createRestFacade(opts: FacadeOptions) {
     }),
   );
 
-  // input field names per route with `extraKeysInto`: the other body keys move into that field
-  const inputFields = new Map<RouteSpec, Set<string>>();
+  // SOFA's own handler per route (it builds the operation from the GraphQL field and executes it). The façade
+  // calls it with the variables it has already checked, so the body is parsed once, no Request is rebuilt and
+  // nothing is read from a query string (docs/decisions/0001-rest-facade.md).
+  const handlers = new Map<string, SofaHandler>();
+  for (const r of (sofa as unknown as { __routes: { method: string; path: string; handler: SofaHandler }[] }).__routes) {
+    handlers.set(`${r.method.toUpperCase()} ${r.path}`, r.handler);
+  }
+  const handlerOf = new Map<RouteSpec, SofaHandler>();
   for (const r of opts.routes) {
-    if (!r.bodyArg || !r.extraKeysInto) continue;
-    const [root, name] = r.field.split('.');
-    const type = root === 'Query' ? opts.schema.getQueryType() : opts.schema.getMutationType();
-    const arg = type?.getFields()[name]?.args.find((a) => a.name === r.bodyArg);
-    const input = arg && getNamedType(arg.type);
-    if (!input || !isInputObjectType(input)) throw new Error(`route ${r.operationId}: ${r.bodyArg} is not an input object`);
-    inputFields.set(r, new Set(Object.keys(input.getFields())));
+    const h = handlers.get(`${r.method} ${toSofaPath(r.path)}`);
+    if (!h) throw new Error(`route ${r.operationId}: SOFA has no handler for ${r.method} ${r.path}`);
+    if (r.body && !r.accept) throw new Error(`route ${r.operationId}: a body needs the service's check (accept)`);
+    handlerOf.set(r, h);
   }
 
   return async function handle(request: Request, url: URL, ctx: RequestContext): Promise<Response> {
@@ -112,33 +114,26 @@ export function createRestFacade(opts: FacadeOptions) {
       const alternate = spec.alternates && preferredAlternate(request.headers.get('accept'), Object.keys(spec.alternates));
       if (alternate) return await spec.alternates![alternate].handle(ctx, url.searchParams);
 
-      let body: string | undefined;
+      // GraphQL variables: the body (as one argument, or its keys), then query parameters, then path parameters
+      const variables: Record<string, unknown> = {};
       if (spec.body) {
-        let json = await readJsonBody(request, opts.bodyLimitBytes, { optional: spec.optionalBody });
-        const known = inputFields.get(spec);
-        if (known && json && typeof json === 'object' && !Array.isArray(json)) {
-          json = moveExtraKeys(json as Record<string, unknown>, known, spec.extraKeysInto!);
+        const json = await readJsonBody(request, opts.bodyLimitBytes, { optional: spec.optionalBody });
+        if (json !== undefined) {
+          // the service's own check, before GraphQL sees the body: a bad body gets the service's ValidationError
+          const arg = spec.accept ? spec.accept(json) : json;
+          if (spec.bodyArg) variables[spec.bodyArg] = arg;
+          else if (arg && typeof arg === 'object' && !Array.isArray(arg)) Object.assign(variables, arg);
         }
-        if (json !== undefined) body = JSON.stringify(spec.bodyArg ? { [spec.bodyArg]: json } : json);
       }
-      // SOFA reads variables from the query string before the body: hand it only the declared query parameters,
-      // with the single (first) value that was checked, so nothing can override the body or the checks
-      const sofaUrl = new URL(url.origin + (url.pathname.replace(/\/+$/, '') || '/')); // SOFA's routes have no trailing slash
       for (const key of Object.keys(spec.query?.shape ?? {})) {
-        const v = url.searchParams.get(key);
-        if (v !== null) sofaUrl.searchParams.set(key, v);
+        const v = url.searchParams.get(key); // the single (first) value that was checked
+        if (v !== null) variables[key] = v;
       }
-      const sofaRequest = new Request(sofaUrl, {
-        method: request.method,
-        headers: body === undefined ? {} : { 'content-type': 'application/json' },
-        body,
-      });
-      // each call executes with its own context object (the same services and loaders), so calls that share a
-      // request context (MCP tools) never see each other's results
+      Object.assign(variables, params);
       const callCtx = { ...ctx };
       const slot: { result?: Awaited<ReturnType<typeof graphqlExecute>> } = {};
       if (spec.present) slots.set(callCtx, slot);
-      const res = await sofa.fetch(sofaRequest, { [CONTEXT]: callCtx } as never);
+      const res = await handlerOf.get(spec)!(sofaRequest(variables), { [CONTEXT]: callCtx });
       if (!isReadRoute(spec) && res.status < 400) {
         // who wrote what: the key, its user and that user's roles (no key material)
         opts.logger.info({ audit: 'write', operation: spec.operationId, keyId: ctx.actor.keyId, userId: ctx.actor.userId, roles: ctx.actor.roles ?? [], status: res.status }, 'write');
@@ -156,25 +151,14 @@ export function createRestFacade(opts: FacadeOptions) {
   };
 }
 
-/** Flat body → input: keys that are not input fields go into `into` (the JSON field of the input for them). */
-function moveExtraKeys(body: Record<string, unknown>, known: Set<string>, into: string): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  const extra: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(body)) (known.has(k) ? out : extra)[k] = v;
-  if (!Object.keys(extra).length) return out;
-  const nested = out[into];
-  if (nested !== undefined && nested !== null && (typeof nested !== 'object' || Array.isArray(nested))) return out; // service reports it
-  const merged: Record<string, unknown> = { ...((nested as Record<string, unknown>) ?? {}) };
-  for (const [k, v] of Object.entries(extra)) {
-    if (k in merged) {
-      throw new ValidationError(`invalid request: ${k} is given twice`, [
-        { path: `/${k}`, message: `${k} is given twice (top level and in ${into})` },
-      ]);
-    }
-    merged[k] = v;
-  }
-  out[into] = merged;
-  return out;
+type SofaHandler = (request: unknown, serverContext: object) => Promise<Response>;
+
+/**
+ * What SOFA's route handler reads of a request: it takes every variable from `params` first (docs/decisions/0001),
+ * so the checked values are handed over as they are, with no body to parse and no query string to read.
+ */
+function sofaRequest(variables: Record<string, unknown>) {
+  return { url: 'http://fleetops.internal/', method: 'POST', headers: new Headers(), body: null, params: variables };
 }
 
 /** The alternate media type the client prefers over JSON, if any (by Accept order and q-values). */
@@ -222,36 +206,14 @@ function errorResponse(errors: ReadonlyArray<GraphQLError | Error>, logger: Logg
     if (original && (!chosen || original.status > chosen.status)) chosen = original;
   }
   if (chosen) return problemResponse(chosen);
-  const fieldErrors = errors.map((e) => coercionError(e.message)).filter((f) => f !== null);
-  if (fieldErrors.length && fieldErrors.length === errors.length) {
-    return problemResponse(new ValidationError(fieldErrors.length === 1 ? `invalid request: ${fieldErrors[0].path}: ${fieldErrors[0].message}` : `invalid request: ${fieldErrors.length} invalid fields`, fieldErrors));
-  }
   const first = errors[0] as GraphQLError | undefined;
   const status = (first?.extensions?.http as { status?: number } | undefined)?.status;
   if (status && status < 500) return problemResponse(new BadRequestError(first!.message));
+  // refused before anything ran (variables GraphQL's types do not take): a route whose body has no service check
+  // reaches this; the ones with one never do, their bodies are the service's to refuse
+  if (first && errors.every((e) => !(e as GraphQLError).path && !(e as GraphQLError).originalError)) {
+    return problemResponse(new BadRequestError(`invalid request: ${first.message}`));
+  }
   logger.error({ errors }, 'REST operation failed');
   return internalErrorResponse();
-}
-
-/**
- * graphql-js variable coercion messages, e.g. `Variable "$input" got invalid value "x" at "input.pax"; Int cannot
- * represent non-integer value: "x"` or `Field "pilot" of required type "String!" was not provided.`, as field errors.
- */
-function coercionError(message: string): { path: string; message: string } | null {
-  const absent = /^Variable "\$(\w+)" of (?:required|non-null) type "[^"]+" (?:was not provided|must not be null)\.?$/.exec(message);
-  if (absent) return { path: `/${absent[1]}`, message: `${absent[1]} is required` };
-  const m = /^Variable "\$(\w+)" got invalid value (?:.*?)(?: at "([^"]+)")?; (.*)$/s.exec(message);
-  if (!m) return null;
-  const [, variable, at, reason] = m;
-  // `input.counters[0].unit` -> /counters/0/unit (a JSON Pointer into the body)
-  const segments = (at ?? variable).replace(/\[(\d+)\]/g, '.$1').split('.').slice(1);
-  const missing = /^Field "(\w+)" of required type "[^"]+" was not provided\.?$/.exec(reason);
-  if (missing) return { path: [...segments, missing[1]].map((x) => '/' + x).join(''), message: `${missing[1]} is required` };
-  const unknown = /^Field "(\w+)" is not defined by type "[^"]+"\.?/.exec(reason);
-  if (unknown) return { path: [...segments, unknown[1]].map((x) => '/' + x).join(''), message: `${unknown[1]} is not a field of this body` };
-  const path = segments.length ? segments.map((x) => '/' + x).join('') : '/' + variable;
-  const last = segments[segments.length - 1] ?? variable;
-  const typed = /^(Int|Float|String|Boolean|ID) cannot represent (.*)$/.exec(reason);
-  const want = typed ? { Int: 'a whole number', Float: 'a number', String: 'a string', Boolean: 'a boolean', ID: 'a string' }[typed[1]] : undefined;
-  return { path, message: want ? `${last} must be ${want}` : reason.replace(/\.$/, '') };
 }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { defineRoutes, named } from '../../rest/contract.js';
-import { AggregateDateRangeSchema, AggregateInputSchema, AggregateMetricSchema, COLLECTIONS, DATE_GROUPS, OPERATIONS } from './service.js';
+import { checkedBy, defineRoutes, named } from '../../rest/contract.js';
+import { AggregateDateRangeSchema, AggregateInputSchema, AggregateMetricSchema, COLLECTIONS, checkAggregateShape, DATE_GROUPS, OPERATIONS } from './service.js';
 
 /** REST adapter for aggregation (docs/contract/api-v1.md §2.11, §4.4; docs/contract/gaps.md §5): declarations only; SOFA runs `Query.aggregate`. */
 export const AggregateBody = named(
@@ -67,6 +67,7 @@ export const aggregationRoutes = defineRoutes([
       'company, grouped by a field and/or a date period in a time zone, computed by the database in exact decimal arithmetic.',
     body: AggregateBody,
     bodyArg: 'input',
+    accept: checkedBy(checkAggregateShape),
     status: 200,
     response: AggregateResponseDoc,
     errors: [400],

@@ -128,6 +128,17 @@ export interface Plan {
   alternative: boolean;
 }
 
+/**
+ * The request's shape (no database): the service runs it first, and the REST façade before GraphQL sees a body, so
+ * both channels answer the same 400. The rules that need the company's fields follow in the service.
+ */
+export function checkAggregateShape(raw: unknown) {
+  if (!isPlainObject(raw)) throw new ValidationError('an aggregation request must be a JSON object');
+  const parsed = AggregateInputSchema.safeParse(raw);
+  if (!parsed.success) invalid('aggregation', fieldErrorsFromZod(parsed.error.issues));
+  return parsed.data;
+}
+
 export class AggregationService {
   /** Dynamic field names per collection, read once per request. */
   private readonly dynamicKeys = new Map<CollectionName, Promise<Set<string>>>();
@@ -158,10 +169,7 @@ export class AggregationService {
 
   /** Validates the request (every problem at its path, one 400) and resolves its field names. */
   private async plan(raw: unknown): Promise<Plan> {
-    if (!isPlainObject(raw)) throw new ValidationError('an aggregation request must be a JSON object');
-    const parsed = AggregateInputSchema.safeParse(raw);
-    if (!parsed.success) invalid('aggregation', fieldErrorsFromZod(parsed.error.issues));
-    const b = parsed.data;
+    const b = checkAggregateShape(raw);
     const errors: FieldError[] = [];
     const def = COLLECTION_DEFS[b.collection];
 

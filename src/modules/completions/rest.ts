@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import type { RequestContext } from '../../context.js';
-import { defineRoutes, named, omitNulls } from '../../rest/contract.js';
+import { checkedBy, defineRoutes, named, omitNulls } from '../../rest/contract.js';
 import { csvCell, csvResponse } from '../../lib/csv.js';
-import { CompletionFilterSchema, CreateCompletionSchema } from './service.js';
+import { CompletionFilterSchema, checkCompletionBody, CreateCompletionSchema } from './service.js';
 
 /** REST adapter for form completions (docs/contract/api-v1.md §2.9, §2.10, §4.3; docs/contract/gaps.md §3): declarations and the CSV export. */
 const SideEffectsDoc = z.object({
@@ -105,6 +105,7 @@ export const completionRoutes = defineRoutes([
       'Answers by field name or storage key (see GET /forms/{id}/completion-schema), validated by field type. Defect answers create Defect schedule items and odometer answers raise the vehicle\u2019s primary total, in the same transaction. An inactive form answers 409.',
     body: CreateFormCompletionBody,
     bodyArg: 'input',
+    accept: checkedBy((b) => checkCompletionBody(b)),
     status: 201,
     response: FormCompletionWriteResultDoc,
     errors: [400, 409],

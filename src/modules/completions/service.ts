@@ -88,6 +88,23 @@ export interface SubmitOptions {
   submittedBy?: 'public';
 }
 
+/**
+ * The body check of a submission (no database): the service runs it, and the REST façade runs it before GraphQL
+ * sees a body, so both channels answer the same 400. The answers are checked against the form in the service.
+ */
+export function checkCompletionBody(raw: unknown, opts: SubmitOptions = {}) {
+  if (!isPlainObject(raw)) throw new ValidationError('a form completion must be a JSON object');
+  const errors: FieldError[] = [];
+  for (const k of SERVER_CONTROLLED) if (k in raw) errors.push({ path: `/${k}`, message: `${k} is set by the server` });
+  if (opts.submittedBy === 'public' && 'userId' in raw) errors.push({ path: '/userId', message: 'a public submission has no userId' });
+  const body = { ...raw };
+  for (const k of SERVER_CONTROLLED) delete body[k];
+  const parsed = CreateCompletionSchema.safeParse(body);
+  if (!parsed.success) errors.push(...fieldErrorsFromZod(parsed.error.issues));
+  if (errors.length || !parsed.success) invalid('form completion', errors);
+  return parsed.data;
+}
+
 export class CompletionService {
   constructor(
     private readonly db: ScopedPrisma,
@@ -134,16 +151,7 @@ export class CompletionService {
    * checked against the company's records, then the completion and its side effects in one transaction.
    */
   async create(raw: unknown, opts: SubmitOptions = {}): Promise<CompletionWriteResult> {
-    if (!isPlainObject(raw)) throw new ValidationError('a form completion must be a JSON object');
-    const errors: FieldError[] = [];
-    for (const k of SERVER_CONTROLLED) if (k in raw) errors.push({ path: `/${k}`, message: `${k} is set by the server` });
-    if (opts.submittedBy === 'public' && 'userId' in raw) errors.push({ path: '/userId', message: 'a public submission has no userId' });
-    const body = { ...raw };
-    for (const k of SERVER_CONTROLLED) delete body[k];
-    const parsed = CreateCompletionSchema.safeParse(body);
-    if (!parsed.success) errors.push(...fieldErrorsFromZod(parsed.error.issues));
-    if (errors.length || !parsed.success) invalid('form completion', errors);
-    const input = parsed.data;
+    const input = checkCompletionBody(raw, opts);
 
     let queued = 0;
     const result = await retrying(() =>

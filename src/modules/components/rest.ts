@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { defineRoutes, named, omitNulls } from '../../rest/contract.js';
+import { checkedBy, defineRoutes, named, omitNulls } from '../../rest/contract.js';
 import { COUNTER_BASES, COUNTER_UNITS, PARENT_TYPES } from './counters.js';
-import { COMPONENT_STATES, ComponentFilterSchema, REMOVED_STATES } from './schema.js';
+import { COMPONENT_STATES, ComponentFilterSchema, REMOVED_STATES, checkBody } from './schema.js';
 
 /** REST adapter for components (docs/contract/api-v1.md §2.15, docs/contract/gaps.md §3 "Components"): declarations and the representation. */
 const AssetRefDoc = (types: readonly string[]) =>
@@ -239,6 +239,7 @@ export const componentRoutes = defineRoutes([
     description: 'State defaults to inStores; installed is refused (use the install operation). Counter keys derive from displayText.',
     body: CreateComponentBody,
     bodyArg: 'input',
+    accept: checkedBy(checkBody.create),
     status: 201,
     response: ComponentWriteResult,
     errors: [400],
@@ -254,6 +255,7 @@ export const componentRoutes = defineRoutes([
     params: idParam,
     body: UpdateComponentBody,
     bodyArg: 'input',
+    accept: checkedBy(checkBody.update),
     status: 200,
     response: ComponentWriteResult,
     errors: [400, 404, 409],
@@ -298,6 +300,7 @@ export const componentRoutes = defineRoutes([
     params: idParam,
     body: InstallComponentBody,
     bodyArg: 'input',
+    accept: checkedBy(checkBody.install),
     status: 200,
     response: ComponentWriteResult,
     errors: [400, 404, 409],
@@ -313,6 +316,7 @@ export const componentRoutes = defineRoutes([
     params: idParam,
     body: RemoveComponentBody,
     bodyArg: 'input',
+    accept: checkedBy(checkBody.remove),
     optionalBody: true,
     status: 200,
     response: ComponentWriteResult,
@@ -348,6 +352,7 @@ export const componentRoutes = defineRoutes([
     params: idParam,
     body: ResetCounterBody,
     bodyArg: 'input',
+    accept: checkedBy(checkBody.reset),
     status: 200,
     response: ComponentWriteResult,
     errors: [400, 404, 409],

@@ -167,6 +167,18 @@ export function parse<T extends z.ZodType>(what: string, schema: T, raw: unknown
   return parsed.data;
 }
 
+/**
+ * The body check of each write (no database): the service runs it, and the REST façade runs it before GraphQL sees
+ * a body, so both channels answer the same 400.
+ */
+export const checkBody = {
+  create: (raw: unknown) => parse('component', CreateSchema, raw, BODY_FIELDS),
+  update: (raw: unknown) => parse('component', UpdateSchema, raw, BODY_FIELDS),
+  install: (raw: unknown) => parse('install request', InstallSchema, raw, ['parentType', 'parentUid', 'mappings']),
+  remove: (raw: unknown) => parse('remove request', RemoveSchema, raw ?? {}, ['state', 'location', 'condition']),
+  reset: (raw: unknown) => parse('counter reset', ResetSchema, raw, ['counterKey', 'newValue']),
+};
+
 /** A counter from create/update input (displayText and unit required); null with errors when invalid. */
 export function newCounter(c: CounterInput, i: number, taken: Set<string>, errors: FieldError[]): StoredCounter | null {
   const at = `/counters/${i}`;

@@ -7,7 +7,7 @@ import { jsonEqual } from '../../lib/json.js';
 import type { WriteResult } from '../../lib/write-result.js';
 import { asCounters, bindCounter, exact, freezeCounter, resetCounter, type CounterUnit, type ParentType, type StoredCounter } from './counters.js';
 import { ComponentReader, Evaluator, transactionAssets } from './read-model.js';
-import { BODY_FIELDS, CreateSchema, InstallSchema, RemoveSchema, ResetSchema, UpdateSchema, newCounter, parse } from './schema.js';
+import { checkBody, newCounter } from './schema.js';
 
 /**
  * Component writes (docs/api-notes.md "Components"): create, update, soft delete/restore, the state moves
@@ -44,7 +44,7 @@ async function moveDescendants(tx: ScopedPrisma, uid: string, prefix: string[], 
 
 export class ComponentService extends ComponentReader {
   async create(raw: unknown): Promise<WriteResult> {
-    const body = parse('component', CreateSchema, raw, BODY_FIELDS);
+    const body = checkBody.create(raw);
     const errors: FieldError[] = [];
     if (body.state === 'installed') {
       errors.push({ path: '/state', message: 'a component is fitted with the install operation (POST /components/{id}/install); create it in another state' });
@@ -85,7 +85,7 @@ export class ComponentService extends ComponentReader {
   }
 
   async update(uid: string, raw: unknown): Promise<WriteResult> {
-    const body = parse('component', UpdateSchema, raw, BODY_FIELDS);
+    const body = checkBody.update(raw);
     const result = await lockedWrite(this.db, COMPONENT, uid, async (tx, current) => {
       const errors: FieldError[] = [];
       const conflicts: string[] = [];
@@ -206,7 +206,7 @@ export class ComponentService extends ComponentReader {
    * subtree under the component moves with it; the new parent's childCount goes up by one.
    */
   async install(uid: string, raw: unknown): Promise<WriteResult> {
-    const body = parse('install request', InstallSchema, raw, ['parentType', 'parentUid', 'mappings']);
+    const body = checkBody.install(raw);
     const parentType = body.parentType as ParentType;
     const result = await lockedWrite(
       this.db,
@@ -303,7 +303,7 @@ export class ComponentService extends ComponentReader {
    * comes along (off any aircraft/vehicle); the old parent's childCount goes down by one.
    */
   async remove(uid: string, raw?: unknown): Promise<WriteResult> {
-    const body = parse('remove request', RemoveSchema, raw ?? {}, ['state', 'location', 'condition']);
+    const body = checkBody.remove(raw);
     const result = await lockedWrite(this.db, COMPONENT, uid, async (tx, locked) => {
       let self = locked;
       if (self.state !== 'installed') throw new ConflictError(`component ${uid} is not installed (state ${self.state})`);
@@ -339,7 +339,7 @@ export class ComponentService extends ComponentReader {
 
   /** Resets a `sinceEvent` counter (e.g. after an overhaul); a bound counter re-binds from now. */
   async resetCounter(uid: string, raw: unknown): Promise<WriteResult> {
-    const body = parse('counter reset', ResetSchema, raw, ['counterKey', 'newValue']);
+    const body = checkBody.reset(raw);
     const result = await lockedWrite(this.db, COMPONENT, uid, async (tx, self) => {
       const counters = asCounters(self.counters);
       const idx = counters.findIndex((c) => c.key === body.counterKey);

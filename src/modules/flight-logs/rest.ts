@@ -1,9 +1,10 @@
 import { z } from 'zod';
+import { batchBody } from '../../lib/batch.js';
 import { csvCell, csvResponse } from '../../lib/csv.js';
 import { defineRoutes, named, type PresentInput } from '../../rest/contract.js';
 import type { RequestContext } from '../../context.js';
 import { ValidationError } from '../../errors.js';
-import { BATCH_MAX, COPILOT_TYPES, FlightLogFilterSchema, OUTPUT_FIELDS } from './service.js';
+import { BATCH_MAX, COPILOT_TYPES, FlightLogFilterSchema, OUTPUT_FIELDS, flightLogInput } from './service.js';
 
 /** REST adapter for flight logs (docs/contract/api-v1.md §4.2): declarations, the flat representation, projection and CSV. */
 const TrackingValue = z.union([z.number(), z.string(), z.null()]);
@@ -214,7 +215,7 @@ export const flightLogRoutes = defineRoutes([
     description: 'Maintenance tracking values accumulate into the aircraft\u2019s totals in the same transaction.',
     body: CreateFlightLogBody,
     bodyArg: 'input',
-    extraKeysInto: 'trackingItems',
+    accept: flightLogInput('create'),
     status: 201,
     response: WriteResultDoc,
     errors: [400],
@@ -230,7 +231,7 @@ export const flightLogRoutes = defineRoutes([
     params: idParam,
     body: UpdateFlightLogBody,
     bodyArg: 'input',
-    extraKeysInto: 'trackingItems',
+    accept: flightLogInput('update'),
     status: 200,
     response: WriteResultDoc,
     errors: [400, 404],
@@ -257,6 +258,7 @@ export const flightLogRoutes = defineRoutes([
     summary: 'Create 1 to 50 flight logs',
     description: 'Each item is processed independently; failed items are reported in `errors` with their index.',
     body: BatchCreateBody,
+    accept: batchBody('items'),
     status: 200,
     response: BatchResultDoc,
     errors: [400],
@@ -270,6 +272,7 @@ export const flightLogRoutes = defineRoutes([
     summary: 'Delete 1 to 50 flight logs',
     description: 'Each id is processed independently; unknown ids are reported in `errors` with their index.',
     body: BatchDeleteBody,
+    accept: batchBody('ids'),
     status: 200,
     response: BatchResultDoc,
     errors: [400],

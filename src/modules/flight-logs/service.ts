@@ -199,6 +199,29 @@ function checkCreate(raw: unknown): { core: CreateCore; tracking: Record<string,
   return { core: parsed.data, tracking: n.tracking };
 }
 
+/** An update body checked on its own (no database): the core fields to change and the tracking values, or a 400. */
+function checkUpdate(raw: unknown): { patch: z.output<typeof CoreUpdate>; tracking: Record<string, TrackingValue> } {
+  const n = normalize(raw);
+  const parsed = CoreUpdate.safeParse(n.core);
+  const errors = [...n.errors, ...(parsed.success ? [] : fieldErrorsFromZod(parsed.error.issues))];
+  if (!parsed.success || errors.length) fail(errors);
+  return { patch: parsed.data, tracking: n.tracking };
+}
+
+/**
+ * A flat REST body (tracking values may be top-level keys, docs/contract/gaps.md §4) as GraphQL's
+ * Create/UpdateFlightLogInput: checked as the create or update checks it (the same 400), then every tracking value
+ * in `trackingItems`. The values are passed on as sent; the service checks them again when the mutation runs.
+ */
+export function flightLogInput(mode: 'create' | 'update'): (raw: unknown) => Record<string, unknown> {
+  return (raw) => {
+    if (mode === 'create') checkCreate(raw);
+    else checkUpdate(raw);
+    const { core, tracking } = normalize(raw);
+    return Object.keys(tracking).length ? { ...core, trackingItems: tracking } : core;
+  };
+}
+
 /** The stored row of a new log (the registration always the aircraft's). */
 function logRow(uid: string, core: CreateCore, aircraft: Pick<Aircraft, 'uid' | 'registration'>, tracking: Record<string, TrackingValue>): NewLogRow {
   return {
@@ -428,11 +451,7 @@ export class FlightLogService {
   }
 
   async update(uid: string, raw: unknown): Promise<WriteResult> {
-    const n = normalize(raw);
-    const parsed = CoreUpdate.safeParse(n.core);
-    const errors = [...n.errors, ...(parsed.success ? [] : fieldErrorsFromZod(parsed.error.issues))];
-    if (!parsed.success || errors.length) fail(errors);
-    const patch = parsed.data;
+    const { patch, tracking: changes } = checkUpdate(raw);
     const result = await retrying(() =>
       this.db.$transaction(async (tx) => {
         const current = await this.lockLog(tx, uid);
@@ -443,13 +462,13 @@ export class FlightLogService {
         const aircraft = await this.aircraftFor(tx, targetId, patch.aircraftRegistration);
 
         const tracking: Record<string, TrackingValue> = { ...(current.tracking as Record<string, TrackingValue>) };
-        for (const [k, v] of Object.entries(n.tracking)) {
+        for (const [k, v] of Object.entries(changes)) {
           if (v === null) delete tracking[k];
           else tracking[k] = v;
         }
         const errs: FieldError[] = [];
         // a change of aircraft re-checks every kept value against the new aircraft's fields
-        checkTracking(aircraft, targetId === current.aircraftId ? n.tracking : tracking, errs);
+        checkTracking(aircraft, targetId === current.aircraftId ? changes : tracking, errs);
         if (errs.length) fail(errs);
 
         const next = {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { defineRoutes, named, omitNulls } from '../../rest/contract.js';
-import { FormFieldsSchema, FormFilterSchema, NotificationRecipientSchema } from './service.js';
+import { checkedBy, defineRoutes, named, omitNulls } from '../../rest/contract.js';
+import { FormFieldsSchema, checkFormCreate, checkFormUpdate, FormFilterSchema, NotificationRecipientSchema } from './service.js';
 import { FIELD_TYPE_NAMES } from './fields.js';
 
 /** REST adapter for form templates (docs/contract/api-v1.md §2.8, §4.3; docs/contract/gaps.md §9): declarations only; SOFA runs the GraphQL fields. */
@@ -166,6 +166,7 @@ export const formRoutes = defineRoutes([
     description: 'Sections and field objects are checked against GET /forms/field-schema; code is unique within the company (409).',
     body: CreateFormBody,
     bodyArg: 'input',
+    accept: checkedBy(checkFormCreate),
     status: 201,
     response: FormWriteResultDoc,
     errors: [400, 409],
@@ -181,6 +182,7 @@ export const formRoutes = defineRoutes([
     params: idParam,
     body: UpdateFormBody,
     bodyArg: 'input',
+    accept: checkedBy(checkFormUpdate),
     status: 200,
     response: FormWriteResultDoc,
     errors: [400, 404, 409],

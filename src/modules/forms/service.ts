@@ -216,6 +216,39 @@ type FormColumns = Record<string, unknown> & Pick<ScopedCreate<'Form'>, 'name' |
 /** A template's row for read-modify-write (src/db/locked.ts). */
 const FORM_ROW: LockTarget<Form> = { table: 'Form', what: 'form', read: (tx, uid) => tx.form.findFirst({ where: { uid } }) };
 
+/**
+ * The body checks of create and update (no database): the service runs them, and the REST façade runs them before
+ * GraphQL sees a body, so both channels answer the same 400. Keys that are not form fields are kept (extra).
+ */
+export function checkFormCreate(raw: unknown) {
+  if (!isPlainObject(raw)) throw new ValidationError('a form must be a JSON object');
+  const errors: FieldError[] = [];
+  serverControlled(raw, errors);
+  const parsed = FormPatchSchema.safeParse(pickCore(raw));
+  if (!parsed.success) errors.push(...fieldErrorsFromZod(parsed.error.issues));
+  for (const key of REQUIRED) {
+    if (raw[key] === undefined || raw[key] === null) {
+      const at = errors.findIndex((e) => e.path === `/${key}`);
+      const err = { path: `/${key}`, message: `${key} is required` };
+      if (at >= 0) errors[at] = err;
+      else errors.push(err);
+    }
+  }
+  if (errors.length || !parsed.success) invalid('form', errors);
+  return parsed.data;
+}
+
+export function checkFormUpdate(raw: unknown) {
+  if (!isPlainObject(raw)) throw new ValidationError('a form update must be a JSON object');
+  const errors: FieldError[] = [];
+  serverControlled(raw, errors);
+  const parsed = FormPatchSchema.safeParse(pickCore(raw));
+  if (!parsed.success) errors.push(...fieldErrorsFromZod(parsed.error.issues));
+  for (const key of REQUIRED) if (raw[key] === null) errors.push({ path: `/${key}`, message: `${key} cannot be removed` });
+  if (errors.length || !parsed.success) invalid('form', errors);
+  return parsed.data;
+}
+
 export class FormService {
   constructor(private readonly db: ScopedPrisma) {}
 
@@ -265,17 +298,10 @@ export class FormService {
   }
 
   async update(uid: string, raw: unknown): Promise<FormWriteResult> {
-    if (!isPlainObject(raw)) throw new ValidationError('a form update must be a JSON object');
-    const errors: FieldError[] = [];
-    serverControlled(raw, errors);
-    const core = pickCore(raw);
-    const parsed = FormPatchSchema.safeParse(core);
-    if (!parsed.success) errors.push(...fieldErrorsFromZod(parsed.error.issues));
-    for (const key of REQUIRED) if (raw[key] === null) errors.push({ path: `/${key}`, message: `${key} cannot be removed` });
-    if (errors.length) invalid('form', errors);
+    const patch = checkFormUpdate(raw);
+    if (!isPlainObject(raw)) throw new ValidationError('a form update must be a JSON object'); // (checked above; narrows raw)
 
     return lockedWrite(this.db, FORM_ROW, uid, async (tx, current) => {
-      const patch = parsed.data!;
       const next: Record<string, unknown> = {};
       for (const key of FORM_FIELDS) {
         if (!(key in patch)) continue;
@@ -325,21 +351,8 @@ export class FormService {
   }
 
   private async checkCreate(raw: unknown): Promise<FormColumns> {
-    if (!isPlainObject(raw)) throw new ValidationError('a form must be a JSON object');
-    const errors: FieldError[] = [];
-    serverControlled(raw, errors);
-    const parsed = FormPatchSchema.safeParse(pickCore(raw));
-    if (!parsed.success) errors.push(...fieldErrorsFromZod(parsed.error.issues));
-    for (const key of REQUIRED) {
-      if (raw[key] === undefined || raw[key] === null) {
-        const at = errors.findIndex((e) => e.path === `/${key}`);
-        const err = { path: `/${key}`, message: `${key} is required` };
-        if (at >= 0) errors[at] = err;
-        else errors.push(err);
-      }
-    }
-    if (errors.length) invalid('form', errors);
-    const p = parsed.data!;
+    const p = checkFormCreate(raw);
+    if (!isPlainObject(raw)) throw new ValidationError('a form must be a JSON object'); // (checked above; narrows raw)
     const data: FormColumns = {
       name: p.name!,
       code: p.code!,

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { defineRoutes, named, omitNulls } from '../../rest/contract.js';
+import { checkedBy, defineRoutes, named, omitNulls } from '../../rest/contract.js';
+import { checkComplete, checkCreate, checkUpdate } from './service.js';
 import {
   CompletionFilterSchema,
   MAX_DAYS,
@@ -218,6 +219,7 @@ export const scheduleRoutes = defineRoutes([
       'aircraft, vehicle, component or user is not the company\u2019s, or when trackingItem is not one of its tracking items.',
     body: CreateScheduleItemBody,
     bodyArg: 'input',
+    accept: checkedBy(checkCreate),
     status: 201,
     response: ScheduleWriteResultDoc,
     errors: [400],
@@ -233,6 +235,7 @@ export const scheduleRoutes = defineRoutes([
     params: idParam,
     body: UpdateScheduleItemBody,
     bodyArg: 'input',
+    accept: checkedBy(checkUpdate),
     status: 200,
     response: ScheduleWriteResultDoc,
     errors: [400, 404, 409],
@@ -278,6 +281,7 @@ export const scheduleRoutes = defineRoutes([
     params: idParam,
     body: CompleteScheduleItemBody,
     bodyArg: 'input',
+    accept: checkedBy(checkComplete),
     optionalBody: true,
     status: 201,
     response: ScheduleWriteResultDoc,

@@ -83,22 +83,57 @@ const UPDATE_KEYS = {
   },
 };
 
+/**
+ * The body checks of create, update and complete (no database): the service runs them, and the REST façade runs
+ * them before GraphQL sees a body, so both channels answer the same 400.
+ */
+export function checkCreate(raw: unknown) {
+  if (!isPlainObject(raw)) throw new ValidationError('a schedule item must be a JSON object');
+  const errors: FieldError[] = checkKeys(raw, CREATE_FIELDS, { serverControlled: SERVER_CONTROLLED });
+  const parsed = ItemPatch.safeParse(pick(raw, CREATE_FIELDS));
+  if (!parsed.success) errors.push(...fieldErrorsFromZod(parsed.error.issues));
+  for (const key of REQUIRED) {
+    if (raw[key] === undefined || raw[key] === null) {
+      const message = `${key} is required`;
+      const at = errors.findIndex((e) => e.path === `/${key}`);
+      if (at >= 0) errors[at] = { path: `/${key}`, message };
+      else errors.push({ path: `/${key}`, message });
+    }
+  }
+  if (!parsed.success || errors.length) invalid('schedule item', errors);
+  return parsed.data;
+}
+
+export function checkUpdate(raw: unknown) {
+  if (!isPlainObject(raw)) throw new ValidationError('a schedule item update must be a JSON object');
+  const errors: FieldError[] = checkKeys(raw, UPDATE_FIELDS, UPDATE_KEYS);
+  const parsed = ItemPatch.safeParse(pick(raw, UPDATE_FIELDS));
+  if (!parsed.success) errors.push(...fieldErrorsFromZod(parsed.error.issues));
+  for (const key of REQUIRED) {
+    if (raw[key] === null) {
+      const message = `${key} cannot be cleared`;
+      const at = errors.findIndex((e) => e.path === `/${key}`);
+      if (at >= 0) errors[at] = { path: `/${key}`, message };
+      else errors.push({ path: `/${key}`, message });
+    }
+  }
+  if (!parsed.success || errors.length) invalid('schedule item', errors);
+  return parsed.data;
+}
+
+export function checkComplete(raw: unknown) {
+  const body = raw === null || raw === undefined ? {} : raw;
+  if (!isPlainObject(body)) throw new ValidationError('a completion must be a JSON object');
+  const errors: FieldError[] = checkKeys(body, COMPLETE_FIELDS, { serverControlled: SERVER_CONTROLLED });
+  const parsed = CompleteInput.safeParse(pick(body, COMPLETE_FIELDS));
+  if (!parsed.success) errors.push(...fieldErrorsFromZod(parsed.error.issues));
+  if (!parsed.success || errors.length) invalid('completion', errors);
+  return parsed.data;
+}
+
 export class ScheduleService extends ScheduleReader {
   async create(raw: unknown): Promise<ScheduleWriteResult> {
-    if (!isPlainObject(raw)) throw new ValidationError('a schedule item must be a JSON object');
-    const errors: FieldError[] = checkKeys(raw, CREATE_FIELDS, { serverControlled: SERVER_CONTROLLED });
-    const parsed = ItemPatch.safeParse(pick(raw, CREATE_FIELDS));
-    if (!parsed.success) errors.push(...fieldErrorsFromZod(parsed.error.issues));
-    for (const key of REQUIRED) {
-      if (raw[key] === undefined || raw[key] === null) {
-        const message = `${key} is required`;
-        const at = errors.findIndex((e) => e.path === `/${key}`);
-        if (at >= 0) errors[at] = { path: `/${key}`, message };
-        else errors.push({ path: `/${key}`, message });
-      }
-    }
-    if (!parsed.success || errors.length) invalid('schedule item', errors);
-    const p = parsed.data;
+    const p = checkCreate(raw);
     const state = applyPatch(
       {
         name: p.name!,
@@ -155,21 +190,9 @@ export class ScheduleService extends ScheduleReader {
   }
 
   async update(uid: string, raw: unknown): Promise<ScheduleWriteResult> {
-    if (!isPlainObject(raw)) throw new ValidationError('a schedule item update must be a JSON object');
-    const errors: FieldError[] = checkKeys(raw, UPDATE_FIELDS, UPDATE_KEYS);
-    const parsed = ItemPatch.safeParse(pick(raw, UPDATE_FIELDS));
-    if (!parsed.success) errors.push(...fieldErrorsFromZod(parsed.error.issues));
-    for (const key of REQUIRED) {
-      if (raw[key] === null) {
-        const message = `${key} cannot be cleared`;
-        const at = errors.findIndex((e) => e.path === `/${key}`);
-        if (at >= 0) errors[at] = { path: `/${key}`, message };
-        else errors.push({ path: `/${key}`, message });
-      }
-    }
-    if (!parsed.success || errors.length) invalid('schedule item', errors);
+    const patch = checkUpdate(raw);
     const current = await this.get(uid);
-    const next = applyPatch(stateOf(current), parsed.data);
+    const next = applyPatch(stateOf(current), patch);
     if (sameState(stateOf(current), next)) return { uid, status: 'no_changes' };
     const before = stateOf(current);
     const assetChanged =
@@ -208,13 +231,7 @@ export class ScheduleService extends ScheduleReader {
    * calendarRecurring days. Not recurring: the item becomes inactive. 409 for an inactive item.
    */
   async complete(uid: string, raw: unknown = {}): Promise<ScheduleWriteResult> {
-    const body = raw === null || raw === undefined ? {} : raw;
-    if (!isPlainObject(body)) throw new ValidationError('a completion must be a JSON object');
-    const errors: FieldError[] = checkKeys(body, COMPLETE_FIELDS, { serverControlled: SERVER_CONTROLLED });
-    const parsed = CompleteInput.safeParse(pick(body, COMPLETE_FIELDS));
-    if (!parsed.success) errors.push(...fieldErrorsFromZod(parsed.error.issues));
-    if (!parsed.success || errors.length) invalid('completion', errors);
-    const input = parsed.data;
+    const input = checkComplete(raw);
 
     const item = await this.get(uid);
     if (item.status !== 'active') throw new ConflictError(`schedule item ${JSON.stringify(uid)} is inactive; restore it before completing it`);

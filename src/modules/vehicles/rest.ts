@@ -1,7 +1,8 @@
 import { z } from 'zod';
+import { batchBody } from '../../lib/batch.js';
 import { defineRoutes, named, omitNulls } from '../../rest/contract.js';
 import { TrackingItemMetadataDoc } from '../aircraft/rest.js';
-import { VehicleFieldsSchema, VehicleFilterSchema } from './service.js';
+import { VehicleFieldsSchema, VehicleFilterSchema, vehicleInput } from './service.js';
 
 /** REST adapter for vehicles (docs/contract/api-v1.md §2.14, docs/contract/gaps.md §3): declarations only; SOFA runs the GraphQL fields. */
 const fields = {
@@ -95,6 +96,7 @@ export const vehicleRoutes = defineRoutes([
     summary: 'Create a vehicle',
     body: CreateVehicleBody,
     bodyArg: 'input',
+    accept: vehicleInput('create'),
     status: 201,
     response: VehicleWriteResultDoc,
     errors: [400],
@@ -108,6 +110,7 @@ export const vehicleRoutes = defineRoutes([
     summary: 'Create 1 to 50 vehicles',
     description: 'Each item is validated and created independently; failures are reported with their index.',
     body: VehicleBatchBody,
+    accept: batchBody('items'),
     status: 200,
     response: VehicleBatchResultDoc,
     errors: [400],
@@ -122,6 +125,7 @@ export const vehicleRoutes = defineRoutes([
     params: idParam,
     body: UpdateVehicleBody,
     bodyArg: 'input',
+    accept: vehicleInput('update'),
     status: 200,
     response: VehicleWriteResultDoc,
     errors: [400, 404, 409],

@@ -98,6 +98,18 @@ function checkBody<S extends z.ZodType>(raw: unknown, schema: S, what: string): 
   return parsed.data!;
 }
 
+/**
+ * A REST body as GraphQL's Create/UpdateVehicleInput: checked as the create or update checks it (the same 400); on
+ * create the starting `totals` the contract allows become the initialValues they must equal.
+ */
+export function vehicleInput(mode: 'create' | 'update'): (raw: unknown) => unknown {
+  return (raw) => {
+    const input = mode === 'create' ? startingTotals(raw) : raw;
+    checkBody(input, mode === 'create' ? CreateVehicleSchema : UpdateVehicleSchema, 'vehicle');
+    return input;
+  };
+}
+
 export const DEFAULT_TRACKING: VehicleTracking = { kilometers: false, miles: true, hours: false };
 
 /**
