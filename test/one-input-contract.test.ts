@@ -1,0 +1,173 @@
+// One input contract per operation (issue 8): the service's check is the only one a body meets, so the same bad
+// input gets the same ValidationError (message and JSON paths) on REST and on GraphQL, and nothing is written.
+// REST never answers with GraphQL's own vocabulary (variables, coercion), whatever is wrong with a body.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestEnv, flightLogBody, type TestEnv } from './helpers.js';
+import { expectValidation } from './assertions.js';
+
+let env: TestEnv;
+beforeAll(async () => {
+  env = await createTestEnv();
+});
+afterAll(async () => {
+  await env?.close();
+});
+
+type Body = Record<string, unknown>;
+const API = '/api/v1';
+
+interface Case {
+  name: string;
+  rest: { method: string; path: string; body: unknown };
+  gql: { query: string; variables: Body };
+  /** The one field error both channels report (among others, possibly). */
+  path: string;
+  message: RegExp;
+}
+
+const logCore = (over: Body = {}) => {
+  const { ...b } = flightLogBody(over);
+  return b;
+};
+
+const cases: Case[] = [
+  {
+    name: 'component create: a name of blanks',
+    rest: { method: 'POST', path: '/components', body: { name: '   ', type: 'Engine', partNumber: 'P-1', serialNumber: 'S-1' } },
+    gql: {
+      query: 'mutation($input: CreateComponentInput!) { createComponent(input: $input) { uid } }',
+      variables: { input: { name: '   ', type: 'Engine', partNumber: 'P-1', serialNumber: 'S-1' } },
+    },
+    path: '/name',
+    message: /^name must not be empty$/,
+  },
+  {
+    name: 'component create: a counter precision out of range',
+    rest: {
+      method: 'POST',
+      path: '/components',
+      body: { name: 'E', type: 'Engine', partNumber: 'P-1', serialNumber: 'S-1', counters: [{ displayText: 'Hours', unit: 'hours', precision: 11 }] },
+    },
+    gql: {
+      query: 'mutation($input: CreateComponentInput!) { createComponent(input: $input) { uid } }',
+      variables: { input: { name: 'E', type: 'Engine', partNumber: 'P-1', serialNumber: 'S-1', counters: [{ displayText: 'Hours', unit: 'hours', precision: 11 }] } },
+    },
+    path: '/counters/0/precision',
+    message: /^precision must be a whole number from 0 to 10$/,
+  },
+  {
+    name: 'component install: an empty parentUid (checked before the component is looked up)',
+    rest: { method: 'POST', path: '/components/no-such-component/install', body: { parentType: 'aircraft', parentUid: '' } },
+    gql: {
+      query: 'mutation($input: InstallComponentInput!) { installComponent(id: "no-such-component", input: $input) { uid } }',
+      variables: { input: { parentType: 'aircraft', parentUid: '' } },
+    },
+    path: '/parentUid',
+    message: /^parentUid must not be empty$/,
+  },
+  {
+    name: 'schedule item create: calendarRecurring of no days',
+    rest: {
+      method: 'POST',
+      path: '/schedule-items',
+      body: { name: 'Check', type: 'Inspection', relatedTo: 'acme-ac-1', relatedToType: 'aircraft', recurring: true, calendarRecurring: 0 },
+    },
+    gql: {
+      query: 'mutation($input: CreateScheduleItemInput!) { createScheduleItem(input: $input) { uid } }',
+      variables: { input: { name: 'Check', type: 'Inspection', relatedTo: 'acme-ac-1', relatedToType: 'aircraft', recurring: true, calendarRecurring: 0 } },
+    },
+    path: '/calendarRecurring',
+    message: /^calendarRecurring must be at least 1 day$/,
+  },
+  {
+    name: 'flight log create: negative pax',
+    rest: { method: 'POST', path: '/flight-logs', body: logCore({ pax: -1 }) },
+    gql: { query: 'mutation($input: CreateFlightLogInput!) { createFlightLog(input: $input) { uid } }', variables: { input: logCore({ pax: -1 }) } },
+    path: '/pax',
+    message: /^pax must not be negative$/,
+  },
+  {
+    name: 'flight log update: an empty pilot (checked before the log is looked up)',
+    rest: { method: 'PATCH', path: '/flight-logs/no-such-log', body: { pilot: '' } },
+    gql: { query: 'mutation($input: UpdateFlightLogInput!) { updateFlightLog(id: "no-such-log", input: $input) { uid } }', variables: { input: { pilot: '' } } },
+    path: '/pilot',
+    message: /^pilot must not be empty$/,
+  },
+  {
+    name: 'vehicle create: a year before cars',
+    rest: { method: 'POST', path: '/vehicles', body: { make: 'Toyota', model: 'Hilux', registration: 'ABC-1', year: 1700 } },
+    gql: {
+      query: 'mutation($input: CreateVehicleInput!) { createVehicle(input: $input) { uid } }',
+      variables: { input: { make: 'Toyota', model: 'Hilux', registration: 'ABC-1', year: 1700 } },
+    },
+    path: '/year',
+    message: /1885/,
+  },
+  {
+    name: 'form completion: an empty formId',
+    rest: { method: 'POST', path: '/form-completions', body: { formId: '', answers: {} } },
+    gql: { query: 'mutation($input: JSON!) { createFormCompletion(input: $input) { uid } }', variables: { input: { formId: '', answers: {} } } },
+    path: '/formId',
+    message: /^formId must not be empty$/,
+  },
+];
+
+async function counts() {
+  const db = env.database.prisma;
+  return Promise.all([db.component.count(), db.flightLog.count(), db.scheduleItem.count(), db.vehicle.count(), db.formCompletion.count()]);
+}
+
+describe('the same bad input gets the same ValidationError on REST and GraphQL', () => {
+  it.each(cases)('$name', async (c) => {
+    const before = await counts();
+    const rest = await env.json(c.rest.method, `${API}${c.rest.path}`, { body: c.rest.body });
+    expectValidation(rest, c.path);
+    const restError = rest.body.errors.find((e: { path: string }) => e.path === c.path);
+    expect(restError.message).toMatch(c.message);
+
+    const gql = await env.gql(c.gql.query, c.gql.variables);
+    expect(gql.body.data ?? null, JSON.stringify(gql.body)).toBeNull();
+    const [error] = gql.body.errors;
+    expect(error.extensions.code).toBe('VALIDATION_ERROR');
+    // the same message and the same field errors, path for path
+    expect(error.message).toBe(rest.body.detail);
+    expect(error.extensions.errors).toEqual(rest.body.errors);
+    expect(await counts()).toEqual(before);
+  });
+});
+
+describe('REST bodies meet only the service check', () => {
+  it('a tracking value sent both at the top level and in trackingItems is the flight-log service\u2019s 400', async () => {
+    const before = await counts();
+    const r = await env.json('POST', `${API}/flight-logs`, { body: logCore({ hobbs: 1201, trackingItems: { hobbs: 1202 } }) });
+    expectValidation(r, '/trackingItems/hobbs');
+    expect(r.body.errors).toContainEqual({ path: '/trackingItems/hobbs', message: 'hobbs is given twice (top level and in trackingItems)' });
+    expect(await counts()).toEqual(before);
+  });
+
+  // a wrongly typed value for a field of each typed input: the service's message, never GraphQL's
+  it.each([
+    ['POST', '/components', { name: 5, type: 'Engine', partNumber: 'P', serialNumber: 'S' }, '/name'],
+    ['POST', '/components', { name: 'E', type: 'Engine', partNumber: 'P', serialNumber: 'S', counters: 'many' }, '/counters'],
+    ['POST', '/components/x/counters/reset', { counterKey: 'hours', newValue: 'zero' }, '/newValue'],
+    ['POST', '/schedule-items', { name: 'C', type: 'T', relatedTo: 'acme-ac-1', relatedToType: 'aircraft', recurring: 'yes' }, '/recurring'],
+    ['POST', '/flight-logs', logCore({ pax: 'two' }), '/pax'],
+    ['PATCH', '/flight-logs/x', { timeDate: 20260301 }, '/timeDate'],
+    ['POST', '/vehicles', { make: 'M', model: 'M', registration: 'R', totalSeats: 'four' }, '/totalSeats'],
+    ['POST', '/aggregate', { collection: 'flightLogs', metric: 7, operation: 'sum' }, '/metric'],
+    ['POST', '/schedule-items/x/complete', { trackingValue: { a: 1 } }, '/trackingValue'],
+  ])('%s %s: a wrong type at %s', async (method, path, body, at) => {
+    const before = await counts();
+    const r = await env.json(method as string, `${API}${path}`, { body });
+    expectValidation(r, at as string);
+    expect(JSON.stringify(r.body)).not.toMatch(/Variable "\$|cannot represent|GraphQL/);
+    expect(await counts()).toEqual(before);
+  });
+
+  it('a missing body field is named by the service, on every typed route', async () => {
+    const r = await env.json('POST', `${API}/components`, { body: { type: 'Engine', partNumber: 'P', serialNumber: 'S' } });
+    expectValidation(r, '/name');
+    const s = await env.json('POST', `${API}/components/x/counters/reset`, { body: { newValue: 0 } });
+    expectValidation(s, '/counterKey');
+  });
+});
