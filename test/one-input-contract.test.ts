@@ -127,7 +127,7 @@ describe('the same bad input gets the same ValidationError on REST and GraphQL',
 
     const gql = await env.gql(c.gql.query, c.gql.variables);
     expect(gql.body.data ?? null, JSON.stringify(gql.body)).toBeNull();
-    const [error] = gql.body.errors;
+    const [error] = gql.body.errors ?? [];
     expect(error.extensions.code).toBe('VALIDATION_ERROR');
     // the same message and the same field errors, path for path
     expect(error.message).toBe(rest.body.detail);

@@ -123,17 +123,30 @@ function paramSchema(s: z.ZodType): Record<string, unknown> {
 }
 
 export function buildOpenApi(routes: RouteSpec[], opts: { version: string }) {
-  const all = z.toJSONSchema(contractSchemas, {
-    target: 'draft-2020-12',
-    io: 'output',
-    unrepresentable: 'any',
-    uri: (id) => `#/components/schemas/${id}`,
-  }) as { schemas: Record<string, Record<string, unknown>> };
+  // request bodies are the services' input schemas: documented as they are taken (zod's input side, before any
+  // transform); everything else as it is sent
+  const convert = (io: 'input' | 'output') =>
+    z.toJSONSchema(contractSchemas, {
+      target: 'draft-2020-12',
+      io,
+      unrepresentable: 'any',
+      uri: (id) => `#/components/schemas/${id}`,
+    }) as { schemas: Record<string, Record<string, unknown>> };
+  const output = convert('output');
+  const input = convert('input');
   const schemas: Record<string, unknown> = {};
   const requestIds = new Set(routes.flatMap((r) => (r.body ? [idOf(r.body)] : [])));
-  for (const [id, s] of Object.entries(all.schemas)) {
+  const referenced = (id: string, seen = new Set<string>()): Set<string> => {
+    if (seen.has(id)) return seen;
+    seen.add(id);
+    for (const m of JSON.stringify(input.schemas[id] ?? {}).matchAll(/#\/components\/schemas\/([\w.-]+)/g)) referenced(m[1], seen);
+    return seen;
+  };
+  const requestSide = new Set([...requestIds].flatMap((id) => [...referenced(id)]));
+  for (const id of Object.keys(output.schemas)) {
+    const s = (requestSide.has(id) ? input : output).schemas[id];
     const { $schema: _drop, $id: _id, ...rest } = s;
-    bound(rest, requestIds.has(id) ? 'request' : 'response');
+    bound(rest, requestSide.has(id) ? 'request' : 'response');
     schemas[id] = rest;
   }
 
