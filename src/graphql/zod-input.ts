@@ -78,7 +78,7 @@ function unwrap(schema: AnyZod): Unwrapped {
     } else if (def.type === 'pipe') {
       s = def.in as AnyZod;
     } else if (def.type === 'lazy') {
-      s = (def.getter as () => AnyZod)();
+      s = (s._zod as unknown as { innerType: AnyZod }).innerType; // zod's cached getter result: one schema object
     } else {
       return { core: s, description, nullable };
     }
