@@ -1,3 +1,4 @@
+import type { z } from 'zod';
 import { builder } from '../../graphql/builder.js';
 import { BatchResultType, WriteResultType, stripNulls } from '../../graphql/common.js';
 import { inputFromZod } from '../../graphql/zod-input.js';
@@ -71,7 +72,7 @@ builder.queryFields((t) => ({
 }));
 
 /** Input types derived from the service's schemas (src/graphql/zod-input.ts); the service still checks every value. */
-const VEHICLE_INPUT_NAMES = new Map([
+const VEHICLE_INPUT_NAMES = new Map<z.ZodType, string>([
   [VehicleTrackingSchema, 'VehicleTrackingInput'],
   [TrackingDeviceSchema, 'VehicleTrackingDeviceInput'],
 ]);
