@@ -2,7 +2,7 @@
 // throwaway Pothos builder; then, on the real schema, every vehicle body zod accepts is accepted by GraphQL coercion.
 import SchemaBuilder from '@pothos/core';
 import fc from 'fast-check';
-import { GraphQLScalarType, coerceInputValue, printType, type GraphQLInputType } from 'graphql';
+import { GraphQLScalarType, coerceInputValue, printType, type GraphQLInputObjectType } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { makeInputFromZod, type InputFromZodOptions } from '../src/graphql/zod-input.js';
@@ -10,7 +10,9 @@ import { schema as appSchema } from '../src/graphql/schema.js';
 import { CreateVehicleSchema, FUEL_TYPES, TRANSMISSION_TYPES, UpdateVehicleSchema } from '../src/modules/vehicles/service.js';
 
 function freshBuilder() {
-  const b = new SchemaBuilder<{ Scalars: { JSON: { Input: unknown; Output: unknown }; DateTime: { Input: Date; Output: Date } } }>({});
+  const b = new SchemaBuilder<{ Scalars: { JSON: { Input: unknown; Output: unknown }; DateTime: { Input: Date; Output: Date } } }>(
+    {} as never, // no Prisma here: the app's Prisma plugin types would ask for its options
+  );
   b.addScalarType('JSON', new GraphQLScalarType({ name: 'JSON', serialize: (v) => v, parseValue: (v) => v }));
   b.addScalarType('DateTime', new GraphQLScalarType({ name: 'DateTime', serialize: (v) => v, parseValue: (v) => new Date(String(v)) }));
   b.queryType({ fields: (t) => ({ ok: t.boolean({ resolve: () => true }) }) });
@@ -222,7 +224,7 @@ describe('unhandled zod types', () => {
 });
 
 describe('vehicles (the real schema)', () => {
-  const typeOf = (name: string) => appSchema.getType(name) as GraphQLInputType;
+  const typeOf = (name: string) => appSchema.getType(name) as GraphQLInputObjectType;
 
   it('createVehicle and updateVehicle take the derived types; createVehicles keeps JSON items', () => {
     const m = appSchema.getMutationType()!.getFields();
