@@ -1,6 +1,15 @@
+import type { z } from 'zod';
 import { builder } from '../../graphql/builder.js';
 import { BatchResultType, WriteResultType, stripNulls } from '../../graphql/common.js';
-import { FUEL_TYPES, TRANSMISSION_TYPES } from './service.js';
+import { inputFromZod } from '../../graphql/zod-input.js';
+import {
+  CreateVehicleSchema,
+  FUEL_TYPES,
+  TRANSMISSION_TYPES,
+  TrackingDeviceSchema,
+  UpdateVehicleSchema,
+  VehicleTrackingSchema,
+} from './service.js';
 
 /** GraphQL adapter for vehicles: types, queries and mutations over VehicleService. */
 export const VehicleType = builder.prismaObject('Vehicle', {
@@ -62,11 +71,25 @@ builder.queryFields((t) => ({
   }),
 }));
 
+/** Input types derived from the service's schemas (src/graphql/zod-input.ts); the service still checks every value. */
+const VEHICLE_INPUT_NAMES = new Map<z.ZodType, string>([
+  [VehicleTrackingSchema, 'VehicleTrackingInput'],
+  [TrackingDeviceSchema, 'VehicleTrackingDeviceInput'],
+]);
+export const CreateVehicleInputType = inputFromZod('CreateVehicleInput', CreateVehicleSchema, {
+  description: 'A new vehicle (CreateVehicleBody): make, model and registration required; tracking defaults to miles.',
+  names: VEHICLE_INPUT_NAMES,
+});
+export const UpdateVehicleInputType = inputFromZod('UpdateVehicleInput', UpdateVehicleSchema, {
+  description: 'Changes to a vehicle (UpdateVehicleBody): only the fields given change.',
+  names: VEHICLE_INPUT_NAMES,
+});
+
 builder.mutationFields((t) => ({
   createVehicle: t.field({
     type: WriteResultType,
-    description: 'CreateVehicleBody-shaped JSON: make, model, registration required; tracking defaults to miles.',
-    args: { input: t.arg({ type: 'JSON', required: true }) },
+    description: 'Creates a vehicle: make, model, registration required; tracking defaults to miles.',
+    args: { input: t.arg({ type: CreateVehicleInputType, required: true }) },
     resolve: (_r, args, ctx) => ctx.services.vehicles.create(args.input),
   }),
   createVehicles: t.field({
@@ -77,7 +100,7 @@ builder.mutationFields((t) => ({
   }),
   updateVehicle: t.field({
     type: WriteResultType,
-    args: { id: t.arg.id({ required: true }), input: t.arg({ type: 'JSON', required: true }) },
+    args: { id: t.arg.id({ required: true }), input: t.arg({ type: UpdateVehicleInputType, required: true }) },
     resolve: (_r, args, ctx) => ctx.services.vehicles.update(String(args.id), args.input),
   }),
   deleteVehicle: t.field({
