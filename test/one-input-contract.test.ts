@@ -56,6 +56,26 @@ const cases: Case[] = [
     message: /^precision must be a whole number from 0 to 10$/,
   },
   {
+    name: 'component create: no name (presence is the service\u2019s to check, on GraphQL too)',
+    rest: { method: 'POST', path: '/components', body: { type: 'Engine', partNumber: 'P-1', serialNumber: 'S-1' } },
+    gql: {
+      query: 'mutation($input: CreateComponentInput!) { createComponent(input: $input) { uid } }',
+      variables: { input: { type: 'Engine', partNumber: 'P-1', serialNumber: 'S-1' } },
+    },
+    path: '/name',
+    message: /^name is required$/,
+  },
+  {
+    name: 'counter reset: no counterKey',
+    rest: { method: 'POST', path: '/components/no-such-component/counters/reset', body: { newValue: 0 } },
+    gql: {
+      query: 'mutation($input: ResetCounterInput!) { resetComponentCounter(id: "no-such-component", input: $input) { uid } }',
+      variables: { input: { newValue: 0 } },
+    },
+    path: '/counterKey',
+    message: /^counterKey is required$/,
+  },
+  {
     name: 'component install: an empty parentUid (checked before the component is looked up)',
     rest: { method: 'POST', path: '/components/no-such-component/install', body: { parentType: 'aircraft', parentUid: '' } },
     gql: {

@@ -122,7 +122,7 @@ describe('fields', () => {
     expect(out).toContain('"""The T input"""\ninput T {');
     expect(out).toContain('"""inner text"""\n  inner: String');
     expect(out).toContain('"""outer text"""\n  outer: String');
-    expect(out).toContain('"""meta text Required."""\n  meta: Float');
+    expect(out).toContain('"""meta text. Required."""\n  meta: Float');
     expect(out).toContain('"""outer wins"""\n  both: String');
   });
 

@@ -195,7 +195,10 @@ export function makeInputFromZod<Types extends SchemaTypes>(builder: PothosSchem
           const field = shape[key];
           const { type, u, note } = typeOf(field, fieldPath, `${typeName}${pascal(key)}`);
           const required = field._zod.optin === undefined;
-          const text = [u.description, note, required ? 'Required.' : undefined].filter(Boolean).join(' ');
+          // "Required." follows a sentence: a description without a full stop gets one first
+          const parts = [u.description, note].filter(Boolean) as string[];
+          if (required) parts.push('Required.');
+          const text = parts.map((t, i) => (i < parts.length - 1 && !/[.!?)]$/.test(t) ? `${t}.` : t)).join(' ');
           plans[key] = { type, description: text || undefined };
         }
       } catch (e) {

@@ -2,7 +2,19 @@ import { builder } from '../../graphql/builder.js';
 import { WriteResultType, stripNulls } from '../../graphql/common.js';
 import { COUNTER_BASES, COUNTER_UNITS, PARENT_TYPES, type CounterBinding } from './counters.js';
 import type { AssetRef, ComponentList, ComponentView, CounterView, InheritableSource, InheritableSources } from './read-model.js';
-import { COMPONENT_STATES } from './schema.js';
+import type { z } from 'zod';
+import { inputFromZod } from '../../graphql/zod-input.js';
+import {
+  COMPONENT_STATES,
+  CounterInputSchema,
+  CounterMappingSchema,
+  CreateSchema,
+  InstallSchema,
+  REMOVED_STATES,
+  RemoveSchema,
+  ResetSchema,
+  UpdateSchema,
+} from './schema.js';
 
 /** GraphQL adapter for components: types, queries and mutations over ComponentService. */
 export const ComponentStateEnum = builder.enumType('ComponentState', {
@@ -136,72 +148,24 @@ export const InheritableSourcesType = builder.objectRef<InheritableSources>('Inh
   }),
 });
 
-export const ComponentCounterInput = builder.inputType('ComponentCounterInput', {
-  description:
-    'On create: displayText and unit required, key left out (derived from displayText). On update: with key, changes ' +
-    'displayText/unit/precision of that counter; without key, adds a counter. Values change only through resetComponentCounter.',
-  fields: (t) => ({
-    key: t.string(),
-    displayText: t.string(),
-    unit: t.field({ type: CounterUnitEnum }),
-    basis: t.field({ type: CounterBasisEnum, description: 'Default sinceNew; fixed once added' }),
-    initialValue: t.float({ description: 'Default 0; new counters only' }),
-    precision: t.int({ description: 'Decimal places, 0 to 10 (default: hours 1, others 0)' }),
-  }),
+export const ComponentRemovedStateEnum = builder.enumType('ComponentRemovedState', {
+  description: 'The states a component can be taken off into (every state but installed).',
+  values: REMOVED_STATES,
 });
 
-const componentFields = (t: any, required: boolean) => ({
-  name: t.string({ required }),
-  type: t.string({ required, description: 'Free text' }),
-  partNumber: t.string({ required }),
-  serialNumber: t.string({ required }),
-  manufacturer: t.string(),
-  description: t.string(),
-  alternatePartNumbers: t.stringList(),
-  state: t.field({ type: ComponentStateEnum, description: 'Default inStores; not installed (use installComponent)' }),
-  location: t.string(),
-  condition: t.string(),
-  grn: t.string(),
-  notes: t.string(),
-  canHaveChildren: t.boolean({ description: 'Default true' }),
-  parentType: t.string({ description: 'Intended parent: aircraft, vehicle or a component type' }),
-  counters: t.field({ type: [ComponentCounterInput] }),
-});
-
-export const CreateComponentInput = builder.inputType('CreateComponentInput', {
-  fields: (t) => componentFields(t, true),
-});
-export const UpdateComponentInput = builder.inputType('UpdateComponentInput', {
-  description: 'Only the fields to change; null clears an optional field. Parent changes go through install/remove.',
-  fields: (t) => componentFields(t, false),
-});
-
-export const CounterMappingInput = builder.inputType('CounterMappingInput', {
-  fields: (t) => ({
-    counterKey: t.string({ required: true }),
-    sourceKey: t.string({ description: 'A key of inheritableSources; null or absent leaves the counter frozen while fitted' }),
-  }),
-});
-export const InstallComponentInput = builder.inputType('InstallComponentInput', {
-  fields: (t) => ({
-    parentType: t.field({ type: ComponentParentTypeEnum, required: true }),
-    parentUid: t.string({ required: true }),
-    mappings: t.field({ type: [CounterMappingInput], description: 'One entry per counter to bind; counters without one stay unbound' }),
-  }),
-});
-export const RemoveComponentInput = builder.inputType('RemoveComponentInput', {
-  fields: (t) => ({
-    state: t.field({ type: ComponentStateEnum, description: 'Default inStores; any state but installed' }),
-    location: t.string({ description: 'Meaning follows the state' }),
-    condition: t.string(),
-  }),
-});
-export const ResetCounterInput = builder.inputType('ResetCounterInput', {
-  fields: (t) => ({
-    counterKey: t.string({ required: true }),
-    newValue: t.float({ required: true, description: 'Usually 0' }),
-  }),
-});
+// Inputs are derived from the service's zod schemas (src/graphql/zod-input.ts): defined once, checked there.
+const inputOpts = {
+  names: new Map<z.ZodType, string>([
+    [CounterInputSchema, 'ComponentCounterInput'],
+    [CounterMappingSchema, 'CounterMappingInput'],
+  ]),
+  enums: [ComponentStateEnum, ComponentRemovedStateEnum, CounterUnitEnum, CounterBasisEnum, ComponentParentTypeEnum],
+};
+export const CreateComponentInput = inputFromZod('CreateComponentInput', CreateSchema, inputOpts);
+export const UpdateComponentInput = inputFromZod('UpdateComponentInput', UpdateSchema, inputOpts);
+export const InstallComponentInput = inputFromZod('InstallComponentInput', InstallSchema, inputOpts);
+export const RemoveComponentInput = inputFromZod('RemoveComponentInput', RemoveSchema, inputOpts);
+export const ResetCounterInput = inputFromZod('ResetCounterInput', ResetSchema, inputOpts);
 
 builder.queryFields((t) => ({
   components: t.field({

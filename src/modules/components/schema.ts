@@ -43,7 +43,12 @@ export const SERVER_CONTROLLED = [
 const PARENT_FIELDS = ['parent', 'parentUid', 'parentKind'] as const;
 
 const text = (what: string) =>
-  z.string({ error: (i) => (i.input === null ? `${what} must not be null` : `${what} must be a string`) }).trim().min(1, `${what} must not be empty`);
+  z
+    .string({
+      error: (i) => (i.input === undefined ? `${what} is required` : i.input === null ? `${what} must not be null` : `${what} must be a string`),
+    })
+    .trim()
+    .min(1, `${what} must not be empty`);
 /** optional text: null or '' clears it */
 const optionalText = (what: string) =>
   z
@@ -56,73 +61,89 @@ const stateEnum = (values: readonly string[], what = 'state') =>
 const nonNegative = (what: string) =>
   z.number({ error: `${what} must be a number` }).finite(`${what} must be a finite number`).min(0, `${what} must not be negative`);
 
-const CounterInputSchema = z.object({
-  key: z.string({ error: 'key must be a string' }).min(1, 'key must not be empty').nullish(),
-  displayText: text('displayText').nullish(),
-  unit: stateEnum(COUNTER_UNITS, 'unit').nullish(),
-  basis: stateEnum(COUNTER_BASES, 'basis').nullish(),
-  initialValue: nonNegative('initialValue').nullish(),
+export const CounterInputSchema = z.object({
+  key: z
+    .string({ error: 'key must be a string' })
+    .min(1, 'key must not be empty')
+    .nullish()
+    .describe('Update only: the counter to change. Left out on create (derived from displayText) and to add a counter'),
+  displayText: text('displayText').nullish().describe('Required for a new counter'),
+  unit: stateEnum(COUNTER_UNITS, 'unit').nullish().describe('Required for a new counter'),
+  basis: stateEnum(COUNTER_BASES, 'basis').nullish().describe('Default sinceNew; fixed once added'),
+  initialValue: nonNegative('initialValue').nullish().describe('Default 0; new counters only (values change only through the reset operation)'),
   precision: z
     .number({ error: 'precision must be a whole number from 0 to 10' })
     .int('precision must be a whole number from 0 to 10')
     .min(0, 'precision must be a whole number from 0 to 10')
     .max(10, 'precision must be a whole number from 0 to 10')
-    .nullish(),
-});
+    .nullish()
+    .describe('Decimal places, 0 to 10 (default: hours 1, others 0)'),
+}).describe(
+  'On create: displayText and unit required, key left out (derived from displayText). On update: with key, changes ' +
+    'displayText/unit/precision of that counter; without key, adds a counter. Values change only through the reset operation.',
+);
 export type CounterInput = z.output<typeof CounterInputSchema>;
 const COUNTER_FIELDS = Object.keys(CounterInputSchema.shape);
 
 const bodyShape = {
   name: text('name'),
-  type: text('type'),
+  type: text('type').describe('Free text'),
   partNumber: text('partNumber'),
-  serialNumber: text('serialNumber'),
+  serialNumber: text('serialNumber').describe('A part without a serial number is a stock item, not a component'),
   manufacturer: optionalText('manufacturer'),
   description: optionalText('description'),
   alternatePartNumbers: z
     .array(text('each alternate part number'), { error: 'alternatePartNumbers must be an array of strings' })
     .nullable()
     .optional(),
-  state: stateEnum(COMPONENT_STATES).optional(),
+  state: stateEnum(COMPONENT_STATES).optional().describe('Default inStores; installed is refused (use the install operation)'),
   location: optionalText('location'),
   condition: optionalText('condition'),
   grn: optionalText('grn'),
   notes: optionalText('notes'),
-  canHaveChildren: z.boolean({ error: 'canHaveChildren must be true or false' }).nullable().optional(),
-  parentType: optionalText('parentType'),
+  canHaveChildren: z.boolean({ error: 'canHaveChildren must be true or false' }).nullable().optional().describe('Default true'),
+  parentType: optionalText('parentType').describe('Intended parent: aircraft, vehicle or a component type'),
   counters: z.array(CounterInputSchema, { error: 'counters must be an array' }).nullable().optional(),
 };
-export const CreateSchema = z.object(bodyShape);
+export const CreateSchema = z
+  .object(bodyShape)
+  .describe('uid, companyId, status, parent, ancestorUids, childCount, createdAt, updatedAt are server-controlled and refused.');
 export const UpdateSchema = z.object({
   ...bodyShape,
   name: bodyShape.name.optional(),
   type: bodyShape.type.optional(),
   partNumber: bodyShape.partNumber.optional(),
   serialNumber: bodyShape.serialNumber.optional(),
-});
+}).describe(
+  'Only the fields to change; null clears an optional field. Parent changes go only through install and remove. ' +
+    'counters: entries with key change that counter\u2019s displayText/unit/precision, entries without key add counters.',
+);
 export const BODY_FIELDS = Object.keys(bodyShape);
 
+export const CounterMappingSchema = z.object({
+  counterKey: text('counterKey'),
+  sourceKey: z
+    .string({ error: 'sourceKey must be a string or null' })
+    .min(1, 'sourceKey must not be empty')
+    .nullish()
+    .describe('A key of inheritableSources; null or absent leaves the counter frozen while fitted'),
+});
 export const InstallSchema = z.object({
   parentType: stateEnum(PARENT_TYPES, 'parentType'),
   parentUid: text('parentUid'),
   mappings: z
-    .array(
-      z.object({
-        counterKey: text('counterKey'),
-        sourceKey: z.string({ error: 'sourceKey must be a string or null' }).min(1, 'sourceKey must not be empty').nullish(),
-      }),
-      { error: 'mappings must be an array' },
-    )
-    .nullish(),
+    .array(CounterMappingSchema, { error: 'mappings must be an array' })
+    .nullish()
+    .describe('One entry per counter to bind (sourceKey from inheritable-sources); counters with no entry or a null sourceKey stay frozen'),
 });
 export const RemoveSchema = z.object({
-  state: stateEnum(REMOVED_STATES).nullish(),
-  location: optionalText('location'),
+  state: stateEnum(REMOVED_STATES).nullish().describe('Default inStores; any state but installed'),
+  location: optionalText('location').describe('Meaning follows the state'),
   condition: optionalText('condition'),
 });
 export const ResetSchema = z.object({
   counterKey: text('counterKey'),
-  newValue: nonNegative('newValue'),
+  newValue: nonNegative('newValue').describe('Usually 0'),
 });
 
 export const ComponentFilterSchema = z.object({
