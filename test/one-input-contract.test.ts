@@ -107,6 +107,13 @@ const cases: Case[] = [
     message: /^pax must not be negative$/,
   },
   {
+    name: 'flight log create: no pilot (presence is the service\u2019s to check, on GraphQL too)',
+    rest: { method: 'POST', path: '/flight-logs', body: logCore({ pilot: undefined }) },
+    gql: { query: 'mutation($input: CreateFlightLogInput!) { createFlightLog(input: $input) { uid } }', variables: { input: logCore({ pilot: undefined }) } },
+    path: '/pilot',
+    message: /^pilot is required$/,
+  },
+  {
     name: 'flight log update: an empty pilot (checked before the log is looked up)',
     rest: { method: 'PATCH', path: '/flight-logs/no-such-log', body: { pilot: '' } },
     gql: { query: 'mutation($input: UpdateFlightLogInput!) { updateFlightLog(id: "no-such-log", input: $input) { uid } }', variables: { input: { pilot: '' } } },

@@ -198,7 +198,7 @@ export function makeInputFromZod<Types extends SchemaTypes>(builder: PothosSchem
           // "Required." follows a sentence: a description without a full stop gets one first
           const parts = [u.description, note].filter(Boolean) as string[];
           if (required) parts.push('Required.');
-          const text = parts.map((t, i) => (i < parts.length - 1 && !/[.!?)]$/.test(t) ? `${t}.` : t)).join(' ');
+          const text = parts.map((t, i) => (i < parts.length - 1 && !/[.!?]$/.test(t) ? `${t}.` : t)).join(' ');
           plans[key] = { type, description: text || undefined };
         }
       } catch (e) {

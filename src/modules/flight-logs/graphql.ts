@@ -2,7 +2,8 @@ import { builder } from '../../graphql/builder.js';
 import { AircraftType } from '../aircraft/graphql.js';
 import { UserType } from '../users/graphql.js';
 import { BatchResultType, WriteResultType, stripNulls } from '../../graphql/common.js';
-import { COPILOT_TYPES, type FlightLogPage } from './service.js';
+import { COPILOT_TYPES, CreateFlightLogSchema, UpdateFlightLogSchema, type FlightLogPage } from './service.js';
+import { inputFromZod } from '../../graphql/zod-input.js';
 
 /** GraphQL adapter for flight logs: types, queries and mutations over FlightLogService. */
 export const FlightLogType = builder.prismaObject('FlightLog', {
@@ -57,28 +58,9 @@ export const FlightLogPageType = builder.objectRef<FlightLogPage>('FlightLogPage
   }),
 });
 
-const flightLogFields = (t: any, required: boolean) => ({
-  timeDate: t.string({ required, description: 'ISO 8601 date-time (UTC when no offset)' }),
-  pilot: t.string({ required }),
-  copilot: t.string(),
-  copilotType: t.string({ description: COPILOT_TYPES.join(', ') }),
-  aircraftId: t.id({ required }),
-  aircraftRegistration: t.string({ required }),
-  flightNumber: t.string(),
-  startLocation: t.string({ required }),
-  endLocation: t.string({ required }),
-  pax: t.int({ description: 'Passenger count or null; required on create (null allowed)' }),
-  notes: t.string(),
-  trackingItems: t.field({ type: 'JSON', description: 'map<string, number | string | null> of tracking values' }),
-});
-
-export const CreateFlightLogInput = builder.inputType('CreateFlightLogInput', {
-  fields: (t) => flightLogFields(t, true),
-});
-export const UpdateFlightLogInput = builder.inputType('UpdateFlightLogInput', {
-  description: 'Only the fields to change; null clears an optional field or removes a tracking value.',
-  fields: (t) => flightLogFields(t, false),
-});
+// Inputs are derived from the service's zod schemas (src/graphql/zod-input.ts): defined once, checked there.
+export const CreateFlightLogInput = inputFromZod('CreateFlightLogInput', CreateFlightLogSchema);
+export const UpdateFlightLogInput = inputFromZod('UpdateFlightLogInput', UpdateFlightLogSchema);
 
 builder.queryFields((t) => ({
   flightLogs: t.field({

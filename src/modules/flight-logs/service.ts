@@ -59,15 +59,18 @@ export type BatchResult = BatchOutcome<WriteResult>;
 /** An ISO 8601 date or date-time; without an offset it is UTC (src/lib/dates.ts). */
 export const parseIsoDate = parseIsoInstant;
 
-const IsoDate = z.any().transform((v, ctx) => {
-  if (v instanceof Date && !Number.isNaN(v.getTime())) return v;
-  const d = typeof v === 'string' ? parseIsoDate(v) : null;
-  if (!d) {
-    ctx.addIssue({ code: 'custom', message: 'timeDate must be an ISO 8601 date-time, e.g. 2026-03-01T09:30:00Z' });
-    return z.NEVER;
-  }
-  return d;
-});
+const TIME_DATE = 'timeDate must be an ISO 8601 date-time, e.g. 2026-03-01T09:30:00Z';
+const IsoDate = z
+  .string({ error: TIME_DATE })
+  .transform((v, ctx) => {
+    const d = parseIsoDate(v);
+    if (!d) {
+      ctx.addIssue({ code: 'custom', message: TIME_DATE });
+      return z.NEVER;
+    }
+    return d;
+  })
+  .describe('ISO 8601 date-time (UTC when no offset is given)');
 
 const text = (what: string) => z.string({ error: `${what} must be a string` }).trim().min(1, `${what} must not be empty`);
 const optionalText = (what: string) =>
@@ -86,21 +89,35 @@ const Pax = z
 
 const CoreCreate = z.object({
   timeDate: IsoDate,
-  pilot: text('pilot'),
+  pilot: text('pilot').describe('Pilot user id'),
   copilot: optionalText('copilot'),
   copilotType: z
     .enum(COPILOT_TYPES, { error: `copilotType must be one of ${COPILOT_TYPES.join(', ')}` })
     .nullable()
     .optional(),
   aircraftId: text('aircraftId'),
-  aircraftRegistration: text('aircraftRegistration'),
+  aircraftRegistration: text('aircraftRegistration').describe('Must match the aircraft'),
   flightNumber: optionalText('flightNumber'),
   startLocation: text('startLocation'),
   endLocation: text('endLocation'),
-  pax: Pax,
+  pax: Pax.describe('Passenger count or null; required on create (null allowed)'),
   notes: optionalText('notes'),
 });
 const CoreUpdate = CoreCreate.partial();
+
+const TrackingItems = z
+  .record(z.string(), z.union([z.number(), z.string(), z.null()]))
+  .nullish()
+  .describe('Tracking values keyed by the aircraft\u2019s maintenance or log tracking item keys (null removes one on update)');
+/**
+ * The operation inputs: the core fields and `trackingItems`. The GraphQL inputs are derived from these; the REST
+ * body is the same with tracking values also allowed as top-level keys (flightLogInput). checkCreate/checkUpdate
+ * apply them, with the tracking values split out first (normalize).
+ */
+export const CreateFlightLogSchema = CoreCreate.extend({ trackingItems: TrackingItems });
+export const UpdateFlightLogSchema = CoreUpdate.extend({ trackingItems: TrackingItems }).describe(
+  'Only the fields to change; null clears an optional field or removes a tracking value.',
+);
 
 type TrackingValue = number | string | null;
 
