@@ -1,7 +1,8 @@
 import { builder } from '../../graphql/builder.js';
 import { WriteResultType, stripNulls } from '../../graphql/common.js';
 import { decimalNumber, type CompletionPage, type MaintenanceStatusItem, type MaintenanceStatusList, type ScheduleItemList } from './read-model.js';
-import { RELATED_TO_TYPES, SCHEDULE_STATUSES } from './schema.js';
+import { CompleteInput, CreateItemSchema, RELATED_TO_TYPES, SCHEDULE_STATUSES, UpdateItemSchema } from './schema.js';
+import { inputFromZod } from '../../graphql/zod-input.js';
 
 /** GraphQL adapter for the maintenance schedule: types, queries and mutations over ScheduleService. */
 export const ScheduleItemType = builder.prismaObject('ScheduleItem', {
@@ -113,43 +114,10 @@ export const MaintenanceStatusListType = builder.objectRef<MaintenanceStatusList
   }),
 });
 
-const scheduleItemFields = (t: any, required: boolean) => ({
-  name: t.string({ required }),
-  type: t.string({ required, description: 'e.g. Inspection, Service, Overhaul, Warranty Expiry, ...' }),
-  documentation: t.stringList({ description: 'Storage URLs' }),
-  archivedDocumentation: t.stringList(),
-  relatedTo: t.string({ required, description: 'Asset uid, the company id (company), or a name (equipment)' }),
-  relatedToType: t.string({ required, description: RELATED_TO_TYPES.join(', ') }),
-  recurring: t.boolean({ required, description: 'Rolls forward when completed' }),
-  recurringInterval: t.float({ description: 'Tracking units between recurrences; required for a recurring usage threshold' }),
-  trackingItem: t.string({ description: 'A number maintenance tracking item key of the aircraft, vehicle or component' }),
-  dueAtInterval: t.float({ description: 'Tracking value at which the item is due (with trackingItem: the usage threshold)' }),
-  calendarDateDue: t.string({ description: 'ISO 8601 date (YYYY-MM-DD); of a date-time only the date as written counts' }),
-  calendarRecurring: t.int({ description: 'Days between recurrences; required for a recurring calendar threshold' }),
-  lastCarriedOutDate: t.string({ description: 'ISO 8601 date or date-time' }),
-  lastCarriedOutValue: t.field({ type: 'JSON', description: 'number or string' }),
-  notes: t.string(),
-});
-
-export const CreateScheduleItemInput = builder.inputType('CreateScheduleItemInput', {
-  description: 'At least one threshold: usage (trackingItem + dueAtInterval) or calendar (calendarDateDue).',
-  fields: (t) => ({
-    ...scheduleItemFields(t, true),
-    status: t.string({ description: `${SCHEDULE_STATUSES.join(', ')}; default active` }),
-  }),
-});
-export const UpdateScheduleItemInput = builder.inputType('UpdateScheduleItemInput', {
-  description: 'Only the fields to change; null clears an optional field. status changes through delete and restore.',
-  fields: (t) => scheduleItemFields(t, false),
-});
-export const CompleteScheduleItemInput = builder.inputType('CompleteScheduleItemInput', {
-  fields: (t) => ({
-    completedAt: t.string({ description: 'ISO 8601; default now. A date alone is that day in the acting user\u2019s time zone' }),
-    trackingValue: t.float({ description: 'Default: the asset\u2019s current total for the item\u2019s trackingItem' }),
-    notes: t.string(),
-    documents: t.stringList({ description: 'Storage URLs' }),
-  }),
-});
+// Inputs are derived from the service's zod schemas (src/graphql/zod-input.ts): defined once, checked there.
+export const CreateScheduleItemInput = inputFromZod('CreateScheduleItemInput', CreateItemSchema);
+export const UpdateScheduleItemInput = inputFromZod('UpdateScheduleItemInput', UpdateItemSchema);
+export const CompleteScheduleItemInput = inputFromZod('CompleteScheduleItemInput', CompleteInput);
 
 builder.queryFields((t) => ({
   scheduleItems: t.field({

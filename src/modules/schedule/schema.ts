@@ -69,20 +69,22 @@ const Days = (what: string) =>
 /** Every writable field; each may be null (a clear on update; refused on create for required fields). */
 const ItemFields = z.object({
   name: str('name'),
-  type: str('type'),
-  documentation: documentList('documentation'),
+  type: str('type').describe('e.g. Inspection, Service, Overhaul, Warranty Expiry, ...'),
+  documentation: documentList('documentation').describe('Storage URLs'),
   archivedDocumentation: documentList('archivedDocumentation'),
-  relatedTo: str('relatedTo'),
+  relatedTo: str('relatedTo').describe('Asset uid, the company id (company), or a name (equipment)'),
   relatedToType: z.enum(RELATED_TO_TYPES, { error: `relatedToType must be one of ${RELATED_TO_TYPES.join(', ')}` }),
-  recurring: z.boolean({ error: 'recurring must be true or false' }),
-  recurringInterval: trackingNumber('recurringInterval', { positive: true }),
-  trackingItem: str('trackingItem'),
-  dueAtInterval: trackingNumber('dueAtInterval'),
-  calendarDateDue: CalendarDate,
-  calendarRecurring: Days('calendarRecurring'),
-  lastCarriedOutDate: Instant('lastCarriedOutDate'),
-  lastCarriedOutValue: CarriedOutValue,
-  status: z.enum(SCHEDULE_STATUSES, { error: `status must be one of ${SCHEDULE_STATUSES.join(', ')}` }),
+  recurring: z.boolean({ error: 'recurring must be true or false' }).describe('Rolls forward when completed'),
+  recurringInterval: trackingNumber('recurringInterval', { positive: true }).describe(
+    'Tracking units between recurrences; required for a recurring usage threshold',
+  ),
+  trackingItem: str('trackingItem').describe('A number maintenance tracking item key of the aircraft, vehicle or component'),
+  dueAtInterval: trackingNumber('dueAtInterval').describe('Tracking value at which the item is due (with trackingItem: the usage threshold)'),
+  calendarDateDue: CalendarDate.describe('ISO 8601 date (YYYY-MM-DD); of a date-time only the date as written counts'),
+  calendarRecurring: Days('calendarRecurring').describe('Days between recurrences; required for a recurring calendar threshold'),
+  lastCarriedOutDate: Instant('lastCarriedOutDate').describe('ISO 8601 date or date-time'),
+  lastCarriedOutValue: CarriedOutValue.describe('A number or a string'),
+  status: z.enum(SCHEDULE_STATUSES, { error: `status must be one of ${SCHEDULE_STATUSES.join(', ')}` }).describe('Default active'),
   notes: z.string({ error: 'notes must be a string' }).max(10_000, 'notes is too long (10000 characters at most)'),
 });
 export type FieldName = keyof typeof ItemFields.shape;
@@ -96,13 +98,24 @@ export const ItemPatch = z.object(
   },
 );
 export type Patch = z.output<typeof ItemPatch>;
+/** The operation inputs as GraphQL (src/graphql/zod-input.ts) and the docs show them; checkCreate/checkUpdate apply ItemPatch. */
+export const CreateItemSchema = ItemPatch.describe(
+  'name, type, relatedTo, relatedToType and recurring are required, and at least one threshold: usage (trackingItem + ' +
+    'dueAtInterval) or calendar (calendarDateDue).',
+);
+export const UpdateItemSchema = ItemPatch.omit({ status: true }).describe(
+  'Only the fields to change; null clears an optional field. status changes through delete and restore.',
+);
 
 export const CompleteInput = z
   .object({
-    completedAt: Instant('completedAt').nullable().optional(),
-    trackingValue: trackingNumber('trackingValue').nullable().optional(),
+    completedAt: Instant('completedAt')
+      .nullable()
+      .optional()
+      .describe('ISO 8601; default now. A date alone is that day in the acting user\u2019s time zone'),
+    trackingValue: trackingNumber('trackingValue').nullable().optional().describe('Default: the asset\u2019s current total for the item\u2019s trackingItem'),
     notes: z.string({ error: 'notes must be a string' }).max(10_000, 'notes is too long (10000 characters at most)').nullable().optional(),
-    documents: documentList('documents').nullable().optional(),
+    documents: documentList('documents').nullable().optional().describe('Storage URLs'),
   });
 export const COMPLETE_FIELDS = Object.keys(CompleteInput.shape);
 export type CompleteScheduleItemInput = z.input<typeof CompleteInput>;
