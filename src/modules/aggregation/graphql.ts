@@ -1,10 +1,11 @@
 import { builder } from '../../graphql/builder.js';
 import { stripNulls } from '../../graphql/common.js';
+import type { z } from 'zod';
+import { inputFromZod } from '../../graphql/zod-input.js';
 import {
-  COLLECTIONS,
-  COUNT_METRIC,
-  DATE_GROUPS,
-  OPERATIONS,
+  AggregateDateRangeSchema,
+  AggregateInputSchema,
+  AggregateMetricSchema,
   type AggregateMetricResult,
   type AggregateParams,
   type AggregateResult,
@@ -16,37 +17,13 @@ import {
  * answers an unknown collection, operation or date group with a clear 400 naming the allowed values); `filters`
  * and `totals` are JSON because their keys are the caller's field values.
  */
-const AggregateMetricInput = builder.inputType('AggregateMetricInput', {
-  fields: (t) => ({
-    field: t.string({ required: true, description: `A numeric field, or ${COUNT_METRIC}` }),
-    operation: t.string({ description: `${OPERATIONS.join(', ')}; default sum` }),
-  }),
-});
-
-const AggregateDateRangeInput = builder.inputType('AggregateDateRangeInput', {
-  fields: (t) => ({
-    field: t.string({ description: 'Date field; default timeDate for flight logs, createdAt otherwise' }),
-    start: t.string({ description: 'ISO 8601, inclusive' }),
-    end: t.string({ description: 'ISO 8601, inclusive; a date alone includes that whole day (UTC)' }),
-  }),
-});
-
-export const AggregateInput = builder.inputType('AggregateInput', {
+// The input is derived from the service's zod schema (src/graphql/zod-input.ts): defined once, checked there.
+export const AggregateInput = inputFromZod('AggregateInput', AggregateInputSchema, {
   description: 'AggregateBody (metric, operation, dateField, startDate, endDate) or the alternative form (metrics, dateRange).',
-  fields: (t) => ({
-    collection: t.string({ required: true, description: COLLECTIONS.join(', ') }),
-    metric: t.string({ description: `Any numeric field (core, tracking, totals, form data); ${COUNT_METRIC} counts records` }),
-    operation: t.string({ description: `${OPERATIONS.join(', ')}; default sum` }),
-    groupBy: t.string({ description: 'Field to group by; one group "all" when omitted' }),
-    dateField: t.string({ description: 'Date field for filtering and date grouping' }),
-    startDate: t.string({ description: 'ISO 8601, inclusive' }),
-    endDate: t.string({ description: 'ISO 8601, inclusive; a date alone includes that whole day (UTC)' }),
-    timezone: t.string({ description: 'IANA name, abbreviation (AEST, ...) or offset (UTC+10); default UTC' }),
-    dateGroup: t.string({ description: `${DATE_GROUPS.join(', ')}; default none; needs dateField` }),
-    filters: t.field({ type: 'JSON', description: 'map<string, string>: equality filters' }),
-    metrics: t.field({ type: [AggregateMetricInput], description: 'Alternative form: several metrics, one results set each' }),
-    dateRange: t.field({ type: AggregateDateRangeInput, description: 'Alternative form of dateField/startDate/endDate' }),
-  }),
+  names: new Map<z.ZodType, string>([
+    [AggregateMetricSchema, 'AggregateMetricInput'],
+    [AggregateDateRangeSchema, 'AggregateDateRangeInput'],
+  ]),
 });
 
 const AggregateRowType = builder.objectRef<AggregateRow>('AggregateRow').implement({
