@@ -366,7 +366,7 @@ describe('GET /form-completions', () => {
 
 describe('GraphQL', () => {
   it('submits and reads completions with their form, user and created schedule items', async () => {
-    const r = await env.gql('mutation($i: JSON!) { createFormCompletion(input: $i) { uid status sideEffects { scheduleItemsCreated vehiclesUpdated warnings } } }', {
+    const r = await env.gql('mutation($i: CreateFormCompletionInput!) { createFormCompletion(input: $i) { uid status sideEffects { scheduleItemsCreated vehiclesUpdated warnings } } }', {
       i: { formId, answers: { vehicle: 'acme-v-1', tyres: 'fail', defects: { description: 'Wiper torn' } } },
     });
     expect(r.body.errors).toBeUndefined();
@@ -379,7 +379,7 @@ describe('GraphQL', () => {
     expect(q.body.errors).toBeUndefined();
     expect(q.body.data.formCompletion).toMatchObject({ uid, form: { code: formCode }, user: { uid: 'acme-owner' }, scheduleItems: [{ name: 'Defect: Wiper torn', type: 'Defect', relatedTo: 'acme-v-1' }] });
     expect(q.body.data.formCompletions.count).toBe(2);
-    const bad = await env.gql('mutation($i: JSON!) { createFormCompletion(input: $i) { uid } }', { i: { formId, answers: { vehicle: 'acme-v-1' } } });
+    const bad = await env.gql('mutation($i: CreateFormCompletionInput!) { createFormCompletion(input: $i) { uid } }', { i: { formId, answers: { vehicle: 'acme-v-1' } } });
     expect(bad.body.errors![0].extensions.code).toBe('VALIDATION_ERROR');
     expect(bad.body.errors![0].extensions.errors[0].path).toBe('/answers/tyres');
   });

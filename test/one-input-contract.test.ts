@@ -133,7 +133,7 @@ const cases: Case[] = [
   {
     name: 'form completion: an empty formId',
     rest: { method: 'POST', path: '/form-completions', body: { formId: '', answers: {} } },
-    gql: { query: 'mutation($input: JSON!) { createFormCompletion(input: $input) { uid } }', variables: { input: { formId: '', answers: {} } } },
+    gql: { query: 'mutation($input: CreateFormCompletionInput!) { createFormCompletion(input: $input) { uid } }', variables: { input: { formId: '', answers: {} } } },
     path: '/formId',
     message: /^formId must not be empty$/,
   },

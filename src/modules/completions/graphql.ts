@@ -1,9 +1,10 @@
+import { inputFromZod } from '../../graphql/zod-input.js';
 import { builder } from '../../graphql/builder.js';
 import { stripNulls } from '../../graphql/common.js';
 import { FormType } from '../forms/graphql.js';
 import { ScheduleItemType } from '../schedule/graphql.js';
 import { UserType } from '../users/graphql.js';
-import type { CompletionPage, StoredSideEffects } from './service.js';
+import { CreateCompletionSchema, type CompletionPage, type StoredSideEffects } from './service.js';
 
 /** GraphQL adapter for form completions over CompletionService; relations batch through the request's loaders. */
 const stored = (v: unknown): StoredSideEffects => {
@@ -113,12 +114,18 @@ builder.queryFields((t) => ({
   }),
 }));
 
+// The input is derived from the service's zod schema (src/graphql/zod-input.ts); answers are keyed by the form's
+// own field names, so they stay a JSON map
+export const CreateFormCompletionInput = inputFromZod('CreateFormCompletionInput', CreateCompletionSchema, {
+  description: 'A submission: formId and answers (by field name or storage key) required.',
+});
+
 builder.mutationFields((t) => ({
   createFormCompletion: t.field({
     type: FormCompletionWriteResultType,
     description:
-      'CreateFormCompletionBody-shaped JSON: formId and answers (by field name or storage key) required. Defect and odometer answers take effect in the same transaction.',
-    args: { input: t.arg({ type: 'JSON', required: true }) },
+      'Submits a form: each answer is checked against its field. Defect and odometer answers take effect in the same transaction.',
+    args: { input: t.arg({ type: CreateFormCompletionInput, required: true }) },
     resolve: (_r, args, ctx) => ctx.services.completions.create(args.input),
   }),
 }));
