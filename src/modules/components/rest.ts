@@ -1,7 +1,18 @@
 import { z } from 'zod';
 import { checkedBy, defineRoutes, named, omitNulls } from '../../rest/contract.js';
 import { COUNTER_BASES, COUNTER_UNITS, PARENT_TYPES } from './counters.js';
-import { COMPONENT_STATES, ComponentFilterSchema, REMOVED_STATES, checkBody } from './schema.js';
+import {
+  COMPONENT_STATES,
+  ComponentFilterSchema,
+  CounterInputSchema,
+  CounterMappingSchema,
+  CreateSchema,
+  InstallSchema,
+  RemoveSchema,
+  ResetSchema,
+  UpdateSchema,
+  checkBody,
+} from './schema.js';
 
 /** REST adapter for components (docs/contract/api-v1.md §2.15, docs/contract/gaps.md §3 "Components"): declarations and the representation. */
 const AssetRefDoc = (types: readonly string[]) =>
@@ -75,89 +86,14 @@ export const ComponentDoc = named(
   }),
 );
 
-export const ComponentCounterInputDoc = named(
-  'ComponentCounterInput',
-  z
-    .object({
-      key: z.string().optional().describe('Update only: the counter to change. Left out on create (derived from displayText) and to add a counter'),
-      displayText: z.string().optional().describe('Required for a new counter'),
-      unit: z.enum(COUNTER_UNITS).optional().describe('Required for a new counter'),
-      basis: z.enum(COUNTER_BASES).optional().describe('Default sinceNew; fixed once added'),
-      initialValue: z.number().min(0).optional().describe('Default 0; new counters only (values change only through the reset operation)'),
-      precision: z.number().int().min(0).max(10).optional().describe('Default: hours 1, cycles/landings/distance 0'),
-    })
-    .strict(),
-);
-
-const bodyFields = {
-  name: z.string().min(1),
-  type: z.string().min(1),
-  partNumber: z.string().min(1),
-  serialNumber: z.string().min(1).describe('A part without a serial number is a stock item, not a component'),
-  manufacturer: z.string().nullable().optional(),
-  description: z.string().nullable().optional(),
-  alternatePartNumbers: z.array(z.string()).nullable().optional(),
-  state: z.enum(COMPONENT_STATES).optional().describe('Default inStores; installed is refused (use the install operation)'),
-  location: z.string().nullable().optional(),
-  condition: z.string().nullable().optional(),
-  grn: z.string().nullable().optional(),
-  notes: z.string().nullable().optional(),
-  canHaveChildren: z.boolean().optional(),
-  parentType: z.string().nullable().optional(),
-  counters: z.array(ComponentCounterInputDoc).optional(),
-};
-
-export const CreateComponentBody = named(
-  'CreateComponentBody',
-  z
-    .object(bodyFields)
-    .strict()
-    .describe('uid, companyId, status, parent, ancestorUids, childCount, createdAt, updatedAt are server-controlled and refused.'),
-);
-export const UpdateComponentBody = named(
-  'UpdateComponentBody',
-  z
-    .object({
-      ...bodyFields,
-      name: bodyFields.name.optional(),
-      type: bodyFields.type.optional(),
-      partNumber: bodyFields.partNumber.optional(),
-      serialNumber: bodyFields.serialNumber.optional(),
-    })
-    .strict()
-    .describe(
-      'Only the fields to change; null clears an optional field. Parent changes go only through install and remove. ' +
-        'counters: entries with key change that counter\u2019s displayText/unit/precision, entries without key add counters.',
-    ),
-);
-export const InstallComponentBody = named(
-  'InstallComponentBody',
-  z
-    .object({
-      parentType: z.enum(PARENT_TYPES),
-      parentUid: z.string().min(1),
-      mappings: z
-        .array(z.object({ counterKey: z.string(), sourceKey: z.string().nullable().optional() }).strict())
-        .optional()
-        .describe('One entry per counter to bind (sourceKey from inheritable-sources); counters with no entry or a null sourceKey stay frozen'),
-    })
-    .strict(),
-);
-export const RemoveComponentBody = named(
-  'RemoveComponentBody',
-  z
-    .object({
-      state: z.enum(REMOVED_STATES).optional().describe('Default inStores'),
-      location: z.string().nullable().optional().describe('Meaning follows state'),
-      condition: z.string().nullable().optional(),
-    })
-    .strict()
-    .describe('All optional; the body itself may be left out.'),
-);
-export const ResetCounterBody = named(
-  'ResetCounterBody',
-  z.object({ counterKey: z.string(), newValue: z.number().min(0).describe('Usually 0') }).strict(),
-);
+// Request bodies: the service's own schemas (src/modules/components/schema.ts), by name in the document
+named('ComponentCounterInput', CounterInputSchema);
+named('CounterMapping', CounterMappingSchema);
+export const CreateComponentBody = named('CreateComponentBody', CreateSchema);
+export const UpdateComponentBody = named('UpdateComponentBody', UpdateSchema);
+export const InstallComponentBody = named('InstallComponentBody', InstallSchema);
+export const RemoveComponentBody = named('RemoveComponentBody', RemoveSchema);
+export const ResetCounterBody = named('ResetCounterBody', ResetSchema);
 export const InheritableSourcesResponse = named(
   'InheritableSourcesResponse',
   z.object({

@@ -78,7 +78,7 @@ export const CounterInputSchema = z.object({
     .max(10, 'precision must be a whole number from 0 to 10')
     .nullish()
     .describe('Decimal places, 0 to 10 (default: hours 1, others 0)'),
-}).describe(
+}).strict().describe(
   'On create: displayText and unit required, key left out (derived from displayText). On update: with key, changes ' +
     'displayText/unit/precision of that counter; without key, adds a counter. Values change only through the reset operation.',
 );
@@ -107,6 +107,7 @@ const bodyShape = {
 };
 export const CreateSchema = z
   .object(bodyShape)
+  .strict()
   .describe('uid, companyId, status, parent, ancestorUids, childCount, createdAt, updatedAt are server-controlled and refused.');
 export const UpdateSchema = z.object({
   ...bodyShape,
@@ -114,7 +115,7 @@ export const UpdateSchema = z.object({
   type: bodyShape.type.optional(),
   partNumber: bodyShape.partNumber.optional(),
   serialNumber: bodyShape.serialNumber.optional(),
-}).describe(
+}).strict().describe(
   'Only the fields to change; null clears an optional field. Parent changes go only through install and remove. ' +
     'counters: entries with key change that counter\u2019s displayText/unit/precision, entries without key add counters.',
 );
@@ -127,7 +128,7 @@ export const CounterMappingSchema = z.object({
     .min(1, 'sourceKey must not be empty')
     .nullish()
     .describe('A key of inheritableSources; null or absent leaves the counter frozen while fitted'),
-});
+}).strict();
 export const InstallSchema = z.object({
   parentType: stateEnum(PARENT_TYPES, 'parentType'),
   parentUid: text('parentUid'),
@@ -135,16 +136,16 @@ export const InstallSchema = z.object({
     .array(CounterMappingSchema, { error: 'mappings must be an array' })
     .nullish()
     .describe('One entry per counter to bind (sourceKey from inheritable-sources); counters with no entry or a null sourceKey stay frozen'),
-});
+}).strict();
 export const RemoveSchema = z.object({
   state: stateEnum(REMOVED_STATES).nullish().describe('Default inStores; any state but installed'),
   location: optionalText('location').describe('Meaning follows the state'),
   condition: optionalText('condition'),
-});
+}).strict().describe('All optional; the body itself may be left out.');
 export const ResetSchema = z.object({
   counterKey: text('counterKey'),
   newValue: nonNegative('newValue').describe('Usually 0'),
-});
+}).strict();
 
 export const ComponentFilterSchema = z.object({
   state: stateEnum(COMPONENT_STATES).optional().describe('Only components in this state'),
@@ -182,11 +183,17 @@ export function parse<T extends z.ZodType>(what: string, schema: T, raw: unknown
       if (isPlainObject(c)) errors.push(...checkKeys(c, COUNTER_FIELDS, COUNTER_KEYS, `/counters/${i}`));
     });
   }
-  const parsed = schema.safeParse(raw);
+  // the schemas are closed (strict) as the documents show them; unknown keys are checkKeys' to report, with their
+  // own messages, so zod sees only the known ones
+  const body = known(raw, allowed);
+  if (Array.isArray(body.counters)) body.counters = body.counters.map((c) => (isPlainObject(c) ? known(c, COUNTER_FIELDS) : c));
+  const parsed = schema.safeParse(body);
   if (!parsed.success) errors.push(...fieldErrorsFromZod(parsed.error.issues));
   if (errors.length || !parsed.success) invalid(what, errors);
   return parsed.data;
 }
+
+const known = (o: Record<string, unknown>, keys: readonly string[]) => Object.fromEntries(Object.entries(o).filter(([k]) => keys.includes(k)));
 
 /**
  * The body check of each write (no database): the service runs it, and the REST façade runs it before GraphQL sees
