@@ -2,7 +2,10 @@ import { z } from 'zod';
 import { checkedBy, defineRoutes, named, omitNulls } from '../../rest/contract.js';
 import { checkComplete, checkCreate, checkUpdate } from './service.js';
 import {
+  CompleteInput,
   CompletionFilterSchema,
+  CreateItemSchema,
+  UpdateItemSchema,
   MAX_DAYS,
   MaintenanceStatusFilterSchema,
   RELATED_TO_TYPES,
@@ -45,78 +48,10 @@ export const ScheduleItemListDoc = named(
   z.object({ data: z.array(ScheduleItemDoc), count: z.number().int() }),
 );
 
-const bodyFields = {
-  name: z.string().min(1),
-  type: z.string().min(1).describe('e.g. Inspection, Service, Overhaul, ...'),
-  documentation: z.array(z.string()).optional().describe('Storage URLs'),
-  archivedDocumentation: z.array(z.string()).optional(),
-  relatedTo: z.string().min(1).describe('Asset uid (aircraft, vehicle, component, user), your company id (company) or a name (equipment)'),
-  relatedToType: z.enum(RELATED_TO_TYPES),
-  recurring: z.boolean(),
-  recurringInterval: z
-    .number()
-    .gt(0)
-    .optional()
-    .describe('Tracking units between recurrences; required when a recurring item has a usage threshold. At most 6 decimal places'),
-  trackingItem: z.string().optional().describe('A number maintenance tracking item of the aircraft, vehicle or component'),
-  dueAtInterval: z.number().optional().describe('Tracking value at which the item is due. At most 6 decimal places'),
-  calendarDateDue: z.string().optional().describe('ISO 8601 date (YYYY-MM-DD); of a date-time only the date as written counts'),
-  calendarRecurring: z
-    .number()
-    .int()
-    .min(1)
-    .max(MAX_DAYS)
-    .optional()
-    .describe('Days between recurrences; required when a recurring item has a calendar threshold'),
-  lastCarriedOutDate: z.string().optional().describe('ISO 8601 date or date-time (UTC when no offset)'),
-  lastCarriedOutValue: CarriedOutValue.optional(),
-  notes: z.string().optional(),
-};
-
-export const CreateScheduleItemBody = named(
-  'CreateScheduleItemBody',
-  z
-    .object({ ...bodyFields, status: z.enum(SCHEDULE_STATUSES).optional().describe('Default active') })
-    .strict()
-    .describe(
-      'At least one threshold: usage (trackingItem and dueAtInterval) or calendar (calendarDateDue). uid, companyId, ' +
-        'createdAt and updatedAt are set by the server.',
-    ),
-);
-
-export const UpdateScheduleItemBody = named(
-  'UpdateScheduleItemBody',
-  z
-    .object(
-      Object.fromEntries(Object.entries(bodyFields).map(([k, v]) => [k, (v as z.ZodType).nullable().optional()])) as {
-        [K in keyof typeof bodyFields]: z.ZodOptional<z.ZodNullable<(typeof bodyFields)[K]>>;
-      },
-    )
-    .strict()
-    .describe(
-      'Only the fields to change; null clears an optional field. status is not updatable here (DELETE / restore). ' +
-        'The item as a whole must still have a threshold.',
-    ),
-);
-
-export const CompleteScheduleItemBody = named(
-  'CompleteScheduleItemBody',
-  z
-    .object({
-      completedAt: z
-        .string()
-        .optional()
-        .describe('ISO 8601; default now. A date alone means that day in the acting user\u2019s time zone'),
-      trackingValue: z
-        .number()
-        .optional()
-        .describe('Tracking value at completion; default the asset\u2019s current total for the item\u2019s trackingItem'),
-      notes: z.string().optional(),
-      documents: z.array(z.string()).optional().describe('Storage URLs'),
-    })
-    .strict()
-    .describe('All optional; the body itself may be left out.'),
-);
+// Request bodies: the service's own schemas (src/modules/schedule/schema.ts), by name in the document
+export const CreateScheduleItemBody = named('CreateScheduleItemBody', CreateItemSchema);
+export const UpdateScheduleItemBody = named('UpdateScheduleItemBody', UpdateItemSchema);
+export const CompleteScheduleItemBody = named('CompleteScheduleItemBody', CompleteInput);
 
 export const ScheduleWriteResultDoc = named(
   'ScheduleWriteResult',

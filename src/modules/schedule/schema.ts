@@ -98,14 +98,29 @@ export const ItemPatch = z.object(
   },
 );
 export type Patch = z.output<typeof ItemPatch>;
-/** The operation inputs as GraphQL (src/graphql/zod-input.ts) and the docs show them; checkCreate/checkUpdate apply ItemPatch. */
-export const CreateItemSchema = ItemPatch.describe(
-  'name, type, relatedTo, relatedToType and recurring are required, and at least one threshold: usage (trackingItem + ' +
-    'dueAtInterval) or calendar (calendarDateDue).',
-);
-export const UpdateItemSchema = ItemPatch.omit({ status: true }).describe(
-  'Only the fields to change; null clears an optional field. status changes through delete and restore.',
-);
+/**
+ * The operation inputs as GraphQL (src/graphql/zod-input.ts) and the OpenAPI document show them, read off the same
+ * fields: on create the REQUIRED ones must be given (not null); the others may be null, as on update. checkCreate
+ * and checkUpdate (service.ts) apply ItemPatch to the known keys and the REQUIRED rule with its own message, which
+ * accepts the same bodies.
+ */
+export const CreateItemSchema = z
+  .object(
+    Object.fromEntries(CREATE_FIELDS.map((k) => [k, REQUIRED.includes(k) ? ItemFields.shape[k] : ItemPatch.shape[k]])) as {
+      [K in FieldName]: (typeof ItemPatch.shape)[K];
+    },
+  )
+  .strict()
+  .describe(
+    'At least one threshold: usage (trackingItem and dueAtInterval) or calendar (calendarDateDue). uid, companyId, ' +
+      'createdAt and updatedAt are set by the server.',
+  );
+export const UpdateItemSchema = ItemPatch.omit({ status: true })
+  .strict()
+  .describe(
+    'Only the fields to change; null clears an optional field. status is not updatable here (DELETE / restore). ' +
+      'The item as a whole must still have a threshold.',
+  );
 
 export const CompleteInput = z
   .object({
@@ -116,7 +131,9 @@ export const CompleteInput = z
     trackingValue: trackingNumber('trackingValue').nullable().optional().describe('Default: the asset\u2019s current total for the item\u2019s trackingItem'),
     notes: z.string({ error: 'notes must be a string' }).max(10_000, 'notes is too long (10000 characters at most)').nullable().optional(),
     documents: documentList('documents').nullable().optional().describe('Storage URLs'),
-  });
+  })
+  .strict()
+  .describe('All optional; the body itself may be left out.');
 export const COMPLETE_FIELDS = Object.keys(CompleteInput.shape);
 export type CompleteScheduleItemInput = z.input<typeof CompleteInput>;
 
