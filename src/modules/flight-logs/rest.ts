@@ -4,7 +4,7 @@ import { csvCell, csvResponse } from '../../lib/csv.js';
 import { defineRoutes, named, type PresentInput } from '../../rest/contract.js';
 import type { RequestContext } from '../../context.js';
 import { ValidationError } from '../../errors.js';
-import { BATCH_MAX, COPILOT_TYPES, FlightLogFilterSchema, OUTPUT_FIELDS, flightLogInput } from './service.js';
+import { BATCH_MAX, COPILOT_TYPES, CreateFlightLogSchema, FlightLogFilterSchema, OUTPUT_FIELDS, UpdateFlightLogSchema, flightLogInput } from './service.js';
 
 /** REST adapter for flight logs (docs/contract/api-v1.md §4.2): declarations, the flat representation, projection and CSV. */
 const TrackingValue = z.union([z.number(), z.string(), z.null()]);
@@ -33,41 +33,17 @@ export const FlightLogDoc = named(
     .describe('The aircraft\u2019s tracking values appear as extra top-level keys. With `fields`, only those fields plus uid.'),
 );
 
-const bodyFields = {
-  timeDate: z.string().describe('ISO 8601 date-time (UTC when no offset is given)'),
-  pilot: z.string().describe('Pilot user id'),
-  copilot: z.string().optional(),
-  copilotType: z.enum(COPILOT_TYPES).optional(),
-  aircraftId: z.string(),
-  aircraftRegistration: z.string().describe('Must match the aircraft'),
-  flightNumber: z.string().optional(),
-  startLocation: z.string(),
-  endLocation: z.string(),
-  pax: z.number().int().min(0).nullable(),
-  notes: z.string().optional(),
-  trackingItems: z
-    .record(z.string(), TrackingValue)
-    .optional()
-    .describe('Tracking values keyed by the aircraft\u2019s maintenance or log tracking item keys'),
-};
-
+// Request bodies: the service's own schemas (CreateFlightLogSchema, UpdateFlightLogSchema), with the tracking
+// values the flat REST body may also carry as top-level keys (flightLogInput moves them into trackingItems)
 export const CreateFlightLogBody = named(
   'CreateFlightLogBody',
-  z
-    .object(bodyFields)
-    .catchall(TrackingValue)
-    .describe('Tracking values may also be sent as extra top-level properties. uid, companyId, createdAt and updatedAt must not be sent.'),
+  CreateFlightLogSchema.catchall(TrackingValue).describe(
+    'Tracking values may also be sent as extra top-level properties. uid, companyId, createdAt and updatedAt must not be sent.',
+  ),
 );
 export const UpdateFlightLogBody = named(
   'UpdateFlightLogBody',
-  z
-    .object(
-      Object.fromEntries(Object.entries(bodyFields).map(([k, v]) => [k, (v as z.ZodType).optional()])) as {
-        [K in keyof typeof bodyFields]: z.ZodOptional<(typeof bodyFields)[K]>;
-      },
-    )
-    .catchall(TrackingValue)
-    .describe('Only the fields to change. null clears an optional field or removes a tracking value.'),
+  UpdateFlightLogSchema.catchall(TrackingValue).describe('Only the fields to change. null clears an optional field or removes a tracking value.'),
 );
 export const WriteResultDoc = named(
   'WriteResult',
