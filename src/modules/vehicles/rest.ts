@@ -2,16 +2,12 @@ import { z } from 'zod';
 import { batchBody } from '../../lib/batch.js';
 import { defineRoutes, named, omitNulls } from '../../rest/contract.js';
 import { TrackingItemMetadataDoc } from '../aircraft/rest.js';
-import { VehicleFieldsSchema, VehicleFilterSchema, vehicleInput } from './service.js';
+import { CreateVehicleBodySchema, UpdateVehicleSchema, VehicleFieldsSchema, VehicleFilterSchema, vehicleInput } from './service.js';
 
 /** REST adapter for vehicles (docs/contract/api-v1.md §2.14, docs/contract/gaps.md §3): declarations only; SOFA runs the GraphQL fields. */
 const fields = {
   ...VehicleFieldsSchema.shape,
-  tracking: VehicleFieldsSchema.shape.tracking.describe('Exactly one primary unit true; defaults to miles on create'),
-  maintenanceTrackingItems: z
-    .record(z.string(), TrackingItemMetadataDoc)
-    .optional()
-    .describe('Defaults to one item from the primary unit (odometer or hours)'),
+  maintenanceTrackingItems: z.record(z.string(), TrackingItemMetadataDoc).optional(),
   logTrackingItems: z.record(z.string(), TrackingItemMetadataDoc).optional(),
 };
 
@@ -30,19 +26,9 @@ export const VehicleDoc = named(
   }),
 );
 export const VehicleListDoc = named('VehicleList', z.object({ data: z.array(VehicleDoc), count: z.number().int() }));
-export const CreateVehicleBody = named(
-  'CreateVehicleBody',
-  z
-    .object({
-      ...fields,
-      totals: z.record(z.string(), z.number()).optional().describe('Starting figures; on create the same as initialValues'),
-    })
-    .strict(),
-);
-export const UpdateVehicleBody = named(
-  'UpdateVehicleBody',
-  z.object(Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, (v as z.ZodType).optional()]))).strict(),
-);
+// Request bodies: the service's own schemas
+export const CreateVehicleBody = named('CreateVehicleBody', CreateVehicleBodySchema);
+export const UpdateVehicleBody = named('UpdateVehicleBody', UpdateVehicleSchema);
 export const VehicleWriteResultDoc = named(
   'VehicleWriteResult',
   z.object({ uid: z.string(), status: z.enum(['created', 'updated', 'deleted', 'restored', 'no_changes']) }),

@@ -54,9 +54,9 @@ export const VehicleFieldsSchema = z.object({
   transmissionType: z.enum(TRANSMISSION_TYPES).optional(),
   totalSeats: z.number().int().min(0).max(10_000, 'totalSeats must be at most 10000').optional(),
   passengerCapacity: z.number().int().min(0).max(10_000, 'passengerCapacity must be at most 10000').optional(),
-  tracking: VehicleTrackingSchema.optional(),
+  tracking: VehicleTrackingSchema.optional().describe('Exactly one primary unit true; defaults to miles on create'),
   trackingDevice: TrackingDeviceSchema.optional(),
-  maintenanceTrackingItems: TrackingMapSchema.optional(),
+  maintenanceTrackingItems: TrackingMapSchema.optional().describe('Defaults to one item from the primary unit (odometer or hours)'),
   logTrackingItems: TrackingMapSchema.optional(),
   initialValues: NumberMapSchema.optional(),
   location: z.string().optional(),
@@ -72,6 +72,10 @@ const VEHICLE_SERVER_CONTROLLED = ['uid', 'companyId', 'status', 'createdAt', 'u
 
 export const CreateVehicleSchema = VehicleFieldsSchema.strict();
 export const UpdateVehicleSchema = VehicleFieldsSchema.partial().strict();
+/** The REST create body: the contract also lets a new vehicle's starting figures come as `totals` (vehicleInput). */
+export const CreateVehicleBodySchema = CreateVehicleSchema.extend({
+  totals: NumberMapSchema.optional().describe('Starting figures; on create the same as initialValues'),
+});
 export type CreateVehicleInput = z.input<typeof CreateVehicleSchema>;
 
 export const VehicleFilterSchema = z
