@@ -68,6 +68,8 @@ async function expectSafe(res: Response, what: string): Promise<void> {
   const text = await res.text();
   expect(res.status, `${what} → ${res.status} ${text.slice(0, 300)}`).toBeLessThan(500);
   if (res.status >= 400) expect(res.headers.get('content-type') ?? '', `${what}: ${text.slice(0, 200)}`).toMatch(/application\/problem\+json/);
+  // a body is the service's to refuse (docs/decisions/0005): GraphQL's own coercion never answers a REST call
+  expect(text, `${what}: ${text.slice(0, 300)}`).not.toMatch(/Variable \\?"\$|cannot represent/);
 }
 
 describe('REST routes under generated malformed requests', () => {
