@@ -16,7 +16,7 @@ function freshBuilder() {
   b.addScalarType('JSON', new GraphQLScalarType({ name: 'JSON', serialize: (v) => v, parseValue: (v) => v }));
   b.addScalarType('DateTime', new GraphQLScalarType({ name: 'DateTime', serialize: (v) => v, parseValue: (v) => new Date(String(v)) }));
   b.queryType({ fields: (t) => ({ ok: t.boolean({ resolve: () => true }) }) });
-  return { b, derive: makeInputFromZod(b) };
+  return { b, derive: makeInputFromZod(b).inputFromZod };
 }
 
 /** The printed SDL of the types named, derived from `schema` as input type T. */
@@ -294,4 +294,29 @@ describe('vehicles (the real schema)', () => {
       expect(accepted).toBeGreaterThan(100);
     });
   }
+});
+
+describe('argsFromZod: query arguments from a service filter schema', () => {
+  it('one nullable argument per key; query-string flags and page sizes take their typed form', async () => {
+    const { BoolParam, LimitParam } = await import('../src/lib/params.js');
+    const b = new SchemaBuilder<{ Scalars: { JSON: { Input: unknown; Output: unknown } } }>({} as never);
+    b.addScalarType('JSON', new GraphQLScalarType({ name: 'JSON', serialize: (v) => v, parseValue: (v) => v }));
+    const { argsFromZod } = makeInputFromZod(b);
+    const Filter = z
+      .object({
+        status: z.string().min(1).optional().describe('Only this status'),
+        includeDeleted: BoolParam('includeDeleted').optional(),
+        limit: LimitParam.optional(),
+        kind: z.enum(['a', 'b']).optional(),
+      })
+      .strict();
+    b.queryType({ fields: (t) => ({ list: t.boolean({ args: argsFromZod(t, 'F', Filter), resolve: () => true }) }) });
+    const printed = printType(b.toSchema().getQueryType()!);
+    expect(printed).toContain('"""Only this status"""\n    status: String');
+    expect(printed).toContain('includeDeleted: Boolean'); // the union of true/false and "true"/"false" as GraphQL takes it
+    expect(printed).toContain('limit: Int');
+    expect(printed).toContain('"""One of: a, b."""\n    kind: String');
+    // without the hint the same union would be JSON: the hint is what makes it Boolean
+    expect(typeOfA(z.union([z.boolean(), z.enum(['true', 'false'])]))).toBe('JSON');
+  });
 });

@@ -1,5 +1,6 @@
 import type { EnumRef, InputObjectRef, SchemaTypes } from '@pothos/core';
 import type { z } from 'zod';
+import { graphqlHints } from '../lib/graphql-hint.js';
 import { builder as appBuilder } from './builder.js';
 
 /**
@@ -56,6 +57,8 @@ interface FieldPlan {
 interface Unwrapped {
   core: AnyZod;
   description?: string;
+  /** A scalar named by `typedAs` (src/lib/graphql-hint.ts): for schemas that take a query string and a typed value alike. */
+  hint?: Scalar;
   /** A wrapper lets null (or a missing value) through: list elements of this schema stay nullable. */
   nullable: boolean;
 }
@@ -68,9 +71,11 @@ const pascal = (key: string) => key.replace(/(^|[_\-\s]+)([a-zA-Z0-9])/g, (_m, _
 function unwrap(schema: AnyZod): Unwrapped {
   let s = schema;
   let description: string | undefined;
+  let hint: Scalar | undefined;
   let nullable = false;
   for (let depth = 0; depth < 100; depth++) {
     description ??= describedAs(s);
+    hint ??= graphqlHints.get(s as z.ZodType)?.graphql;
     const def = defOf(s);
     if (WRAPPERS.has(def.type)) {
       if (def.type === 'optional' || def.type === 'nullable' || def.type === 'catch') nullable = true;
@@ -80,7 +85,7 @@ function unwrap(schema: AnyZod): Unwrapped {
     } else if (def.type === 'lazy') {
       s = (s._zod as unknown as { innerType: AnyZod }).innerType; // zod's cached getter result: one schema object
     } else {
-      return { core: s, description, nullable };
+      return { core: s, description, hint, nullable };
     }
   }
   throw new ZodInputError('(schema)', 'wrappers nested more than 100 deep');
@@ -131,7 +136,7 @@ export function makeInputFromZod<Types extends SchemaTypes>(builder: PothosSchem
   const cache: Cache = caches.get(builder) ?? new WeakMap();
   caches.set(builder, cache);
 
-  return function inputFromZod<S extends z.ZodType>(name: string, schema: S, opts: InputFromZodOptions = {}): InputObjectRef<Types, ZodInputShape> {
+  function derive(opts: InputFromZodOptions) {
     const enums = (opts.enums ?? []).map((ref) => ({ ref, values: enumValues(ref) }));
 
     function typeOf(schema: AnyZod, path: string, nameHint: string): { type: TypeSpec; u: Unwrapped; note?: string } {
@@ -139,6 +144,7 @@ export function makeInputFromZod<Types extends SchemaTypes>(builder: PothosSchem
       const def = defOf(u.core);
       const named = (ref: Scalar | EnumRef<SchemaTypes, unknown, unknown> | InputObjectRef<SchemaTypes, ZodInputShape>) =>
         ({ kind: 'named', ref }) as const;
+      if (u.hint) return { type: named(u.hint), u };
       switch (def.type) {
         case 'string':
         case 'template_literal':
@@ -187,20 +193,9 @@ export function makeInputFromZod<Types extends SchemaTypes>(builder: PothosSchem
 
       const ref = builder.inputRef<ZodInputShape>(typeName);
       cache.set(schema, ref as never); // before the fields, so a recursive (lazy) schema finds it
-      const plans: Record<string, FieldPlan> = {};
+      let plans: Record<string, FieldPlan>;
       try {
-        for (const key of keys) {
-          const fieldPath = `${path}/${key}`;
-          if (!GRAPHQL_NAME.test(key) || key.startsWith('__')) throw new ZodInputError(fieldPath, `"${key}" is not a GraphQL field name`);
-          const field = shape[key];
-          const { type, u, note } = typeOf(field, fieldPath, `${typeName}${pascal(key)}`);
-          const required = field._zod.optin === undefined;
-          // "Required." follows a sentence: a description without a full stop gets one first
-          const parts = [u.description, note].filter(Boolean) as string[];
-          if (required) parts.push('Required.');
-          const text = parts.map((t, i) => (i < parts.length - 1 && !/[.!?]$/.test(t) ? `${t}.` : t)).join(' ');
-          plans[key] = { type, description: text || undefined };
-        }
+        plans = planFields(shape, typeName, path);
       } catch (e) {
         cache.delete(schema);
         throw e;
@@ -209,15 +204,40 @@ export function makeInputFromZod<Types extends SchemaTypes>(builder: PothosSchem
         description: description ?? describedAs(schema),
         fields: (t) =>
           Object.fromEntries(
-            Object.entries(plans).map(([key, plan]) => {
-              const toRef = (spec: TypeSpec): never =>
-                (spec.kind === 'named' ? spec.ref : t.listRef(toRef(spec.of), { required: spec.itemsNonNull })) as never;
-              return [key, t.field({ type: toRef(plan.type), required: false, description: plan.description })];
-            }),
+            Object.entries(plans).map(([key, plan]) => [key, t.field({ type: toRef(t, plan.type), required: false, description: plan.description })]),
           ) as never,
       });
       return ref as unknown as InputObjectRef<SchemaTypes, ZodInputShape>;
     }
+
+    /** Each field's GraphQL type and description (nullable; "Required." where zod requires it). */
+    function planFields(shape: Record<string, AnyZod>, typeName: string, path: string): Record<string, FieldPlan> {
+      const plans: Record<string, FieldPlan> = {};
+      for (const key of Object.keys(shape)) {
+        const fieldPath = `${path}/${key}`;
+        if (!GRAPHQL_NAME.test(key) || key.startsWith('__')) throw new ZodInputError(fieldPath, `"${key}" is not a GraphQL field name`);
+        const field = shape[key];
+        const { type, u, note } = typeOf(field, fieldPath, `${typeName}${pascal(key)}`);
+        const required = field._zod.optin === undefined;
+        // "Required." follows a sentence: a description without a full stop gets one first
+        const parts = [u.description, note].filter(Boolean) as string[];
+        if (required) parts.push('Required.');
+        const text = parts.map((t, i) => (i < parts.length - 1 && !/[.!?]$/.test(t) ? `${t}.` : t)).join(' ');
+        plans[key] = { type, description: text || undefined };
+      }
+      return plans;
+    }
+
+    return { objectRef, planFields };
+  }
+
+  /** A derived type as a Pothos type reference (lists built with the field or argument builder `t`). */
+  function toRef(t: { listRef: (...a: never[]) => unknown }, spec: TypeSpec): never {
+    return (spec.kind === 'named' ? spec.ref : (t.listRef as (r: unknown, o: unknown) => unknown)(toRef(t, spec.of), { required: spec.itemsNonNull })) as never;
+  }
+
+  function inputFromZod<S extends z.ZodType>(name: string, schema: S, opts: InputFromZodOptions = {}): InputObjectRef<Types, ZodInputShape> {
+    const { objectRef } = derive(opts);
 
     const root = unwrap(schema as AnyZod);
     const rootDef = defOf(root.core);
@@ -227,8 +247,28 @@ export function makeInputFromZod<Types extends SchemaTypes>(builder: PothosSchem
       throw new ZodInputError('(root)', 'a loose or catchall object has no input object type (use the JSON scalar)');
     }
     return objectRef(root.core, name, '', opts.description ?? root.description) as unknown as InputObjectRef<Types, ZodInputShape>;
-  };
+  }
+
+  /**
+   * The arguments of a query field, derived from the service's filter schema (the one REST checks its query
+   * parameters with): one nullable argument per key, `Name` the prefix of any nested input type.
+   */
+  function argsFromZod<S extends z.ZodType>(
+    t: { arg: (o: { type: never; required: false; description?: string }) => unknown; listRef: (...a: never[]) => unknown },
+    name: string,
+    schema: S,
+    opts: InputFromZodOptions = {},
+  ): Record<string, never> {
+    const root = unwrap(schema as AnyZod);
+    if (defOf(root.core).type !== 'object') throw new ZodInputError('(root)', `arguments need a zod object, got "${defOf(root.core).type}"`);
+    const plans = derive(opts).planFields(defOf(root.core).shape as Record<string, AnyZod>, name, '');
+    return Object.fromEntries(
+      Object.entries(plans).map(([key, plan]) => [key, t.arg({ type: toRef(t, plan.type), required: false, description: plan.description }) as never]),
+    );
+  }
+
+  return { inputFromZod, argsFromZod };
 }
 
 /** Derives a GraphQL input object type (on the app's builder) from a service's zod object schema. */
-export const inputFromZod = makeInputFromZod(appBuilder);
+export const { inputFromZod, argsFromZod } = makeInputFromZod(appBuilder);

@@ -1,10 +1,10 @@
-import { inputFromZod } from '../../graphql/zod-input.js';
+import { argsFromZod, inputFromZod } from '../../graphql/zod-input.js';
 import { builder } from '../../graphql/builder.js';
 import { stripNulls } from '../../graphql/common.js';
 import { FormType } from '../forms/graphql.js';
 import { ScheduleItemType } from '../schedule/graphql.js';
 import { UserType } from '../users/graphql.js';
-import { CreateCompletionSchema, type CompletionPage, type StoredSideEffects } from './service.js';
+import { CompletionFilterSchema, CreateCompletionSchema, type CompletionPage, type StoredSideEffects } from './service.js';
 
 /** GraphQL adapter for form completions over CompletionService; relations batch through the request's loaders. */
 const stored = (v: unknown): StoredSideEffects => {
@@ -96,15 +96,7 @@ builder.queryFields((t) => ({
   formCompletions: t.field({
     type: FormCompletionPageType,
     description: 'Completions, newest first, filtered by form, code, user and time; cursor pagination.',
-    args: {
-      formId: t.arg.string(),
-      code: t.arg.string(),
-      userId: t.arg.string(),
-      startDate: t.arg.string(),
-      endDate: t.arg.string(),
-      limit: t.arg.int(),
-      cursor: t.arg.string(),
-    },
+    args: argsFromZod(t, 'FormCompletionFilter', CompletionFilterSchema),
     resolve: (_r, args, ctx) => ctx.services.completions.list(stripNulls(args)),
   }),
   formCompletion: t.prismaField({

@@ -3,9 +3,10 @@ import { WriteResultType, stripNulls } from '../../graphql/common.js';
 import { COUNTER_BASES, COUNTER_UNITS, PARENT_TYPES, type CounterBinding } from './counters.js';
 import type { AssetRef, ComponentList, ComponentView, CounterView, InheritableSource, InheritableSources } from './read-model.js';
 import type { z } from 'zod';
-import { inputFromZod } from '../../graphql/zod-input.js';
+import { argsFromZod, inputFromZod } from '../../graphql/zod-input.js';
 import {
   COMPONENT_STATES,
+  ComponentFilterSchema,
   CounterInputSchema,
   CounterMappingSchema,
   CreateSchema,
@@ -171,15 +172,7 @@ builder.queryFields((t) => ({
   components: t.field({
     type: ComponentListType,
     description: 'Components of the company (soft-deleted ones only with includeDeleted), by name, serial number and uid.',
-    args: {
-      state: t.arg({ type: ComponentStateEnum }),
-      type: t.arg.string(),
-      parentUid: t.arg.string({ description: 'Fitted directly to this parent' }),
-      rootAssetUid: t.arg.string({ description: 'Anywhere under this aircraft or vehicle' }),
-      partNumber: t.arg.string(),
-      serialNumber: t.arg.string(),
-      includeDeleted: t.arg.boolean(),
-    },
+    args: argsFromZod(t, 'ComponentFilter', ComponentFilterSchema, inputOpts),
     resolve: (_r, args, ctx) => ctx.services.components.list(stripNulls(args) as never),
   }),
   component: t.field({

@@ -2,8 +2,8 @@ import { builder } from '../../graphql/builder.js';
 import { AircraftType } from '../aircraft/graphql.js';
 import { UserType } from '../users/graphql.js';
 import { BatchResultType, WriteResultType, stripNulls } from '../../graphql/common.js';
-import { COPILOT_TYPES, CreateFlightLogSchema, UpdateFlightLogSchema, type FlightLogPage } from './service.js';
-import { inputFromZod } from '../../graphql/zod-input.js';
+import { COPILOT_TYPES, CreateFlightLogSchema, FlightLogFilterSchema, UpdateFlightLogSchema, type FlightLogPage } from './service.js';
+import { argsFromZod, inputFromZod } from '../../graphql/zod-input.js';
 
 /** GraphQL adapter for flight logs: types, queries and mutations over FlightLogService. */
 export const FlightLogType = builder.prismaObject('FlightLog', {
@@ -66,15 +66,7 @@ builder.queryFields((t) => ({
   flightLogs: t.field({
     type: FlightLogPageType,
     description: 'Flight logs, newest first (timeDate desc, uid desc), a page at a time.',
-    args: {
-      aircraftId: t.arg.string(),
-      aircraftRegistration: t.arg.string(),
-      pilotId: t.arg.string(),
-      startDate: t.arg.string({ description: 'ISO 8601' }),
-      endDate: t.arg.string({ description: 'ISO 8601; a date alone includes that whole day' }),
-      limit: t.arg.int({ description: '1 to 500, default 100' }),
-      cursor: t.arg.string(),
-    },
+    args: argsFromZod(t, 'FlightLogFilter', FlightLogFilterSchema),
     resolve: (_r, args, ctx) => ctx.services.flightLogs.list(stripNulls(args)),
   }),
   flightLog: t.prismaField({

@@ -1,6 +1,7 @@
+import { argsFromZod } from '../../graphql/zod-input.js';
 import { builder } from '../../graphql/builder.js';
 import { stripNulls } from '../../graphql/common.js';
-import { FORM_STATUSES, publicWebhooks } from './service.js';
+import { FORM_STATUSES, FormFilterSchema, publicWebhooks } from './service.js';
 
 /** GraphQL adapter for form templates: types, queries and mutations over FormService. */
 export const FormWebhookType = builder.objectRef<{ url: string; hasSecret: boolean }>('FormWebhook').implement({
@@ -61,7 +62,7 @@ builder.queryFields((t) => ({
   forms: t.field({
     type: FormListType,
     description: 'Form templates; only active ones unless includeInactive.',
-    args: { includeInactive: t.arg.boolean() },
+    args: argsFromZod(t, 'FormFilter', FormFilterSchema),
     resolve: (_r, args, ctx) => ctx.services.forms.list(stripNulls(args)),
   }),
   form: t.prismaField({

@@ -1,8 +1,17 @@
 import { builder } from '../../graphql/builder.js';
 import { WriteResultType, stripNulls } from '../../graphql/common.js';
 import { decimalNumber, type CompletionPage, type MaintenanceStatusItem, type MaintenanceStatusList, type ScheduleItemList } from './read-model.js';
-import { CompleteInput, CreateItemSchema, RELATED_TO_TYPES, SCHEDULE_STATUSES, UpdateItemSchema } from './schema.js';
-import { inputFromZod } from '../../graphql/zod-input.js';
+import {
+  CompleteInput,
+  CompletionFilterSchema,
+  CreateItemSchema,
+  MaintenanceStatusFilterSchema,
+  RELATED_TO_TYPES,
+  SCHEDULE_STATUSES,
+  ScheduleItemFilterSchema,
+  UpdateItemSchema,
+} from './schema.js';
+import { argsFromZod, inputFromZod } from '../../graphql/zod-input.js';
 
 /** GraphQL adapter for the maintenance schedule: types, queries and mutations over ScheduleService. */
 export const ScheduleItemType = builder.prismaObject('ScheduleItem', {
@@ -123,12 +132,7 @@ builder.queryFields((t) => ({
   scheduleItems: t.field({
     type: ScheduleItemListType,
     description: 'Schedule items by name; inactive (soft-deleted) ones only with includeInactive.',
-    args: {
-      relatedTo: t.arg.string(),
-      relatedToType: t.arg.string({ description: RELATED_TO_TYPES.join(', ') }),
-      type: t.arg.string(),
-      includeInactive: t.arg.boolean(),
-    },
+    args: argsFromZod(t, 'ScheduleItemFilter', ScheduleItemFilterSchema),
     resolve: (_r, args, ctx) => ctx.services.schedule.list(stripNulls(args)),
   }),
   scheduleItem: t.prismaField({
@@ -140,12 +144,7 @@ builder.queryFields((t) => ({
   scheduleCompletions: t.field({
     type: CompletedScheduleItemListType,
     description: 'Completions, newest first (completedAt desc, uid desc), a page at a time.',
-    args: {
-      scheduleItemId: t.arg.string(),
-      relatedTo: t.arg.string({ description: 'Completions of items related to this asset uid' }),
-      limit: t.arg.int({ description: '1 to 500, default 100' }),
-      cursor: t.arg.string(),
-    },
+    args: argsFromZod(t, 'ScheduleCompletionFilter', CompletionFilterSchema),
     resolve: (_r, args, ctx) => ctx.services.schedule.completions(stripNulls(args)),
   }),
   maintenanceStatus: t.field({
@@ -153,13 +152,7 @@ builder.queryFields((t) => ({
     description:
       'Active items against their thresholds, most urgent first: overdue, due, upcoming, then items whose total is ' +
       'unknown; within each by calendarDaysRemaining, then remaining, then name.',
-    args: {
-      relatedTo: t.arg.string(),
-      relatedToType: t.arg.string({ description: RELATED_TO_TYPES.join(', ') }),
-      dueWithinDays: t.arg.int({ description: 'Calendar threshold within this many days (or past), or usage threshold reached' }),
-      overdueOnly: t.arg.boolean(),
-      timezone: t.arg.string({ description: 'IANA time zone for "today"; default UTC' }),
-    },
+    args: argsFromZod(t, 'MaintenanceStatusFilter', MaintenanceStatusFilterSchema),
     resolve: (_r, args, ctx) => ctx.services.schedule.status(stripNulls(args)),
   }),
 }));

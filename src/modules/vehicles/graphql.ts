@@ -1,13 +1,14 @@
 import type { z } from 'zod';
 import { builder } from '../../graphql/builder.js';
 import { BatchResultType, WriteResultType, stripNulls } from '../../graphql/common.js';
-import { inputFromZod } from '../../graphql/zod-input.js';
+import { argsFromZod, inputFromZod } from '../../graphql/zod-input.js';
 import {
   CreateVehicleSchema,
   FUEL_TYPES,
   TRANSMISSION_TYPES,
   TrackingDeviceSchema,
   UpdateVehicleSchema,
+  VehicleFilterSchema,
   VehicleTrackingSchema,
 } from './service.js';
 
@@ -58,7 +59,7 @@ builder.queryFields((t) => ({
   vehicles: t.field({
     type: VehicleListType,
     description: 'Vehicles of the company; soft-deleted ones only with includeDeleted (or status: "deleted").',
-    args: { status: t.arg.string(), includeDeleted: t.arg.boolean() },
+    args: argsFromZod(t, 'VehicleFilter', VehicleFilterSchema),
     resolve: async (_r, args, ctx) => {
       const data = await ctx.services.vehicles.list(stripNulls(args));
       return { data, count: data.length };

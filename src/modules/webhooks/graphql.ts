@@ -1,6 +1,7 @@
+import { argsFromZod } from '../../graphql/zod-input.js';
 import { builder } from '../../graphql/builder.js';
 import { stripNulls } from '../../graphql/common.js';
-import { publicStatus, type DeliveryFilter, type DeliveryPage } from './service.js';
+import { DeliveryFilterSchema, publicStatus, type DeliveryFilter, type DeliveryPage } from './service.js';
 
 /** GraphQL adapter for the delivery log and re-send over DeliveryService. */
 export const DeliveryType = builder.prismaObject('WebhookDelivery', {
@@ -42,7 +43,7 @@ builder.queryFields((t) => ({
   formDeliveries: t.field({
     type: DeliveryPageType,
     description: 'The delivery log of a form, newest first: webhook and email attempts with their outcome.',
-    args: { id: t.arg.id({ required: true }), channel: t.arg.string(), completionId: t.arg.string(), limit: t.arg.int(), cursor: t.arg.string() },
+    args: { id: t.arg.id({ required: true }), ...argsFromZod(t, 'DeliveryFilter', DeliveryFilterSchema) },
     resolve: (_r, { id, ...args }, ctx) => ctx.services.deliveries.list(String(id), stripNulls(args) as DeliveryFilter),
   }),
 }));
