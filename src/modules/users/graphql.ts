@@ -1,5 +1,6 @@
 import { builder } from '../../graphql/builder.js';
-import { USER_STATUSES } from './service.js';
+import { argsFromZod } from '../../graphql/zod-input.js';
+import { USER_STATUSES, UserFilterSchema } from './service.js';
 
 /** GraphQL adapter for users: types and queries over UserService. */
 export const UserStatusEnum = builder.enumType('UserStatus', { values: USER_STATUSES });
@@ -30,10 +31,7 @@ builder.queryFields((t) => ({
   users: t.field({
     type: UserListType,
     description: 'Users of the company, optionally filtered by status and role.',
-    args: {
-      status: t.arg({ type: UserStatusEnum, required: false }),
-      role: t.arg.string({ required: false }),
-    },
+    args: argsFromZod(t, 'UserFilter', UserFilterSchema, { enums: [UserStatusEnum] }),
     resolve: async (_root, args, ctx) => {
       const data = await ctx.services.users.list({ status: args.status ?? undefined, role: args.role ?? undefined });
       return { data, count: data.length };

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineRoutes, named, omitNulls } from '../../rest/contract.js';
-import { USER_STATUSES } from './service.js';
+import { USER_STATUSES, UserFilterSchema } from './service.js';
 
 /** REST adapter for users (docs/contract/api-v1.md §4.4, docs/contract/gaps.md §3): declarations only; SOFA runs the GraphQL fields. */
 export const UserDoc = named(
@@ -30,10 +30,7 @@ export const userRoutes = defineRoutes([
     path: '/users',
     tag: 'Users',
     summary: 'List users',
-    query: z.object({
-      status: z.enum(USER_STATUSES).optional().describe('Only users with this status'),
-      role: z.string().min(1).optional().describe('Only users that have this role'),
-    }),
+    query: UserFilterSchema,
     status: 200,
     response: UserListDoc,
     errors: [400],

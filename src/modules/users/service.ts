@@ -33,8 +33,8 @@ export const UserInputSchema = z
 export type UserInput = z.input<typeof UserInputSchema>;
 
 export const UserFilterSchema = z.object({
-  status: z.enum(USER_STATUSES).optional(),
-  role: z.string().min(1).optional(),
+  status: z.enum(USER_STATUSES).optional().describe('Only users with this status'),
+  role: z.string().min(1).optional().describe('Only users that have this role'),
 });
 export type UserFilter = z.infer<typeof UserFilterSchema>;
 
