@@ -22,11 +22,11 @@ afterAll(async () => {
 });
 
 /** A digest of everything the company's tables hold: equal digests mean nothing changed. */
+// one statement for every table (a snapshot is taken after each of some 3,000 requests)
+const SNAPSHOT_SQL = `SELECT ${TABLES.map((t, i) => `(SELECT md5(string_agg(x::text, '|' ORDER BY x::text)) FROM "${t}" x WHERE "companyId" = $1) AS h${i}`).join(', ')}`;
 async function snapshot(): Promise<string> {
-  const parts = await Promise.all(
-    TABLES.map((t) => env.database.sql.query<{ h: string | null }>(`SELECT md5(string_agg(x::text, '|' ORDER BY x::text)) AS h FROM "${t}" x WHERE "companyId" = $1`, [env.a.id])),
-  );
-  return parts.map((p) => p[0]?.h ?? '-').join(',');
+  const [row] = await env.database.sql.query<Record<string, string | null>>(SNAPSHOT_SQL, [env.a.id]);
+  return TABLES.map((_t, i) => row[`h${i}`] ?? '-').join(',');
 }
 
 const nasty = fc.oneof(
