@@ -206,3 +206,43 @@ describe('REST bodies meet only the service check', () => {
     expectValidation(s, '/counterKey');
   });
 });
+
+describe('derived GraphQL types keep what clients declared before', () => {
+  it('a flight log\u2019s aircraftId takes an ID variable (aircraft uids are IDs everywhere in the schema)', async () => {
+    const b = logCore();
+    const r = await env.gql(
+      `mutation($aircraftId: ID!) { createFlightLog(input: { aircraftId: $aircraftId, pilot: "${b.pilot}", timeDate: "${b.timeDate}",
+        aircraftRegistration: "${b.aircraftRegistration}", startLocation: "YSSY", endLocation: "YSBK", pax: 1 }) { uid status } }`,
+      { aircraftId: b.aircraftId },
+    );
+    expect(r.body.errors ?? [], JSON.stringify(r.body)).toEqual([]);
+    expect(r.body.data.createFlightLog.status).toBe('created');
+  });
+
+  it('createVehicle takes starting totals, as REST does: they become the initialValues', async () => {
+    const r = await env.gql('mutation($input: CreateVehicleInput!) { createVehicle(input: $input) { uid status } }', {
+      input: { make: 'Toyota', model: 'Hilux', registration: `TOT-${Date.now()}`, tracking: { kilometers: true, miles: false, hours: false }, totals: { odometer: 1000 } },
+    });
+    expect(r.body.errors ?? [], JSON.stringify(r.body)).toEqual([]);
+    const v = await env.json('GET', `${API}/vehicles/${r.body.data.createVehicle.uid}`);
+    expect(v.body).toMatchObject({ initialValues: { odometer: 1000 }, totals: { odometer: 1000 } });
+  });
+
+  it('removeComponent takes a ComponentState; installed is the service\u2019s to refuse, with its message', async () => {
+    const created = await env.json('POST', `${API}/components`, { body: { name: 'Blade', type: 'Rotor blade', partNumber: 'P-R', serialNumber: `S-${Date.now()}` } });
+    const q = 'mutation($id: ID!, $s: ComponentState) { removeComponent(id: $id, input: { state: $s }) { uid } }';
+    const missing = await env.gql(q, { id: 'no-such-component', s: 'inRepair' });
+    expect(missing.body.errors![0].extensions.code).toBe('NOT_FOUND');
+    const installed = await env.gql(q, { id: created.body.uid, s: 'installed' });
+    expect(installed.body.errors![0].extensions.code).toBe('VALIDATION_ERROR');
+    expect(installed.body.errors![0].extensions.errors[0].path).toBe('/state');
+  });
+
+  it('an empty number in a query string is the query check\u2019s 400, in its words', async () => {
+    const r = await env.json('GET', `${API}/maintenance-status?dueWithinDays=`);
+    expectValidation(r, '/query/dueWithinDays');
+    expect(JSON.stringify(r.body)).not.toMatch(/cannot represent/);
+    const ok = await env.json('GET', `${API}/maintenance-status?dueWithinDays=30`);
+    expect(ok.status).toBe(200);
+  });
+});

@@ -281,3 +281,32 @@ describe('urgency', () => {
     expect(dueWithin(s('a'), 1000)).toBe(false);
   });
 });
+
+describe('the documented create body (CreateItemSchema) takes exactly what checkCreate takes', async () => {
+  const { CreateItemSchema } = await import('../src/modules/schedule/schema.js');
+  const { checkCreate } = await import('../src/modules/schedule/service.js');
+  const base = { name: 'Check', type: 'Inspection', relatedTo: 'ac-1', relatedToType: 'aircraft', recurring: false, calendarDateDue: '2026-06-30' };
+  const bodies: [string, Record<string, unknown>][] = [
+    ['the base body', base],
+    ...(['name', 'type', 'relatedTo', 'relatedToType', 'recurring'] as const).flatMap((k): [string, Record<string, unknown>][] => {
+      const { [k]: _drop, ...rest } = base;
+      return [[`without ${k}`, rest], [`${k} null`, { ...base, [k]: null }]];
+    }),
+    ['optional fields null', { ...base, notes: null, trackingItem: null, dueAtInterval: null, documentation: null }],
+    ['status inactive', { ...base, status: 'inactive' }],
+    ['a blank name', { ...base, name: '  ' }],
+    ['recurring as a string', { ...base, recurring: 'yes' }],
+    ['calendarRecurring 0', { ...base, calendarRecurring: 0 }],
+    ['a bad date', { ...base, calendarDateDue: 'June' }],
+    ['documentation a string', { ...base, documentation: 'https://x.test/a.pdf' }],
+  ];
+  it.each(bodies)('%s', (_name, body) => {
+    let checked = true;
+    try {
+      checkCreate(body);
+    } catch {
+      checked = false;
+    }
+    expect(CreateItemSchema.safeParse(body).success).toBe(checked);
+  });
+});

@@ -44,7 +44,8 @@ const WRAPPERS = new Set(['optional', 'nullable', 'default', 'prefault', 'catch'
 /** Zod types whose input is any JSON as far as GraphQL can tell: the `JSON` scalar; zod decides. */
 const AS_JSON = new Set(['record', 'unknown', 'any', 'union', 'intersection']);
 
-type Scalar = 'String' | 'Int' | 'Float' | 'Boolean' | 'JSON' | 'DateTime';
+type Scalar = 'String' | 'Int' | 'Float' | 'Boolean' | 'JSON' | 'DateTime' | 'ID';
+const HINT_SCALARS = new Set<string>(['String', 'Int', 'Float', 'Boolean', 'ID']);
 /** A derived GraphQL input type: a scalar, an enum, an input object or a list of one. */
 type TypeSpec =
   | { kind: 'named'; ref: Scalar | EnumRef<SchemaTypes, unknown, unknown> | InputObjectRef<SchemaTypes, ZodInputShape> }
@@ -57,8 +58,8 @@ interface FieldPlan {
 interface Unwrapped {
   core: AnyZod;
   description?: string;
-  /** A scalar named by `typedAs` (src/lib/graphql-hint.ts): for schemas that take a query string and a typed value alike. */
-  hint?: Scalar;
+  /** A GraphQL type named by `typedAs` (src/lib/graphql-hint.ts): a scalar, or an enum of the caller's by name. */
+  hint?: string;
   /** A wrapper lets null (or a missing value) through: list elements of this schema stay nullable. */
   nullable: boolean;
 }
@@ -71,7 +72,7 @@ const pascal = (key: string) => key.replace(/(^|[_\-\s]+)([a-zA-Z0-9])/g, (_m, _
 function unwrap(schema: AnyZod): Unwrapped {
   let s = schema;
   let description: string | undefined;
-  let hint: Scalar | undefined;
+  let hint: string | undefined;
   let nullable = false;
   for (let depth = 0; depth < 100; depth++) {
     description ??= describedAs(s);
@@ -144,7 +145,12 @@ export function makeInputFromZod<Types extends SchemaTypes>(builder: PothosSchem
       const def = defOf(u.core);
       const named = (ref: Scalar | EnumRef<SchemaTypes, unknown, unknown> | InputObjectRef<SchemaTypes, ZodInputShape>) =>
         ({ kind: 'named', ref }) as const;
-      if (u.hint) return { type: named(u.hint), u };
+      if (u.hint) {
+        if (HINT_SCALARS.has(u.hint)) return { type: named(u.hint as Scalar), u };
+        const byName = enums.find((e) => (e.ref as { name?: string }).name === u.hint);
+        if (!byName) throw new ZodInputError(path, `typedAs names "${u.hint}", which is neither a scalar nor one of the enums passed in`);
+        return { type: named(byName.ref), u };
+      }
       switch (def.type) {
         case 'string':
         case 'template_literal':

@@ -19,12 +19,25 @@ export const LimitParam = typedAs(
   'Int',
 );
 
+/** A whole number from min to max: a number, or the digits of one (no sign, exponent, hex or spaces). */
+export const WholeParam = (what: string, min: number, max: number) => {
+  const message = `${what} must be a whole number from ${min} to ${max}`;
+  return typedAs(
+    z
+      .union([z.number(), z.string().regex(/^\d{1,9}$/, message).transform(Number)], { error: message })
+      .pipe(z.number().int(message).min(min, message).max(max, message)),
+    'Int',
+  );
+};
+
 /** A boolean flag: true/false, or the strings "true"/"false". */
 export const BoolParam = (what: string) =>
   typedAs(
-    z.union([z.boolean(), z.enum(['true', 'false']).transform((v) => v === 'true')], {
-      error: `${what} must be true or false`,
-    }),
+    z
+      .union([z.boolean(), z.enum(['true', 'false']).transform((v) => v === 'true')], {
+        error: `${what} must be true or false`,
+      })
+      .pipe(z.boolean()), // documented as what it means: a boolean
     'Boolean',
   );
 

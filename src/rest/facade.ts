@@ -209,9 +209,13 @@ function errorResponse(errors: ReadonlyArray<GraphQLError | Error>, logger: Logg
   const first = errors[0] as GraphQLError | undefined;
   const status = (first?.extensions?.http as { status?: number } | undefined)?.status;
   if (status && status < 500) return problemResponse(new BadRequestError(first!.message));
-  // refused before anything ran (variables GraphQL's types do not take): a route whose body has no service check
-  // reaches this; the ones with one never do, their bodies are the service's to refuse
-  if (first && errors.every((e) => !(e as GraphQLError).path && !(e as GraphQLError).originalError)) {
+  // refused before anything ran: variables GraphQL's types do not take (graphql-js reports each with the inner
+  // coercion error as its originalError). Only a service check that lets through what its GraphQL type refuses
+  // can get here; a plain Error from anywhere else stays a logged 500.
+  const isGraphQLError = (e: unknown): e is GraphQLError => e instanceof Error && e.name === 'GraphQLError';
+  const refusedBeforeExecution = (e: GraphQLError | Error) =>
+    isGraphQLError(e) && !e.path && (!e.originalError || isGraphQLError(e.originalError));
+  if (first && errors.every(refusedBeforeExecution)) {
     return problemResponse(new BadRequestError(`invalid request: ${first.message}`));
   }
   logger.error({ errors }, 'REST operation failed');

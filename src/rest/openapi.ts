@@ -114,7 +114,8 @@ function idOf(schema: z.ZodType): string {
 }
 
 function paramSchema(s: z.ZodType): Record<string, unknown> {
-  const json = z.toJSONSchema(s, { target: 'draft-2020-12', io: 'input', unrepresentable: 'any' }) as Record<
+  // parameters arrive as strings and are documented as what they mean: the typed (output) side (limit an integer)
+  const json = z.toJSONSchema(s, { target: 'draft-2020-12', io: 'output', unrepresentable: 'any' }) as Record<
     string,
     unknown
   >;

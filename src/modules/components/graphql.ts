@@ -11,7 +11,6 @@ import {
   CounterMappingSchema,
   CreateSchema,
   InstallSchema,
-  REMOVED_STATES,
   RemoveSchema,
   ResetSchema,
   UpdateSchema,
@@ -149,18 +148,13 @@ export const InheritableSourcesType = builder.objectRef<InheritableSources>('Inh
   }),
 });
 
-export const ComponentRemovedStateEnum = builder.enumType('ComponentRemovedState', {
-  description: 'The states a component can be taken off into (every state but installed).',
-  values: REMOVED_STATES,
-});
-
 // Inputs are derived from the service's zod schemas (src/graphql/zod-input.ts): defined once, checked there.
 const inputOpts = {
   names: new Map<z.ZodType, string>([
     [CounterInputSchema, 'ComponentCounterInput'],
     [CounterMappingSchema, 'CounterMappingInput'],
   ]),
-  enums: [ComponentStateEnum, ComponentRemovedStateEnum, CounterUnitEnum, CounterBasisEnum, ComponentParentTypeEnum],
+  enums: [ComponentStateEnum, CounterUnitEnum, CounterBasisEnum, ComponentParentTypeEnum],
 };
 export const CreateComponentInput = inputFromZod('CreateComponentInput', CreateSchema, inputOpts);
 export const UpdateComponentInput = inputFromZod('UpdateComponentInput', UpdateSchema, inputOpts);

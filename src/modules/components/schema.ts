@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ValidationError, fieldErrorsFromZod, invalid, isPlainObject, type FieldError } from '../../errors.js';
 import { checkKeys } from '../../lib/keys.js';
+import { typedAs } from '../../lib/graphql-hint.js';
 import { BoolParam } from '../../lib/params.js';
 import {
   COUNTER_BASES,
@@ -138,7 +139,8 @@ export const InstallSchema = z.object({
     .describe('One entry per counter to bind (sourceKey from inheritable-sources); counters with no entry or a null sourceKey stay frozen'),
 }).strict();
 export const RemoveSchema = z.object({
-  state: stateEnum(REMOVED_STATES).nullish().describe('Default inStores; any state but installed'),
+  // GraphQL keeps the one ComponentState enum; `installed` is this schema's to refuse, with its message
+  state: typedAs(stateEnum(REMOVED_STATES), 'ComponentState').nullish().describe('Default inStores; any state but installed'),
   location: optionalText('location').describe('Meaning follows the state'),
   condition: optionalText('condition'),
 }).strict().describe('All optional; the body itself may be left out.');
@@ -202,9 +204,9 @@ const known = (o: Record<string, unknown>, keys: readonly string[]) => Object.fr
 export const checkBody = {
   create: (raw: unknown) => parse('component', CreateSchema, raw, BODY_FIELDS),
   update: (raw: unknown) => parse('component', UpdateSchema, raw, BODY_FIELDS),
-  install: (raw: unknown) => parse('install request', InstallSchema, raw, ['parentType', 'parentUid', 'mappings']),
-  remove: (raw: unknown) => parse('remove request', RemoveSchema, raw ?? {}, ['state', 'location', 'condition']),
-  reset: (raw: unknown) => parse('counter reset', ResetSchema, raw, ['counterKey', 'newValue']),
+  install: (raw: unknown) => parse('install request', InstallSchema, raw, Object.keys(InstallSchema.shape)),
+  remove: (raw: unknown) => parse('remove request', RemoveSchema, raw ?? {}, Object.keys(RemoveSchema.shape)),
+  reset: (raw: unknown) => parse('counter reset', ResetSchema, raw, Object.keys(ResetSchema.shape)),
 };
 
 /** A counter from create/update input (displayText and unit required); null with errors when invalid. */

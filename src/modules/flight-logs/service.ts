@@ -11,6 +11,7 @@ import {
   type FieldError,
 } from '../../errors.js';
 import { newUid } from '../../lib/ids.js';
+import { typedAs } from '../../lib/graphql-hint.js';
 import { parseIsoInstant } from '../../lib/dates.js';
 import { BATCH_MAX, batchList, runBatch, type BatchOutcome } from '../../lib/batch.js';
 import type { WriteResult as SharedWriteResult, WriteStatus as SharedWriteStatus } from '../../lib/write-result.js';
@@ -95,7 +96,7 @@ const CoreCreate = z.object({
     .enum(COPILOT_TYPES, { error: `copilotType must be one of ${COPILOT_TYPES.join(', ')}` })
     .nullable()
     .optional(),
-  aircraftId: text('aircraftId'),
+  aircraftId: typedAs(text('aircraftId'), 'ID'), // GraphQL calls aircraft uids ID (Aircraft.uid, aircraft(id:))
   aircraftRegistration: text('aircraftRegistration').describe('Must match the aircraft'),
   flightNumber: optionalText('flightNumber'),
   startLocation: text('startLocation'),

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { Prisma, type ScheduleItem } from '../../generated/prisma/client.js';
 import { parseIso } from '../../lib/dates.js';
 import { jsonEqual } from '../../lib/json.js';
-import { BoolParam, LimitParam } from '../../lib/params.js';
+import { BoolParam, LimitParam, WholeParam } from '../../lib/params.js';
 import { TRACKING_MAX_ABS, TRACKING_SCALE, decimalPlaces, dueDateOf, isTimeZone, sameDecimal, storedDueDate } from './rules.js';
 
 /**
@@ -173,11 +173,7 @@ export type CompletionFilter = { [K in keyof z.input<typeof CompletionFilterSche
 export const MaintenanceStatusFilterSchema = z
   .object({
     ...relatedFilter,
-    dueWithinDays: z.coerce
-      .number({ error: `dueWithinDays must be a whole number from 0 to ${MAX_DAYS}` })
-      .int(`dueWithinDays must be a whole number from 0 to ${MAX_DAYS}`)
-      .min(0, `dueWithinDays must be a whole number from 0 to ${MAX_DAYS}`)
-      .max(MAX_DAYS, `dueWithinDays must be a whole number from 0 to ${MAX_DAYS}`)
+    dueWithinDays: WholeParam('dueWithinDays', 0, MAX_DAYS)
       .optional()
       .describe(
         'Only items whose calendar threshold falls within this many days from today (or is past), or whose usage threshold is already reached',

@@ -3,7 +3,7 @@ import { builder } from '../../graphql/builder.js';
 import { BatchResultType, WriteResultType, stripNulls } from '../../graphql/common.js';
 import { argsFromZod, inputFromZod } from '../../graphql/zod-input.js';
 import {
-  CreateVehicleSchema,
+  CreateVehicleBodySchema,
   FUEL_TYPES,
   TRANSMISSION_TYPES,
   TrackingDeviceSchema,
@@ -77,7 +77,7 @@ const VEHICLE_INPUT_NAMES = new Map<z.ZodType, string>([
   [VehicleTrackingSchema, 'VehicleTrackingInput'],
   [TrackingDeviceSchema, 'VehicleTrackingDeviceInput'],
 ]);
-export const CreateVehicleInputType = inputFromZod('CreateVehicleInput', CreateVehicleSchema, {
+export const CreateVehicleInputType = inputFromZod('CreateVehicleInput', CreateVehicleBodySchema, {
   description: 'A new vehicle (CreateVehicleBody): make, model and registration required; tracking defaults to miles.',
   names: VEHICLE_INPUT_NAMES,
 });
