@@ -310,3 +310,26 @@ describe('the documented create body (CreateItemSchema) takes exactly what check
     expect(CreateItemSchema.safeParse(body).success).toBe(checked);
   });
 });
+
+describe('the documented update body (UpdateItemSchema) takes exactly what checkUpdate takes', async () => {
+  const { UpdateItemSchema } = await import('../src/modules/schedule/schema.js');
+  const { checkUpdate } = await import('../src/modules/schedule/service.js');
+  const bodies: [string, Record<string, unknown>][] = [
+    ['nothing', {}],
+    ['a new name', { name: 'Check 2' }],
+    ['name null (a required field cannot be cleared)', { name: null }],
+    ['recurring null', { recurring: null }],
+    ['notes null (an optional field is cleared)', { notes: null }],
+    ['status (changed by delete and restore only)', { status: 'inactive' }],
+    ['calendarRecurring 1.5', { calendarRecurring: 1.5 }],
+  ];
+  it.each(bodies)('%s', (_name, body) => {
+    let checked = true;
+    try {
+      checkUpdate(body);
+    } catch {
+      checked = false;
+    }
+    expect(UpdateItemSchema.safeParse(body).success).toBe(checked);
+  });
+});

@@ -115,7 +115,12 @@ export const CreateItemSchema = z
     'At least one threshold: usage (trackingItem and dueAtInterval) or calendar (calendarDateDue). uid, companyId, ' +
       'createdAt and updatedAt are set by the server.',
   );
-export const UpdateItemSchema = ItemPatch.omit({ status: true })
+export const UpdateItemSchema = z
+  .object(
+    Object.fromEntries(UPDATE_FIELDS.map((k) => [k, REQUIRED.includes(k) ? ItemFields.shape[k].optional() : ItemPatch.shape[k]])) as {
+      [K in Exclude<FieldName, 'status'>]: (typeof ItemPatch.shape)[K];
+    },
+  )
   .strict()
   .describe(
     'Only the fields to change; null clears an optional field. status is not updatable here (DELETE / restore). ' +
