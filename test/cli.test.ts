@@ -6,7 +6,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { PGlite } from '@electric-sql/pglite';
+import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import { runCli } from '../src/cli/main.js';
 
 /**
@@ -42,6 +43,21 @@ function tempDir(label: string): string {
   // short paths: the admin socket DATA_DIR/fleetops.sock must stay under the Unix socket path limit
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), `focli-${label}-`));
   tempDirs.push(dir);
+  return dir;
+}
+
+/**
+ * A data directory that already holds a migrated, empty database: the snapshot test/global-setup.ts made, loaded
+ * where `fleetops` keeps it (DATA_DIR/pglite). A new cluster takes seconds; only the scenario about a fresh
+ * directory (migrate) needs one.
+ */
+async function migratedDataDir(label: string): Promise<string> {
+  const dir = tempDir(label);
+  const file = inject('pgliteSnapshot');
+  if (!file || !fs.existsSync(file)) return dir;
+  const lite = new PGlite(path.join(dir, 'pglite'), { loadDataDir: new Blob([fs.readFileSync(file)]) });
+  await lite.waitReady;
+  await lite.close();
   return dir;
 }
 
@@ -244,7 +260,7 @@ describe('README journey: fleetops serve, then demo and keys while it runs', () 
   let demoKeyId: string;
 
   beforeAll(async () => {
-    dataDir = tempDir('srv');
+    dataDir = await migratedDataDir('srv');
     server = await serve({ DATA_DIR: dataDir });
   }, STEP);
   afterAll(async () => {
@@ -512,7 +528,7 @@ describe('fleetops import-logs: flight logs from CSV through the flight-log rule
   let dataDir: string;
   let key: string;
   beforeAll(async () => {
-    dataDir = tempDir('csv');
+    dataDir = await migratedDataDir('csv');
     const r = await fleetops(['demo'], { env: { DATA_DIR: dataDir } });
     expect(r.code).toBe(0);
     key = lastLine(r.stdout);
