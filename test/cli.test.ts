@@ -6,9 +6,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { PGlite } from '@electric-sql/pglite';
-import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { runCli } from '../src/cli/main.js';
+import { seedDataDir } from './helpers.js';
 
 /**
  * Each describe block is one scenario with its own DATA_DIR; blocks and their steps run one after another
@@ -46,20 +46,8 @@ function tempDir(label: string): string {
   return dir;
 }
 
-/**
- * A data directory that already holds a migrated, empty database: the snapshot test/global-setup.ts made, loaded
- * where `fleetops` keeps it (DATA_DIR/pglite). A new cluster takes seconds; only the scenario about a fresh
- * directory (migrate) needs one.
- */
-async function migratedDataDir(label: string): Promise<string> {
-  const dir = tempDir(label);
-  const file = inject('pgliteSnapshot');
-  if (!file || !fs.existsSync(file)) return dir;
-  const lite = new PGlite(path.join(dir, 'pglite'), { loadDataDir: new Blob([fs.readFileSync(file)]) });
-  await lite.waitReady;
-  await lite.close();
-  return dir;
-}
+/** A data directory holding a migrated, empty database (only the migrate scenario needs a fresh one). */
+const migratedDataDir = (label: string) => seedDataDir(tempDir(label));
 
 const BASE_ENV: NodeJS.ProcessEnv = (() => {
   const env = { ...process.env };

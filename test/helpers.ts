@@ -1,4 +1,6 @@
 import fs from 'node:fs';
+import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
 import { randomBytes } from 'node:crypto';
 import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import { print } from 'graphql';
@@ -26,6 +28,20 @@ function pgliteSnapshot(): Blob | undefined {
   const file = inject('pgliteSnapshot');
   if (file && fs.existsSync(file)) snapshot = new Blob([fs.readFileSync(file)]);
   return snapshot;
+}
+
+/**
+ * Fills `dir` (a DATA_DIR) with a migrated, empty embedded database, loaded from the snapshot above where
+ * `fleetops` keeps it (DATA_DIR/pglite): a new cluster takes seconds. For scenarios that are not about a fresh
+ * directory; without the snapshot the directory is left empty (the command then creates the cluster).
+ */
+export async function seedDataDir(dir: string): Promise<string> {
+  const snap = pgliteSnapshot();
+  if (!snap) return dir;
+  const lite = new PGlite(path.join(dir, 'pglite'), { loadDataDir: snap });
+  await lite.waitReady;
+  await lite.close();
+  return dir;
 }
 
 export const uniq = () => randomBytes(4).toString('hex');

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.js';
 import { importData } from '../src/modules/companies/import.js';
 import { startServer, type RunningServer } from '../src/server.js';
-import { companyFixture, createTestEnv, newKey, onPostgres, type TestEnv } from './helpers.js';
+import { companyFixture, createTestEnv, newKey, onPostgres, seedDataDir, type TestEnv } from './helpers.js';
 
 let env: TestEnv;
 beforeAll(async () => {
@@ -55,7 +55,7 @@ describe.skipIf(onPostgres)('the real server: oversized headers and graceful shu
   let dir: string;
   const key = newKey();
   beforeAll(async () => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fleetops-obs-'));
+    dir = await seedDataDir(fs.mkdtempSync(path.join(os.tmpdir(), 'fleetops-obs-')));
     const config = { ...loadConfig({ DATA_DIR: dir, PORT: '0', LOG_LEVEL: 'silent', SHUTDOWN_TIMEOUT_MS: '5000' }, { dotenv: false }) };
     server = await startServer(config);
     await importData(server.database, { companies: [companyFixture('obs', key, 'acme')] });
