@@ -125,6 +125,13 @@ export function fieldErrorsFromZod(
   );
 }
 
+/** Puts `error` at its path: it replaces what was reported there (a clearer message for the same field), else adds. */
+export function putFieldError(errors: FieldError[], error: FieldError): void {
+  const at = errors.findIndex((e) => e.path === error.path);
+  if (at >= 0) errors[at] = error;
+  else errors.push(error);
+}
+
 /** One line for an error, with each field error's path (batch results, CLI output). */
 export function oneLineMessage(e: AppError): string {
   const details = (e.errors ?? []).filter((f) => !e.message.includes(f.message));

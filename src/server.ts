@@ -1,6 +1,5 @@
 import fs from 'node:fs';
 import http from 'node:http';
-import path from 'node:path';
 import { createServerAdapter } from '@whatwg-node/server';
 import pino from 'pino';
 import type { Config } from './config.js';

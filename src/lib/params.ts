@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { parseIsoInstant } from './dates.js';
 import { typedAs } from './graphql-hint.js';
+import { ValidationError, fieldErrorsFromZod } from '../errors.js';
 
 /**
  * Query-parameter schemas shared by every list: they take the string form (REST query strings) and the typed
@@ -65,4 +66,11 @@ export function instantRange(startDate?: string, endDate?: string): { gte?: Date
     else time.lte = end;
   }
   return Object.keys(time).length ? time : undefined;
+}
+
+/** A list's filter checked against its schema, or the 400 `message` with each bad parameter at its path. */
+export function parseFilter<S extends z.ZodType>(schema: S, filter: unknown, message: string, pathPrefix = ''): z.output<S> {
+  const parsed = schema.safeParse(filter);
+  if (!parsed.success) throw new ValidationError(message, fieldErrorsFromZod(parsed.error.issues, pathPrefix));
+  return parsed.data;
 }

@@ -5,7 +5,7 @@ import { afterCursor, allPages, toPage } from '../../db/keyset.js';
 import { retrying } from '../../db/retry.js';
 import { ConflictError, NotFoundError, ValidationError, fieldErrorsFromZod, invalid, isPlainObject, type FieldError } from '../../errors.js';
 import { newUid } from '../../lib/ids.js';
-import { EndDateParam, LimitParam, PAGE_DEFAULT, PAGE_MAX, StartDateParam, instantRange } from '../../lib/params.js';
+import { EndDateParam, LimitParam, PAGE_DEFAULT, PAGE_MAX, StartDateParam, instantRange, parseFilter } from '../../lib/params.js';
 import { companionAnswer, fieldTypeDef, type Field } from '../forms/fields.js';
 import { answerKeys, locatedFields, storageKey } from '../forms/service.js';
 import { submissionLink } from './links.js';
@@ -120,7 +120,7 @@ export class CompletionService {
   }
 
   async list(filter: CompletionFilter = {}): Promise<CompletionPage> {
-    const f = parseFilter(filter);
+    const f = checkFilter(filter);
     const limit = f.limit ?? PAGE_DEFAULT;
     const where = filterWhere(f);
     if (f.cursor) Object.assign(where, afterCursor('createdAt', f.cursor, 'form-completion'));
@@ -138,7 +138,7 @@ export class CompletionService {
    * the filter names one (formId or code), else the answers as one JSON `data` column. 400 for a bad filter.
    */
   async exportColumns(filter: Omit<CompletionFilter, 'limit' | 'cursor'>): Promise<{ columns: string[]; answers: string[] | null }> {
-    const f = parseFilter(filter);
+    const f = checkFilter(filter);
     const base = ['uid', 'createdAt', 'formId', 'code', 'name', 'revision', 'userId', 'submitterName'];
     if (!f.formId && !f.code) return { columns: [...base, 'data'], answers: null };
     const form = await this.db.form.findFirst({ where: { ...(f.formId ? { uid: f.formId } : {}), ...(f.code ? { code: f.code } : {}) } });
@@ -254,11 +254,7 @@ export class CompletionService {
 
 export { submissionLink };
 
-function parseFilter(filter: CompletionFilter) {
-  const parsed = CompletionFilterSchema.safeParse(filter);
-  if (!parsed.success) throw new ValidationError('invalid form-completion query', fieldErrorsFromZod(parsed.error.issues));
-  return parsed.data;
-}
+const checkFilter = (filter: CompletionFilter) => parseFilter(CompletionFilterSchema, filter, 'invalid form-completion query');
 
 function filterWhere(f: z.output<typeof CompletionFilterSchema>): Prisma.FormCompletionWhereInput {
   const where: Prisma.FormCompletionWhereInput = {};

@@ -1,8 +1,9 @@
 import DataLoader from 'dataloader';
+import { parseFilter } from '../../lib/params.js';
 import type { Component } from '../../generated/prisma/client.js';
 import { uidLoader } from '../../db/loaders.js';
 import type { ScopedPrisma } from '../../db/scoped.js';
-import { NotFoundError, ValidationError, fieldErrorsFromZod, type FieldError } from '../../errors.js';
+import { NotFoundError, ValidationError, type FieldError } from '../../errors.js';
 import { AircraftService, createAircraftLoader } from '../aircraft/service.js';
 import { VehicleService, createVehicleLoader } from '../vehicles/service.js';
 import { AssetReader, type ComponentLiveSource, type LiveAsset, type LiveItem } from '../assets/live.js';
@@ -316,9 +317,7 @@ export class ComponentReader implements ComponentLiveSource {
   }
 
   async list(filter: ComponentFilter = {}): Promise<ComponentList> {
-    const parsed = ComponentFilterSchema.safeParse(filter);
-    if (!parsed.success) throw new ValidationError('invalid component query', fieldErrorsFromZod(parsed.error.issues, '/query'));
-    const f = parsed.data;
+    const f = parseFilter(ComponentFilterSchema, filter, 'invalid component query', '/query');
     const where: Record<string, unknown> = {};
     if (!f.includeDeleted) where.status = { not: 'deleted' };
     for (const k of ['state', 'type', 'parentUid', 'rootAssetUid', 'partNumber', 'serialNumber'] as const) if (f[k] !== undefined) where[k] = f[k];

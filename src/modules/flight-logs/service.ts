@@ -8,6 +8,7 @@ import {
   invalid,
   isPlainObject,
   oneLineMessage,
+  putFieldError,
   type FieldError,
 } from '../../errors.js';
 import { newUid } from '../../lib/ids.js';
@@ -15,7 +16,7 @@ import { typedAs } from '../../lib/graphql-hint.js';
 import { parseIsoInstant } from '../../lib/dates.js';
 import { BATCH_MAX, batchList, runBatch, type BatchOutcome } from '../../lib/batch.js';
 import type { WriteResult as SharedWriteResult, WriteStatus as SharedWriteStatus } from '../../lib/write-result.js';
-import { EndDateParam, LimitParam, PAGE_DEFAULT, PAGE_MAX, StartDateParam, instantRange } from '../../lib/params.js';
+import { EndDateParam, LimitParam, PAGE_DEFAULT, PAGE_MAX, StartDateParam, instantRange, parseFilter } from '../../lib/params.js';
 import { applyTotalsDelta, lockAircraft } from '../aircraft/totals.js';
 import { asTrackingMap } from '../tracking/schema.js';
 import { afterCursor, allPages, toPage } from '../../db/keyset.js';
@@ -201,16 +202,12 @@ function withoutNulls(tracking: Record<string, TrackingValue>): Record<string, n
 type CreateCore = z.output<typeof CoreCreate>;
 
 /** A create body checked on its own (no database): its core fields and tracking values, or a 400. */
-function checkCreate(raw: unknown): { core: CreateCore; tracking: Record<string, TrackingValue> } {
-  const n = normalize(raw);
+function checkCreate(raw: unknown, n = normalize(raw)): { core: CreateCore; tracking: Record<string, TrackingValue> } {
   const parsed = CoreCreate.safeParse(n.core);
   const errors = [...n.errors, ...(parsed.success ? [] : fieldErrorsFromZod(parsed.error.issues))];
   for (const key of ['timeDate', 'pilot', 'aircraftId', 'aircraftRegistration', 'startLocation', 'endLocation', 'pax']) {
     if (n.core[key] === undefined) {
-      const at = errors.findIndex((e) => e.path === `/${key}`);
-      const message = key === 'pax' ? 'pax is required (a number, or null)' : `${key} is required`;
-      if (at >= 0) errors[at] = { path: `/${key}`, message };
-      else errors.push({ path: `/${key}`, message });
+      putFieldError(errors, { path: `/${key}`, message: key === 'pax' ? 'pax is required (a number, or null)' : `${key} is required` });
     }
   }
   if (!parsed.success || errors.length) fail(errors);
@@ -218,8 +215,7 @@ function checkCreate(raw: unknown): { core: CreateCore; tracking: Record<string,
 }
 
 /** An update body checked on its own (no database): the core fields to change and the tracking values, or a 400. */
-function checkUpdate(raw: unknown): { patch: z.output<typeof CoreUpdate>; tracking: Record<string, TrackingValue> } {
-  const n = normalize(raw);
+function checkUpdate(raw: unknown, n = normalize(raw)): { patch: z.output<typeof CoreUpdate>; tracking: Record<string, TrackingValue> } {
   const parsed = CoreUpdate.safeParse(n.core);
   const errors = [...n.errors, ...(parsed.success ? [] : fieldErrorsFromZod(parsed.error.issues))];
   if (!parsed.success || errors.length) fail(errors);
@@ -233,10 +229,10 @@ function checkUpdate(raw: unknown): { patch: z.output<typeof CoreUpdate>; tracki
  */
 export function flightLogInput(mode: 'create' | 'update'): (raw: unknown) => Record<string, unknown> {
   return (raw) => {
-    if (mode === 'create') checkCreate(raw);
-    else checkUpdate(raw);
-    const { core, tracking } = normalize(raw);
-    return Object.keys(tracking).length ? { ...core, trackingItems: tracking } : core;
+    const n = normalize(raw); // split once: checked, then passed on as sent
+    if (mode === 'create') checkCreate(raw, n);
+    else checkUpdate(raw, n);
+    return Object.keys(n.tracking).length ? { ...n.core, trackingItems: n.tracking } : n.core;
   };
 }
 
@@ -386,9 +382,7 @@ export class FlightLogService {
   ) {}
 
   async list(filter: FlightLogFilter = {}): Promise<FlightLogPage> {
-    const parsed = FlightLogFilterSchema.safeParse(filter);
-    if (!parsed.success) throw new ValidationError('invalid flight-log query', fieldErrorsFromZod(parsed.error.issues));
-    const f = parsed.data;
+    const f = parseFilter(FlightLogFilterSchema, filter, 'invalid flight-log query');
     const limit = f.limit ?? PAGE_DEFAULT;
     const where = filterWhere(f);
     if (f.cursor) Object.assign(where, afterCursor('timeDate', f.cursor, 'flight-log'));
@@ -405,9 +399,7 @@ export class FlightLogService {
    * (that aircraft, the aircraft with that registration, or all of the company's), maintenance keys first.
    */
   async exportColumns(filter: Omit<FlightLogFilter, 'limit' | 'cursor'>): Promise<string[]> {
-    const parsed = FlightLogFilterSchema.safeParse(filter);
-    if (!parsed.success) throw new ValidationError('invalid flight-log query', fieldErrorsFromZod(parsed.error.issues));
-    const { aircraftId, aircraftRegistration } = parsed.data;
+    const { aircraftId, aircraftRegistration } = parseFilter(FlightLogFilterSchema, filter, 'invalid flight-log query');
     const aircraft = await this.db.aircraft.findMany({
       where: { ...(aircraftId ? { uid: aircraftId } : {}), ...(aircraftRegistration ? { registration: aircraftRegistration } : {}) },
       orderBy: [{ registration: 'asc' }, { uid: 'asc' }],

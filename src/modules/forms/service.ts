@@ -3,9 +3,9 @@ import { z } from 'zod';
 import type { Form, Prisma } from '../../generated/prisma/client.js';
 import type { ScopedCreate, ScopedPrisma } from '../../db/scoped.js';
 import { lockedWrite, type LockTarget } from '../../db/locked.js';
-import { ConflictError, NotFoundError, ValidationError, fieldErrorsFromZod, invalid, isPlainObject, type FieldError } from '../../errors.js';
+import { ConflictError, NotFoundError, ValidationError, fieldErrorsFromZod, invalid, isPlainObject, putFieldError, type FieldError } from '../../errors.js';
 import { newUid } from '../../lib/ids.js';
-import { BoolParam } from '../../lib/params.js';
+import { BoolParam, parseFilter } from '../../lib/params.js';
 import { isUniqueViolation, jsonEqual } from '../../lib/json.js';
 import {
   FIELD_TYPE_NAMES,
@@ -227,12 +227,7 @@ export function checkFormCreate(raw: unknown) {
   const parsed = FormPatchSchema.safeParse(pickCore(raw));
   if (!parsed.success) errors.push(...fieldErrorsFromZod(parsed.error.issues));
   for (const key of REQUIRED) {
-    if (raw[key] === undefined || raw[key] === null) {
-      const at = errors.findIndex((e) => e.path === `/${key}`);
-      const err = { path: `/${key}`, message: `${key} is required` };
-      if (at >= 0) errors[at] = err;
-      else errors.push(err);
-    }
+    if (raw[key] === undefined || raw[key] === null) putFieldError(errors, { path: `/${key}`, message: `${key} is required` });
   }
   if (errors.length || !parsed.success) invalid('form', errors);
   return parsed.data;
@@ -257,10 +252,9 @@ export class FormService {
   }
 
   async list(filter: FormFilter = {}): Promise<{ data: Form[]; count: number }> {
-    const parsed = FormFilterSchema.safeParse(filter);
-    if (!parsed.success) throw new ValidationError('invalid form query', fieldErrorsFromZod(parsed.error.issues));
+    const f = parseFilter(FormFilterSchema, filter, 'invalid form query');
     const data = await this.db.form.findMany({
-      where: parsed.data.includeInactive ? {} : { status: 'active' },
+      where: f.includeInactive ? {} : { status: 'active' },
       orderBy: [{ name: 'asc' }, { uid: 'asc' }],
     });
     return { data, count: data.length };

@@ -1,8 +1,8 @@
 import { Prisma, type CompletedScheduleItem, type ScheduleItem } from '../../generated/prisma/client.js';
 import { afterCursor, toPage } from '../../db/keyset.js';
 import type { ScopedPrisma } from '../../db/scoped.js';
-import { NotFoundError, ValidationError, fieldErrorsFromZod } from '../../errors.js';
-import { PAGE_DEFAULT } from '../../lib/params.js';
+import { NotFoundError } from '../../errors.js';
+import { PAGE_DEFAULT, parseFilter } from '../../lib/params.js';
 import type { AssetReader, AssetType, LiveAsset } from '../assets/live.js';
 import type { UserService } from '../users/service.js';
 import { calendarDaysRemaining, compareUrgency, dueDateOf, dueWithin, exactSubtract, formatDec, isOverdue, isTimeZone, parseDec } from './rules.js';
@@ -72,9 +72,7 @@ export class ScheduleReader {
   ) {}
 
   async list(filter: ScheduleItemFilter = {}): Promise<ScheduleItemList> {
-    const parsed = ScheduleItemFilterSchema.safeParse(filter);
-    if (!parsed.success) throw new ValidationError('invalid schedule-item query', fieldErrorsFromZod(parsed.error.issues));
-    const f = parsed.data;
+    const f = parseFilter(ScheduleItemFilterSchema, filter, 'invalid schedule-item query');
     const data = await this.db.scheduleItem.findMany({
       where: {
         ...(f.relatedTo ? { relatedTo: f.relatedTo } : {}),
@@ -95,9 +93,7 @@ export class ScheduleReader {
   }
 
   async completions(filter: CompletionFilter = {}): Promise<CompletionPage> {
-    const parsed = CompletionFilterSchema.safeParse(filter);
-    if (!parsed.success) throw new ValidationError('invalid schedule-completion query', fieldErrorsFromZod(parsed.error.issues));
-    const f = parsed.data;
+    const f = parseFilter(CompletionFilterSchema, filter, 'invalid schedule-completion query');
     const limit = f.limit ?? PAGE_DEFAULT;
     const where: Prisma.CompletedScheduleItemWhereInput = {};
     if (f.scheduleItemId) where.scheduleItemId = f.scheduleItemId;
@@ -124,9 +120,7 @@ export class ScheduleReader {
    * urgent first (rules.compareUrgency). Each asset is read once, and the reads are batched per asset kind.
    */
   async status(filter: MaintenanceStatusFilter = {}, now: Date = new Date()): Promise<MaintenanceStatusList> {
-    const parsed = MaintenanceStatusFilterSchema.safeParse(filter);
-    if (!parsed.success) throw new ValidationError('invalid maintenance-status query', fieldErrorsFromZod(parsed.error.issues));
-    const f = parsed.data;
+    const f = parseFilter(MaintenanceStatusFilterSchema, filter, 'invalid maintenance-status query');
     const timeZone = f.timezone ?? (await this.actorTimeZone());
     const items = await this.db.scheduleItem.findMany({
       where: {

@@ -6,7 +6,6 @@ import {
   CompletionFilterSchema,
   CreateItemSchema,
   UpdateItemSchema,
-  MAX_DAYS,
   MaintenanceStatusFilterSchema,
   RELATED_TO_TYPES,
   SCHEDULE_STATUSES,

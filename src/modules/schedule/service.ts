@@ -1,7 +1,7 @@
 import { Prisma, type CompletedScheduleItem, type ScheduleItem } from '../../generated/prisma/client.js';
 import { lockedWrite, type LockTarget } from '../../db/locked.js';
 import type { ScopedUpdate } from '../../db/scoped.js';
-import { ConflictError, ValidationError, fieldErrorsFromZod, invalid, isPlainObject, type FieldError } from '../../errors.js';
+import { ConflictError, ValidationError, fieldErrorsFromZod, invalid, isPlainObject, putFieldError, type FieldError } from '../../errors.js';
 import { newUid } from '../../lib/ids.js';
 import { checkKeys } from '../../lib/keys.js';
 import type { WriteResult, WriteStatus } from '../../lib/write-result.js';
@@ -93,12 +93,7 @@ export function checkCreate(raw: unknown) {
   const parsed = ItemPatch.safeParse(pick(raw, CREATE_FIELDS));
   if (!parsed.success) errors.push(...fieldErrorsFromZod(parsed.error.issues));
   for (const key of REQUIRED) {
-    if (raw[key] === undefined || raw[key] === null) {
-      const message = `${key} is required`;
-      const at = errors.findIndex((e) => e.path === `/${key}`);
-      if (at >= 0) errors[at] = { path: `/${key}`, message };
-      else errors.push({ path: `/${key}`, message });
-    }
+    if (raw[key] === undefined || raw[key] === null) putFieldError(errors, { path: `/${key}`, message: `${key} is required` });
   }
   if (!parsed.success || errors.length) invalid('schedule item', errors);
   return parsed.data;
@@ -110,12 +105,7 @@ export function checkUpdate(raw: unknown) {
   const parsed = ItemPatch.safeParse(pick(raw, UPDATE_FIELDS));
   if (!parsed.success) errors.push(...fieldErrorsFromZod(parsed.error.issues));
   for (const key of REQUIRED) {
-    if (raw[key] === null) {
-      const message = `${key} cannot be cleared`;
-      const at = errors.findIndex((e) => e.path === `/${key}`);
-      if (at >= 0) errors[at] = { path: `/${key}`, message };
-      else errors.push({ path: `/${key}`, message });
-    }
+    if (raw[key] === null) putFieldError(errors, { path: `/${key}`, message: `${key} cannot be cleared` });
   }
   if (!parsed.success || errors.length) invalid('schedule item', errors);
   return parsed.data;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineRoutes, named, omitNulls } from '../../rest/contract.js';
-import { USER_STATUSES, UserFilterSchema } from './service.js';
+import { UserFilterSchema } from './service.js';
 
 /** REST adapter for users (docs/contract/api-v1.md §4.4, docs/contract/gaps.md §3): declarations only; SOFA runs the GraphQL fields. */
 export const UserDoc = named(

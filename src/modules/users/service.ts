@@ -1,4 +1,5 @@
 import type DataLoader from 'dataloader';
+import { parseFilter } from '../../lib/params.js';
 import { uidLoader } from '../../db/loaders.js';
 import { z } from 'zod';
 import type { User } from '../../generated/prisma/client.js';
@@ -49,9 +50,7 @@ export class UserService {
   ) {}
 
   async list(filter: UserFilter = {}): Promise<User[]> {
-    const parsed = UserFilterSchema.safeParse(filter);
-    if (!parsed.success) throw new ValidationError('invalid user filter', fieldErrorsFromZod(parsed.error.issues));
-    const { status, role } = parsed.data;
+    const { status, role } = parseFilter(UserFilterSchema, filter, 'invalid user filter');
     const rows = await this.db.user.findMany({
       where: { ...(status ? { status } : {}), ...(role ? { roles: { has: role } } : {}) },
       orderBy: [{ displayName: 'asc' }, { uid: 'asc' }],

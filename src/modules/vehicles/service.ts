@@ -6,7 +6,7 @@ import type { ScopedPrisma } from '../../db/scoped.js';
 import { ConflictError, NotFoundError, ValidationError, fieldErrorsFromZod, invalid, type FieldError } from '../../errors.js';
 import { exactSum } from '../../lib/decimal.js';
 import { newUid } from '../../lib/ids.js';
-import { BoolParam } from '../../lib/params.js';
+import { BoolParam, parseFilter } from '../../lib/params.js';
 import { lockAndRead, lockedWrite, type LockTarget } from '../../db/locked.js';
 import { batchList, runSetBatch } from '../../lib/batch.js';
 import { jsonEqual } from '../../lib/json.js';
@@ -154,9 +154,7 @@ export class VehicleService {
   }
 
   async list(filter: VehicleFilter = {}): Promise<Vehicle[]> {
-    const parsed = VehicleFilterSchema.safeParse(filter);
-    if (!parsed.success) throw new ValidationError('invalid vehicle query', fieldErrorsFromZod(parsed.error.issues));
-    const { status, includeDeleted } = parsed.data;
+    const { status, includeDeleted } = parseFilter(VehicleFilterSchema, filter, 'invalid vehicle query');
     const where = status ? { status } : includeDeleted ? {} : { status: { not: 'deleted' } };
     const rows = await this.db.vehicle.findMany({ where, orderBy: [{ registration: 'asc' }, { uid: 'asc' }] });
     for (const r of rows) this.loader.prime(r.uid, r);

@@ -2,9 +2,9 @@ import { z } from 'zod';
 import type { Form, FormCompletion, Prisma, WebhookDelivery } from '../../generated/prisma/client.js';
 import type { ScopedCreate, ScopedPrisma } from '../../db/scoped.js';
 import { afterCursor, toPage } from '../../db/keyset.js';
-import { NotFoundError, ValidationError, fieldErrorsFromZod } from '../../errors.js';
+import { NotFoundError } from '../../errors.js';
 import { newUid } from '../../lib/ids.js';
-import { LimitParam, PAGE_DEFAULT } from '../../lib/params.js';
+import { LimitParam, PAGE_DEFAULT, parseFilter } from '../../lib/params.js';
 import { submissionLink } from '../completions/links.js';
 import { webhooksOf } from '../forms/service.js';
 import { notifyPending } from './dispatcher.js';
@@ -91,9 +91,7 @@ export class DeliveryService {
   }
 
   async list(formId: string, filter: DeliveryFilter = {}): Promise<DeliveryPage> {
-    const parsed = DeliveryFilterSchema.safeParse(filter);
-    if (!parsed.success) throw new ValidationError('invalid delivery query', fieldErrorsFromZod(parsed.error.issues));
-    const f = parsed.data;
+    const f = parseFilter(DeliveryFilterSchema, filter, 'invalid delivery query');
     if (!(await this.db.form.findFirst({ where: { uid: formId }, select: { uid: true } }))) throw new NotFoundError('form', formId);
     const limit = f.limit ?? PAGE_DEFAULT;
     const where: Prisma.WebhookDeliveryWhereInput = { formId };
