@@ -31,3 +31,9 @@ export function checkKeys(raw: Record<string, unknown>, allowed: readonly string
   }
   return errors;
 }
+
+/** The fields of `raw` that are in `keys` (own properties only): what a schema is given once checkKeys has reported the rest. */
+export function pickKeys(raw: Record<string, unknown>, keys: readonly string[] | ReadonlySet<string>): Record<string, unknown> {
+  const has = Array.isArray(keys) ? (k: string) => keys.includes(k) : (k: string) => (keys as ReadonlySet<string>).has(k);
+  return Object.fromEntries(Object.entries(raw).filter(([k]) => has(k)));
+}

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ValidationError, fieldErrorsFromZod, invalid, isPlainObject, type FieldError } from '../../errors.js';
-import { checkKeys } from '../../lib/keys.js';
+import { checkKeys, pickKeys } from '../../lib/keys.js';
 import { typedAs } from '../../lib/graphql-hint.js';
 import { BoolParam } from '../../lib/params.js';
 import {
@@ -187,15 +187,14 @@ export function parse<T extends z.ZodType>(what: string, schema: T, raw: unknown
   }
   // the schemas are closed (strict) as the documents show them; unknown keys are checkKeys' to report, with their
   // own messages, so zod sees only the known ones
-  const body = known(raw, allowed);
-  if (Array.isArray(body.counters)) body.counters = body.counters.map((c) => (isPlainObject(c) ? known(c, COUNTER_FIELDS) : c));
+  const body = pickKeys(raw, allowed);
+  if (Array.isArray(body.counters)) body.counters = body.counters.map((c) => (isPlainObject(c) ? pickKeys(c, COUNTER_FIELDS) : c));
   const parsed = schema.safeParse(body);
   if (!parsed.success) errors.push(...fieldErrorsFromZod(parsed.error.issues));
   if (errors.length || !parsed.success) invalid(what, errors);
   return parsed.data;
 }
 
-const known = (o: Record<string, unknown>, keys: readonly string[]) => Object.fromEntries(Object.entries(o).filter(([k]) => keys.includes(k)));
 
 /**
  * The body check of each write (no database): the service runs it, and the REST façade runs it before GraphQL sees

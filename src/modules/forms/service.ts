@@ -6,6 +6,7 @@ import { lockedWrite, type LockTarget } from '../../db/locked.js';
 import { ConflictError, NotFoundError, ValidationError, fieldErrorsFromZod, invalid, isPlainObject, putFieldError, type FieldError } from '../../errors.js';
 import { newUid } from '../../lib/ids.js';
 import { BoolParam, parseFilter } from '../../lib/params.js';
+import { pickKeys } from '../../lib/keys.js';
 import { isUniqueViolation, jsonEqual } from '../../lib/json.js';
 import {
   FIELD_TYPE_NAMES,
@@ -224,7 +225,7 @@ export function checkFormCreate(raw: unknown) {
   if (!isPlainObject(raw)) throw new ValidationError('a form must be a JSON object');
   const errors: FieldError[] = [];
   serverControlled(raw, errors);
-  const parsed = FormPatchSchema.safeParse(pickCore(raw));
+  const parsed = FormPatchSchema.safeParse(pickKeys(raw, COLUMNS));
   if (!parsed.success) errors.push(...fieldErrorsFromZod(parsed.error.issues));
   for (const key of REQUIRED) {
     if (raw[key] === undefined || raw[key] === null) putFieldError(errors, { path: `/${key}`, message: `${key} is required` });
@@ -237,7 +238,7 @@ export function checkFormUpdate(raw: unknown) {
   if (!isPlainObject(raw)) throw new ValidationError('a form update must be a JSON object');
   const errors: FieldError[] = [];
   serverControlled(raw, errors);
-  const parsed = FormPatchSchema.safeParse(pickCore(raw));
+  const parsed = FormPatchSchema.safeParse(pickKeys(raw, COLUMNS));
   if (!parsed.success) errors.push(...fieldErrorsFromZod(parsed.error.issues));
   for (const key of REQUIRED) if (raw[key] === null) errors.push({ path: `/${key}`, message: `${key} cannot be removed` });
   if (errors.length || !parsed.success) invalid('form', errors);
@@ -389,10 +390,6 @@ export class FormService {
 
 function serverControlled(raw: Record<string, unknown>, errors: FieldError[]) {
   for (const k of SERVER_CONTROLLED) if (k in raw) errors.push({ path: `/${k}`, message: `${k} is set by the server` });
-}
-
-function pickCore(raw: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(raw).filter(([k]) => COLUMNS.has(k)));
 }
 
 function newPublicId(): string {

@@ -305,9 +305,3 @@ export function rowData(s: ItemState) {
     notes: s.notes,
   };
 }
-
-export function pick(raw: Record<string, unknown>, keys: readonly string[]): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const k of keys) if (k in raw) out[k] = raw[k];
-  return out;
-}

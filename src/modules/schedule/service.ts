@@ -3,7 +3,7 @@ import { lockedWrite, type LockTarget } from '../../db/locked.js';
 import type { ScopedUpdate } from '../../db/scoped.js';
 import { ConflictError, ValidationError, fieldErrorsFromZod, invalid, isPlainObject, putFieldError, type FieldError } from '../../errors.js';
 import { newUid } from '../../lib/ids.js';
-import { checkKeys } from '../../lib/keys.js';
+import { checkKeys, pickKeys } from '../../lib/keys.js';
 import type { WriteResult, WriteStatus } from '../../lib/write-result.js';
 import type { AssetType } from '../assets/live.js';
 import { ScheduleReader } from './read-model.js';
@@ -29,7 +29,6 @@ import {
   SERVER_CONTROLLED,
   UPDATE_FIELDS,
   applyPatch,
-  pick,
   rowData,
   sameState,
   stateOf,
@@ -90,7 +89,7 @@ const UPDATE_KEYS = {
 export function checkCreate(raw: unknown) {
   if (!isPlainObject(raw)) throw new ValidationError('a schedule item must be a JSON object');
   const errors: FieldError[] = checkKeys(raw, CREATE_FIELDS, { serverControlled: SERVER_CONTROLLED });
-  const parsed = ItemPatch.safeParse(pick(raw, CREATE_FIELDS));
+  const parsed = ItemPatch.safeParse(pickKeys(raw, CREATE_FIELDS));
   if (!parsed.success) errors.push(...fieldErrorsFromZod(parsed.error.issues));
   for (const key of REQUIRED) {
     if (raw[key] === undefined || raw[key] === null) putFieldError(errors, { path: `/${key}`, message: `${key} is required` });
@@ -102,7 +101,7 @@ export function checkCreate(raw: unknown) {
 export function checkUpdate(raw: unknown) {
   if (!isPlainObject(raw)) throw new ValidationError('a schedule item update must be a JSON object');
   const errors: FieldError[] = checkKeys(raw, UPDATE_FIELDS, UPDATE_KEYS);
-  const parsed = ItemPatch.safeParse(pick(raw, UPDATE_FIELDS));
+  const parsed = ItemPatch.safeParse(pickKeys(raw, UPDATE_FIELDS));
   if (!parsed.success) errors.push(...fieldErrorsFromZod(parsed.error.issues));
   for (const key of REQUIRED) {
     if (raw[key] === null) putFieldError(errors, { path: `/${key}`, message: `${key} cannot be cleared` });
@@ -115,7 +114,7 @@ export function checkComplete(raw: unknown) {
   const body = raw === null || raw === undefined ? {} : raw;
   if (!isPlainObject(body)) throw new ValidationError('a completion must be a JSON object');
   const errors: FieldError[] = checkKeys(body, COMPLETE_FIELDS, { serverControlled: SERVER_CONTROLLED });
-  const parsed = CompleteInput.safeParse(pick(body, COMPLETE_FIELDS));
+  const parsed = CompleteInput.safeParse(pickKeys(body, COMPLETE_FIELDS));
   if (!parsed.success) errors.push(...fieldErrorsFromZod(parsed.error.issues));
   if (!parsed.success || errors.length) invalid('completion', errors);
   return parsed.data;
