@@ -12,6 +12,8 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
     globalSetup: ['test/global-setup.ts'],
+    // the service's clock is fixed per file (TEST_CLOCK, else the file's start): see test/setup-clock.ts
+    setupFiles: ['test/setup-clock.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     // PGlite opens one in-memory database per test file; two cores, so keep it to two workers

@@ -1,27 +1,82 @@
-// Aggregation benchmark (issue 11): flight logs over 5 years on 20 aircraft of one company, plus a fifth as many in
-// another company as noise. Three queries, each timed through the service (POST /api/v1/aggregate, in-process
-// app.fetch: auth, REST façade, GraphQL, validation, the generated SQL, shaping) and, in the same run against the
-// same tables, as the best hand-written SQL through the same driver. The answers of both sides are compared.
-// PGlite in memory (default 100,000 logs) and PostgreSQL (BENCH_DATABASE_URL, default the local server; default
-// 1,000,000 logs; a temporary database is created and dropped).
-// Run: npx tsx bench/aggregate.ts [--pg-logs N] [--lite-logs N] [--runs N] [--skip-lite] [--skip-pg]
-import { randomBytes, randomUUID } from 'node:crypto';
-import pg from 'pg';
+// Aggregation benchmark (issues 11 and 27): POST /api/v1/aggregate through the service's real HTTP surface
+// (node:http → REST façade → SOFA → GraphQL → AggregationService → SQL) against the floor (bench/aggregate-floor.ts:
+// a bare node:http + driver handler doing the least SQL for the same answer, one hand-written GROUP BY over
+// FlightLog), alternated request by request in one run, on PostgreSQL and on the embedded store.
+//
+// Data: three companies in the same tables, with 1,400, 100,000 and 1,000,000 flight logs spread evenly over
+// 2020-01-01..2024-12-31 (UTC) on 20 aircraft each (tracking hobbs 0.1..3.0, landings, fuelUplift on every fourth
+// log), written with set-based SQL (the rollup triggers run as for any write), then VACUUM ANALYZE (what autovacuum
+// does soon after a load). Shapes, each asked of every company:
+//   month x aircraft   sum of hobbs per aircraft and month in Australia/Sydney, whole history
+//   week count         __count__ per ISO week in Australia/Sydney over 2024 (dates alone: UTC days)
+//   Sydney days, cut   sum of hobbs per day in Australia/Sydney from 2023-03-20T05:30Z to 2023-04-09T18:45Z (the
+//                      range starts and ends mid-day and spans the end of daylight saving)
+// Before timing, both sides' JSON answers must be identical (results, totals, totalCount, params). Each shape runs
+// three times; a run alternates service and floor request by request (who goes first alternates too) and keeps the
+// median of each side; the figures printed are the medians of the three runs, and the ratio is floor / service
+// (1.00 = as fast as the floor), the median of the three runs' ratios. SQL statements per service request are
+// counted as Prisma sends them.
+// With --breakdown, a second table says where each side's time goes, medians of alternated calls: the floor's
+// statement through the driver alone, the service's statement through the driver alone and through Prisma, the
+// service call (AggregationService.aggregate, in-process), the same through the app (app.fetch: auth, REST façade,
+// SOFA, GraphQL, JSON) and both over HTTP.
+// Run: npx tsx bench/aggregate.ts [--pg-sizes 1400,100000,1000000] [--lite-sizes 1400,100000] [--runs 3]
+//        [--budget-ms 1500] [--skip-lite] [--skip-pg] [--shapes month,week,day] [--breakdown]
+// (BENCH_DATABASE_URL: the PostgreSQL server, default the local one; a temporary database is created and dropped.)
+import { spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { isDeepStrictEqual } from 'node:util';
+import { createServerAdapter } from '@whatwg-node/server';
 import { createApp } from '../src/app.js';
 import { openDatabase, type Database } from '../src/db/database.js';
 import { importData } from '../src/modules/companies/import.js';
-import { scopedPrisma } from '../src/db/scoped.js';
+import type { Prisma } from '../src/generated/prisma/client.js';
+import { COMPANY, scopedPrisma } from '../src/db/scoped.js';
 import { AggregationService } from '../src/modules/aggregation/service.js';
+import { aggregateFloorHandler, floorStatement } from './aggregate-floor.js';
+import { withTempDatabase } from './pg.js';
 
-const arg = (name: string, dflt: number) => {
+// measured as `fleetops serve` runs: in production mode (bin/fleetops.js), which graphql-js reads when it loads
+if (process.env.NODE_ENV !== 'production') {
+  const r = spawnSync(process.execPath, [...process.execArgv, ...process.argv.slice(1)], { stdio: 'inherit', env: { ...process.env, NODE_ENV: 'production' } });
+  process.exit(r.status ?? 1);
+}
+
+const opt = (name: string) => {
   const i = process.argv.indexOf(name);
-  return i > 0 ? Number(process.argv[i + 1]) : dflt;
+  return i > 0 ? process.argv[i + 1] : undefined;
 };
-const PG_LOGS = arg('--pg-logs', 1_000_000);
-const LITE_LOGS = arg('--lite-logs', 100_000);
-const RUNS = arg('--runs', 5);
+const sizes = (name: string, dflt: number[]) => opt(name)?.split(',').map(Number) ?? dflt;
+const PG_SIZES = sizes('--pg-sizes', [1_400, 100_000, 1_000_000]);
+const LITE_SIZES = sizes('--lite-sizes', [1_400, 100_000]);
+const RUNS = Number(opt('--runs') ?? 3);
+/** Time one run of one shape may take per side, roughly: sets how many requests a run alternates (3 to 40). */
+const BUDGET_MS = Number(opt('--budget-ms') ?? 1500);
 const AIRCRAFT = 20;
 const TZ = 'Australia/Sydney';
+
+const SHAPES: { id: string; name: string; body: Record<string, unknown> }[] = [
+  {
+    id: 'month',
+    name: 'month x aircraft (sum of hobbs)',
+    body: { collection: 'flightLogs', metric: 'hobbs', operation: 'sum', groupBy: 'aircraftId', dateField: 'timeDate', dateGroup: 'month', timezone: TZ },
+  },
+  {
+    id: 'week',
+    name: 'week count, 2024',
+    body: { collection: 'flightLogs', metric: '__count__', dateField: 'timeDate', dateGroup: 'week', timezone: TZ, startDate: '2024-01-01', endDate: '2024-12-31' },
+  },
+  {
+    id: 'day',
+    name: 'Sydney days, cut range',
+    body: {
+      collection: 'flightLogs', metric: 'hobbs', dateField: 'timeDate', dateGroup: 'day', timezone: TZ,
+      startDate: '2023-03-20T05:30:00Z', endDate: '2023-04-09T18:45:00Z',
+    },
+  },
+].filter((s) => !opt('--shapes') || opt('--shapes')!.split(',').includes(s.id));
 
 function company(id: string, key: string, prefix: string) {
   return {
@@ -30,7 +85,7 @@ function company(id: string, key: string, prefix: string) {
     users: [{ uid: `${prefix}-pilot`, email: `p@${prefix}.test`, displayName: 'Pilot', roles: ['pilot'] }],
     aircraft: Array.from({ length: AIRCRAFT }, (_, i) => ({
       uid: `${prefix}-ac-${String(i).padStart(2, '0')}`,
-      registration: `VH-${prefix.slice(0, 1).toUpperCase()}${String(i).padStart(2, '0')}`,
+      registration: `VH-${prefix.toUpperCase()}${String(i).padStart(2, '0')}`,
       type: 'B06', category: 'rotary-wing', engineType: 'turbine', engineCount: 1, status: 'active',
       maintenanceTrackingItems: { hobbs: { displayText: 'Hobbs', type: 'number', precision: 1 }, landings: { displayText: 'Landings', type: 'number' } },
       logTrackingItems: { fuelUplift: { displayText: 'Fuel', type: 'number' } },
@@ -40,14 +95,14 @@ function company(id: string, key: string, prefix: string) {
   };
 }
 
-/** n logs spread evenly over 2020-01-01 .. 2024-12-31 (UTC), round-robin over the aircraft, hobbs 0.1..3.0. */
+/** n logs spread evenly over 2020-01-01 .. 2024-12-31 (UTC), round-robin over the aircraft, in set-based chunks. */
 async function seed(database: Database, companyId: string, prefix: string, n: number) {
   const chunk = 100_000;
   for (let from = 0; from < n; from += chunk) {
     const to = Math.min(n, from + chunk) - 1;
     await database.sql.query(
       `INSERT INTO "FlightLog" ("companyId", uid, "aircraftId", "aircraftRegistration", "timeDate", pilot, "startLocation", "endLocation", pax, tracking, "updatedAt")
-       SELECT $1, $2 || '-' || i, $2 || '-ac-' || lpad((i % ${AIRCRAFT})::text, 2, '0'), 'VH-' || upper(left($2, 1)) || lpad((i % ${AIRCRAFT})::text, 2, '0'),
+       SELECT $1, $2 || '-' || i, $2 || '-ac-' || lpad((i % ${AIRCRAFT})::text, 2, '0'), 'VH-' || upper($2) || lpad((i % ${AIRCRAFT})::text, 2, '0'),
               timestamptz '2020-01-01T00:00:00Z' + (i::float8 / $5) * interval '1827 days', $2 || '-pilot', 'YSSY', 'YSBK', 2,
               jsonb_build_object('hobbs', ((i::bigint * 7919) % 30 + 1) / 10.0, 'landings', 1 + i % 3)
                 || CASE WHEN i % 4 = 0 THEN jsonb_build_object('fuelUplift', 100 + i % 50) ELSE '{}'::jsonb END,
@@ -56,146 +111,181 @@ async function seed(database: Database, companyId: string, prefix: string, n: nu
       [companyId, prefix, from, to, n],
     );
   }
-  // autovacuum would vacuum and analyze both tables soon after a load this size; the benchmark does not wait for it
-  await database.sql.query('VACUUM ANALYZE "FlightLog"', []);
-  await database.sql.query('VACUUM ANALYZE "FlightLogDaily"', []);
 }
 
-interface Query {
-  name: string;
-  body: Record<string, unknown>;
-  sql: string;
-  params: (companyId: string) => unknown[];
-  /** The service's answer and the hand-written rows as comparable `group|period -> value` maps. */
-  fromService: (body: any) => Map<string, number>;
-  fromSql: (rows: any[]) => Map<string, number>;
+function listen(handler: http.RequestListener): Promise<{ url: string; close: () => Promise<void> }> {
+  const server = http.createServer(handler);
+  server.keepAliveTimeout = 60_000;
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      resolve({ url: `http://127.0.0.1:${port}`, close: () => new Promise((r) => { server.closeAllConnections(); server.close(() => r()); }) });
+    }),
+  );
 }
-
-const rowsMap = (rows: { group: string; period: string | null; value: number | null }[]) =>
-  new Map(rows.map((r) => [`${r.group}|${r.period}`, r.value ?? 0]));
-
-const QUERIES: Query[] = [
-  {
-    name: `month x aircraft sum of hobbs, ${TZ}, 5 years`,
-    body: { collection: 'flightLogs', metric: 'hobbs', operation: 'sum', groupBy: 'aircraftId', dateField: 'timeDate', dateGroup: 'month', timezone: TZ },
-    sql: `SELECT "aircraftId" AS g, to_char(date_trunc('month', "timeDate" AT TIME ZONE '${TZ}'), 'YYYY-MM') AS p, sum((tracking->>'hobbs')::numeric)::text AS v
-          FROM "FlightLog" WHERE "companyId" = $1 GROUP BY 1, 2`,
-    params: (c) => [c],
-    fromService: (b) => rowsMap(b.results),
-    fromSql: (rows) => new Map(rows.map((r) => [`${r.g}|${r.p}`, Number(r.v)])),
-  },
-  {
-    name: `quarter count of one aircraft's logs, ${TZ}`,
-    body: { collection: 'flightLogs', metric: '__count__', dateField: 'timeDate', dateGroup: 'quarter', timezone: TZ, filters: { aircraftId: 'a-ac-07' } },
-    sql: `SELECT to_char(date_trunc('quarter', "timeDate" AT TIME ZONE '${TZ}'), 'YYYY-"Q"Q') AS p, count(*) AS v
-          FROM "FlightLog" WHERE "companyId" = $1 AND "aircraftId" = $2 GROUP BY 1`,
-    params: (c) => [c, 'a-ac-07'],
-    fromService: (b) => rowsMap(b.results),
-    fromSql: (rows) => new Map(rows.map((r) => [`all|${r.p}`, Number(r.v)])),
-  },
-  {
-    name: `day buckets over one month (March 2023), sum of hobbs, ${TZ}`,
-    body: {
-      collection: 'flightLogs', metric: 'hobbs', dateField: 'timeDate', dateGroup: 'day', timezone: TZ,
-      startDate: '2023-02-28T13:00:00Z', endDate: '2023-03-31T12:59:59.999Z',
-    },
-    sql: `SELECT to_char(date_trunc('day', "timeDate" AT TIME ZONE '${TZ}'), 'YYYY-MM-DD') AS p, sum((tracking->>'hobbs')::numeric)::text AS v
-          FROM "FlightLog" WHERE "companyId" = $1 AND "timeDate" >= $2 AND "timeDate" <= $3 GROUP BY 1`,
-    params: (c) => [c, '2023-02-28T13:00:00Z', '2023-03-31T12:59:59.999Z'],
-    fromService: (b) => rowsMap(b.results),
-    fromSql: (rows) => new Map(rows.map((r) => [`all|${r.p}`, Number(r.v)])),
-  },
-];
 
 const median = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 };
 
-async function run(label: string, database: Database, logs: number) {
-  const s = randomBytes(3).toString('hex');
-  const a = { id: `bench-a-${s}`, key: 'fo_bench_' + randomBytes(16).toString('hex') };
-  const b = { id: `bench-b-${s}`, key: 'fo_bench_' + randomBytes(16).toString('hex') };
-  await importData(database, { companies: [company(a.id, a.key, 'a'), company(b.id, b.key, 'b')] });
+async function run(label: string, database: Database, counter: { n: number; rollup: number }, sizes: number[]) {
+  const tag = randomBytes(2).toString('hex');
+  const companies = sizes.map((n, i) => ({ n, id: `bench-${tag}-${i}`, prefix: `${'smlx'[i] ?? `c${i}`}${tag}`, key: 'fo_bench_' + randomBytes(16).toString('hex') }));
+  await importData(database, { companies: companies.map((c) => company(c.id, c.key, c.prefix)) });
   const t0 = performance.now();
-  await seed(database, a.id, 'a', logs);
-  await seed(database, b.id, 'b', Math.round(logs / 5));
-  console.log(`\n${label}: seeded ${logs} + ${Math.round(logs / 5)} logs in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+  for (const c of companies) await seed(database, c.id, c.prefix, c.n);
+  // autovacuum would vacuum and analyze both tables soon after a load this size; the benchmark does not wait for it
+  await database.sql.query('VACUUM ANALYZE "FlightLog"', []);
+  await database.sql.query('VACUUM ANALYZE "FlightLogDaily"', []);
+  console.log(`\n${label}: seeded ${sizes.map((n) => n.toLocaleString('en')).join(' + ')} logs in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
 
-  const app = createApp({ database, config: { rateLimitPerMinute: 0, bodyLimitBytes: 1 << 20, logLevel: 'silent' } });
-  const service = async (q: Query) => {
-    const r = await app.fetch(
-      new Request('http://bench.test/api/v1/aggregate', {
-        method: 'POST',
-        headers: { authorization: `Bearer ${a.key}`, 'content-type': 'application/json' },
-        body: JSON.stringify(q.body),
-      }),
-    );
-    const body = await r.json();
-    if (r.status !== 200) throw new Error(`${q.name}: ${r.status} ${JSON.stringify(body)}`);
-    return body;
+  const app = createApp({ database, config: { rateLimitPerMinute: 0, authFailLimitPerMinute: 0, bodyLimitBytes: 1 << 20, logLevel: 'silent' }, dispatch: false });
+  await app.ready;
+  const service = await listen(createServerAdapter((r: Request) => app.fetch(r)) as never);
+  const floor = await listen(aggregateFloorHandler(database.sql));
+  const ask = async (url: string, key: string, body: unknown) => {
+    const r = await fetch(`${url}/api/v1/aggregate`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const text = await r.text();
+    if (r.status !== 200) throw new Error(`${url}: ${r.status} ${text}`);
+    return JSON.parse(text);
   };
-  const hand = (q: Query) => database.sql.query<any>(q.sql, q.params(a.id));
-  const db = scopedPrisma(database.prisma, a.id);
-  const call = (q: Query) => new AggregationService(db).aggregate(q.body);
-  const callRaw = (q: Query) => new AggregationService(db, { rollup: false }).aggregate(q.body);
+  const timed = async (fn: () => Promise<unknown>) => {
+    const t = performance.now();
+    await fn();
+    return performance.now() - t;
+  };
 
-  console.log(`median of ${RUNS} runs, ms; ratios against the hand-written SQL`);
-  console.log('| query | fleetops HTTP | service call | service, raw-table plan | hand-written SQL | HTTP ratio | service ratio | groups |');
-  console.log('|---|---:|---:|---:|---:|---:|---:|---:|');
-  for (const q of QUERIES) {
-    // warm-up, and every side must agree with the hand-written SQL
-    const want = q.fromSql(await hand(q));
-    for (const got of [q.fromService(await service(q)), q.fromService(await call(q)), q.fromService(await callRaw(q))]) {
-      const same = got.size === want.size && [...want].every(([k, v]) => Math.abs((got.get(k) ?? NaN) - v) < 1e-9);
-      if (!same) throw new Error(`${q.name}: the service and the hand-written SQL disagree`);
-    }
-    const sides = [() => service(q), () => call(q), () => callRaw(q), () => hand(q)];
-    const times: number[][] = sides.map(() => []);
-    for (let i = 0; i < RUNS; i++) {
-      // round-robin over the sides so caches and background load favour none
-      for (const [j, side] of sides.entries()) {
-        const t = performance.now();
-        await side();
-        times[j].push(performance.now() - t);
+  console.log(`medians of ${RUNS} runs (each alternating service and floor request by request), ms; ratio = floor / service`);
+  console.log('| logs | shape | fleetops | floor | ratio | runs\' ratios | requests per run | statements | plan | rows |');
+  console.log('|---:|---|---:|---:|---:|---|---:|---:|---|---:|');
+  const summary: { logs: number; shape: string; ratio: number }[] = [];
+  for (const c of companies) {
+    for (const shape of SHAPES) {
+      const ours = () => ask(service.url, c.key, shape.body);
+      const theirs = () => ask(floor.url, c.key, shape.body);
+      // warm-up, and the answers must be identical
+      const [a, b] = [await ours(), await theirs()];
+      if (!isDeepStrictEqual(a, b)) {
+        console.error(JSON.stringify(a).slice(0, 2000), '\n', JSON.stringify(b).slice(0, 2000));
+        throw new Error(`${label}, ${c.n} logs, ${shape.name}: the service and the floor disagree`);
       }
+      counter.n = 0;
+      counter.rollup = 0;
+      const probe = await timed(ours);
+      const statements = counter.n;
+      const plan = counter.rollup ? 'rollup' : 'logs';
+      const per = Math.max(3, Math.min(40, Math.round(BUDGET_MS / Math.max(probe, await timed(theirs)))));
+      const runs: { ours: number; floor: number }[] = [];
+      for (let r = 0; r < RUNS; r++) {
+        const t: { ours: number[]; floor: number[] } = { ours: [], floor: [] };
+        for (let i = 0; i < per; i++) {
+          if ((i + r) % 2) {
+            t.ours.push(await timed(ours));
+            t.floor.push(await timed(theirs));
+          } else {
+            t.floor.push(await timed(theirs));
+            t.ours.push(await timed(ours));
+          }
+        }
+        runs.push({ ours: median(t.ours), floor: median(t.floor) });
+      }
+      const ratios = runs.map((r) => r.floor / r.ours);
+      const ratio = median(ratios);
+      summary.push({ logs: c.n, shape: shape.id, ratio });
+      console.log(
+        `| ${c.n.toLocaleString('en')} | ${shape.name} | ${median(runs.map((r) => r.ours)).toFixed(2)} | ${median(runs.map((r) => r.floor)).toFixed(2)} | ` +
+          `**${ratio.toFixed(2)}** | ${ratios.map((x) => x.toFixed(2)).join(', ')} | ${per} | ${statements} | ${plan} | ${a.results.length} |`,
+      );
     }
-    const [mHttp, mCall, mRaw, mHand] = times.map(median);
-    console.log(
-      `| ${q.name} | ${mHttp.toFixed(1)} | ${mCall.toFixed(1)} | ${mRaw.toFixed(1)} | ${mHand.toFixed(1)} | ${(mHttp / mHand).toFixed(2)}x | ${(mCall / mHand).toFixed(2)}x | ${want.size} |`,
-    );
   }
+  if (process.argv.includes('--breakdown')) await breakdown(database, app, companies, service.url, floor.url, ask);
+  await service.close();
+  await floor.close();
   await app.close();
+  return summary;
+}
+
+/** Where the time goes: each part alone, alternated call by call, medians (see the header). */
+async function breakdown(
+  database: Database,
+  app: ReturnType<typeof createApp>,
+  companies: { n: number; id: string; key: string }[],
+  serviceUrl: string,
+  floorUrl: string,
+  ask: (url: string, key: string, body: unknown) => Promise<any>,
+) {
+  console.log('\nwhere the time goes, ms (medians of alternated calls)');
+  console.log('| logs | shape | floor statement (driver) | our statement (driver) | our statement (Prisma) | service call | app.fetch | fleetops HTTP | floor HTTP |');
+  console.log('|---:|---|---:|---:|---:|---:|---:|---:|---:|');
+  for (const c of companies) {
+    const db = scopedPrisma(database.prisma, c.id);
+    for (const shape of SHAPES) {
+      // the service's statement, as it sends it
+      let statement: Prisma.Sql | null = null;
+      const capture = new Proxy(db, {
+        get(target, prop, receiver) {
+          if (prop !== '$queryRaw') return Reflect.get(target, prop, receiver);
+          return (q: Prisma.Sql) => {
+            if (q.sql.includes('GROUPING SETS')) statement = q;
+            return target.$queryRaw(q);
+          };
+        },
+      });
+      await new AggregationService(capture).aggregate(shape.body);
+      const ours = statement as Prisma.Sql | null;
+      if (!ours) throw new Error('no statement captured');
+      const ourValues = ours.values.map((v) => (v === COMPANY ? c.id : v));
+      const hand = floorStatement(c.id, shape.body);
+      const sides: (() => Promise<unknown>)[] = [
+        () => database.sql.query(hand.text, hand.params),
+        () => database.sql.query(ours.text, ourValues),
+        () => db.$queryRaw(ours),
+        () => new AggregationService(db).aggregate(shape.body),
+        () =>
+          app.fetch(new Request('http://bench.test/api/v1/aggregate', {
+            method: 'POST', headers: { authorization: `Bearer ${c.key}`, 'content-type': 'application/json' }, body: JSON.stringify(shape.body),
+          })).then((r) => r.text()),
+        () => ask(serviceUrl, c.key, shape.body),
+        () => ask(floorUrl, c.key, shape.body),
+      ];
+      const times: number[][] = sides.map(() => []);
+      const t0 = performance.now();
+      for (const side of sides) await side();
+      const per = Math.max(3, Math.min(60, Math.round((BUDGET_MS * 2) / Math.max(1, performance.now() - t0))));
+      for (let i = 0; i < per; i++) {
+        for (const [j, side] of sides.entries()) {
+          const t = performance.now();
+          await side();
+          times[j].push(performance.now() - t);
+        }
+      }
+      console.log(`| ${c.n.toLocaleString('en')} | ${shape.name} | ${times.map((x) => median(x).toFixed(2)).join(' | ')} |`);
+    }
+  }
 }
 
 async function main() {
+  const counter = { n: 0, rollup: 0 };
+  const onQuery = (sql: string) => {
+    counter.n++;
+    if (sql.includes('"FlightLogDaily"')) counter.rollup++;
+  };
   if (!process.argv.includes('--skip-lite')) {
-    const lite = await openDatabase({ dataDir: 'memory://' });
-    await run('PGlite (embedded, in memory)', lite, LITE_LOGS);
+    const lite = await openDatabase({ dataDir: 'memory://', onQuery });
+    await run('PGlite (embedded, in memory)', lite, counter, LITE_SIZES);
     await lite.close();
   }
   if (process.argv.includes('--skip-pg')) return;
-  const adminUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-  const dbName = `fleetops_bench_${randomUUID().slice(0, 8)}`;
-  const admin = new pg.Client(adminUrl);
-  try {
-    await admin.connect();
-  } catch (e) {
-    console.log(`\nPostgreSQL: skipped (${(e as Error).message})`);
-    return;
-  }
-  await admin.query(`CREATE DATABASE "${dbName}"`);
-  const url = new URL(adminUrl);
-  url.pathname = `/${dbName}`;
-  const database = await openDatabase({ databaseUrl: url.toString() });
-  try {
-    const v = await database.sql.query<{ server_version: string }>('SHOW server_version', []);
-    await run(`PostgreSQL ${v[0].server_version}`, database, PG_LOGS);
-  } finally {
-    await database.close();
-    await admin.query(`DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`);
-    await admin.end();
-  }
+  await withTempDatabase('fleetops_bench', async (url) => {
+    const database = await openDatabase({ databaseUrl: url, onQuery });
+    try {
+      const [v] = await database.sql.query<{ server_version: string }>('SHOW server_version', []);
+      await run(`PostgreSQL ${v.server_version}`, database, counter, PG_SIZES);
+    } finally {
+      await database.close();
+    }
+  });
 }
 
 await main();

@@ -7,9 +7,10 @@ import { randomBytes } from 'node:crypto';
 import { hashKey } from '../src/auth/keys.js';
 import type { RawSql } from '../src/db/database.js';
 
-export function floorHandler(sql: RawSql): http.RequestListener {
+/** The floor's authentication: a request's bearer key looked up once, then kept in memory. */
+export function floorCompany(sql: RawSql): (req: http.IncomingMessage) => Promise<string | undefined> {
   const keys = new Map<string, string>();
-  const company = async (req: http.IncomingMessage) => {
+  return async (req) => {
     const key = (req.headers.authorization ?? '').replace(/^Bearer /, '');
     const known = keys.get(key);
     if (known) return known;
@@ -17,6 +18,10 @@ export function floorHandler(sql: RawSql): http.RequestListener {
     if (r[0]) keys.set(key, r[0].companyId);
     return r[0]?.companyId;
   };
+}
+
+export function floorHandler(sql: RawSql): http.RequestListener {
+  const company = floorCompany(sql);
   const iso = (d: unknown) => new Date(d as string).toISOString();
   const presentLog = (l: Record<string, any>) => {
     const { tracking, timeDate, createdAt, updatedAt, ...core } = l;

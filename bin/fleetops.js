@@ -22,5 +22,6 @@ const result = await runCli(process.argv.slice(2), {
   stdout: (chunk) => void process.stdout.write(chunk),
   stderr: (chunk) => void process.stderr.write(chunk),
   tty: !!process.stderr.isTTY,
+  columns: process.stderr.columns,
 });
 process.exitCode = result.code;

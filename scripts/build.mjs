@@ -1,10 +1,12 @@
 // Bundles the service's TypeScript sources (src/) into dist/ with esbuild (run by `npm install` after the
-// generated clients): `fleetops` then starts without compiling TypeScript or routing every import through tsx's
+// generated clients and typed operations), then the operator console into dist/console (scripts/build-console.mjs).
+// `fleetops` then starts without compiling TypeScript or routing every import through tsx's
 // loader, which was most of the time from `fleetops serve` to ready (docs/benchmarks.md). Packages stay external
 // (loaded from node_modules as usual); modules the CLI imports on demand become chunks loaded on demand.
 // bin/fleetops.js uses the bundle only while it is newer than every file under src/; otherwise it runs the sources
 // through tsx, so an edit never runs stale code.
 import { build } from 'esbuild';
+import { buildConsole } from './build-console.mjs';
 import fs from 'node:fs';
 import path from 'node:path';
 
@@ -42,3 +44,6 @@ for (const name of fs.readdirSync('dist/chunks')) {
 }
 for (const name of ['fleetops.mjs.map', 'fleetops.mjs']) fs.renameSync(path.join(tmp, name), path.join('dist', name));
 fs.rmSync(tmp, { recursive: true, force: true });
+
+// the operator console (console/src) into dist/console
+await buildConsole();

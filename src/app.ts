@@ -1,27 +1,31 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
-import { createGraphQLError, createYoga, maskError as defaultMaskError } from 'graphql-yoga';
+import { createYoga } from 'graphql-yoga';
+import { maskError } from './graphql/errors.js';
 import pino, { type Logger } from 'pino';
 import { ApiKeyService } from './auth/keys.js';
 import { KEY_CHANGE_CHANNEL } from './auth/key-cache.js';
 import type { Config } from './config.js';
-import { createContext, type RequestContext } from './context.js';
+import { createContext, type RequestContext, type RequestState } from './context.js';
 import type { Database } from './db/database.js';
-import { AppError, ForbiddenError, NotFoundError, RateLimitedError, UnauthorizedError } from './errors.js';
+import { AppError, NotFoundError, RateLimitedError, UnauthorizedError, UnsupportedMediaTypeError } from './errors.js';
 import { internalErrorResponse, problemResponse } from './http/problem.js';
 import { createRateLimit } from './http/rate-limit.js';
 import { withLimitedBody } from './http/body.js';
-import { withIdempotency } from './http/idempotency.js';
 import { rejectNulInUrl } from './http/json-guard.js';
 import { databaseError } from './db/errors.js';
+import { appliedMigrations, readMigrations } from './db/migrate.js';
 import { reportUnexpected, setUnexpectedErrorSink } from './lib/unexpected.js';
 import { schema } from './graphql/schema.js';
-import { graphqlLimitPlugins, operationInfo } from './graphql/limits.js';
+import { operationPolicy, policyPlugins } from './graphql/policy.js';
+import { createExecutor } from './graphql/executor.js';
 import { createMetrics } from './http/metrics.js';
 import { logMixin, requestIdFor, requestScope } from './lib/request-scope.js';
 import { compileRoutes } from './rest/match.js';
-import { docsHtml } from './http/docs.js';
+import { DOCS_CSP, docsHtml } from './http/docs.js';
+import { consoleAvailable, serveConsole } from './http/console.js';
+import { graphiqlResponse, homeResponse, isGraphiQLRequest, reasonPhrase } from './http/front-door.js';
 import { createRestFacade } from './rest/facade.js';
 import { buildOpenApi } from './rest/openapi.js';
 import { restRoutes } from './rest/routes.js';
@@ -46,6 +50,11 @@ export interface AppOptions {
   logger?: Logger;
   /** Run the delivery dispatcher in this process (default true). */
   dispatch?: boolean;
+  /**
+   * Where `GET /` sends a browser (docs/contract/gaps.md §16): the operator console when it is built (`/console`),
+   * else the API docs at /docs. Set to override.
+   */
+  consolePath?: string;
 }
 
 /** What the HTTP server knows about a request beyond the Request itself. */
@@ -61,6 +70,8 @@ export interface App {
   dispatcher: Dispatcher | null;
   /** Settles once start-up work in the background is done (on PostgreSQL: listening for API-key changes). */
   ready: Promise<void>;
+  /** From now on /readyz answers 503 (shutdown has begun); requests are still served. */
+  drain(): void;
   close(): Promise<void>;
 }
 
@@ -70,43 +81,6 @@ const DOC_ASSETS: Record<string, string> = {
   'swagger-ui.css': 'text/css; charset=utf-8',
   'swagger-ui-bundle.js': 'text/javascript; charset=utf-8',
 };
-
-/**
- * Domain errors keep their message and carry code/status/errors to GraphQL clients; anything else is masked.
- * (Duck-typed: yoga and our modules may hold different copies of graphql's error class.)
- */
-function maskError(error: unknown, message: string, isDev?: boolean): Error {
-  const e = error as { originalError?: unknown; nodes?: never; source?: never; positions?: never; path?: never };
-  const original = databaseError(e?.originalError ?? error) ?? (e?.originalError ?? error);
-  if (original instanceof AppError && original !== error) {
-    return createGraphQLError(original.message, {
-      nodes: e.nodes,
-      source: e.source,
-      positions: e.positions,
-      path: e.path,
-      originalError: original,
-      extensions: {
-        code: original.code.toUpperCase(),
-        status: original.status,
-        ...(original.errors ? { errors: original.errors } : {}),
-        http: { status: original.status },
-      },
-    });
-  }
-  // a resolver that threw something unexpected (not a domain error, not a GraphQL error such as a coercion failure)
-  const thrown = e?.originalError as { name?: string; extensions?: unknown } | undefined;
-  if (thrown && !(thrown instanceof AppError) && (e as { path?: unknown }).path !== undefined && !('extensions' in thrown && thrown.name === 'GraphQLError')) {
-    reportUnexpected(e.originalError, { channel: 'graphql', path: (e as { path?: unknown }).path });
-    return createGraphQLError('Internal server error: the error has been logged; retrying will not help until it is fixed.', {
-      nodes: e.nodes,
-      source: e.source,
-      positions: e.positions,
-      path: e.path,
-      extensions: { code: 'INTERNAL_SERVER_ERROR', status: 500 },
-    });
-  }
-  return defaultMaskError(error, message, isDev);
-}
 
 export function createApp(opts: AppOptions): App {
   const { database, config } = opts;
@@ -121,7 +95,8 @@ export function createApp(opts: AppOptions): App {
     }
     if (p.startsWith('/forms/public/')) return p.endsWith('/submissions') ? '/forms/public/{publicId}/submissions' : '/forms/public/{publicId}';
     if (p.startsWith('/docs')) return '/docs';
-    return ['/graphql', '/mcp', '/healthz', '/readyz', '/metrics'].includes(p) ? p : 'other';
+    if (p === '/console' || p.startsWith('/console/')) return '/console';
+    return ['/', '/graphql', '/mcp', '/healthz', '/readyz', '/metrics'].includes(p) ? p : 'other';
   };
   setUnexpectedErrorSink((err, context) => logger.error({ err, ...context }, 'unexpected error'));
   const keys = new ApiKeyService(database.prisma, { cache: true });
@@ -134,14 +109,18 @@ export function createApp(opts: AppOptions): App {
     : null;
   const rateLimit = createRateLimit({ perMinute: config.rateLimitPerMinute, redisUrl: config.redisUrl });
   const authFailures = createRateLimit({ perMinute: config.authFailLimitPerMinute ?? 30, redisUrl: config.redisUrl, prefix: 'fleetops:authfail' });
-  const openapi = buildOpenApi(restRoutes, { version: API_VERSION });
+  const openapi = buildOpenApi(restRoutes, { version: API_VERSION, schema });
   const openapiJson = JSON.stringify(openapi);
+  // the one policy of every operation (src/graphql/policy.ts): Yoga runs it for /graphql, the executor for REST and MCP
+  const policy = { idempotency: true, logger, onOperation: (type: string) => metrics.graphqlOperation(type) };
+  const executor = createExecutor(schema, [operationPolicy(policy)]);
   const rest = createRestFacade({
     schema,
     routes: restRoutes,
     basePath: API_BASE,
     bodyLimitBytes: config.bodyLimitBytes,
     logger,
+    executor,
   });
   const dispatcher =
     opts.dispatch === false
@@ -158,7 +137,7 @@ export function createApp(opts: AppOptions): App {
   // the MCP SDK is loaded on the first /mcp request: most servers never get one, and it is a tenth of start-up
   let mcp: Promise<{ handle(request: Request, ctx: RequestContext): Promise<Response> }> | undefined;
   const mcpHandler = () =>
-    (mcp ??= import('./mcp/server.js').then((m) => m.createMcpHandler({ routes: restRoutes, apiBase: API_BASE, version: API_VERSION, rest })));
+    (mcp ??= import('./mcp/server.js').then((m) => m.createMcpHandler({ routes: restRoutes, apiBase: API_BASE, version: API_VERSION, rest, openapi, schema })));
   const publicForms = createPublicForms({ database, logger, perMinute: config.publicRateLimitPerMinute ?? 20, redisUrl: config.redisUrl });
   const yoga = createYoga<{ fleet: RequestContext }>({
     schema,
@@ -168,11 +147,34 @@ export function createApp(opts: AppOptions): App {
     logging: false,
     cors: false, // answered by the app for every path
     maskedErrors: { maskError },
-    plugins: graphqlLimitPlugins(process.env.NODE_ENV === 'production'),
+    plugins: policyPlugins(process.env.NODE_ENV === 'production', policy),
     context: ({ fleet }) => fleet,
   });
 
-  async function authenticate(request: Request, info: RequestInfo) {
+  /**
+   * GET /readyz for load balancers and orchestrators (docs/deploy.md): 200 while this process should get traffic;
+   * 503 with the reason while it is draining (SIGTERM received), its database cannot be reached, or a migration
+   * this release needs is not applied. `/healthz` answers 200 all along: the process is alive.
+   */
+  const expectedMigrations = readMigrations().map((m) => m.name);
+  let draining = false;
+  async function readiness(): Promise<Response> {
+    const body = { status: 'ok', database: database.kind, migrations: 'applied', draining };
+    const unavailable = (reason: string, extra: object = {}) =>
+      Response.json({ ...body, ...extra, status: 'unavailable', reason }, { status: 503, headers: { 'cache-control': 'no-store' } });
+    if (draining) return unavailable('draining: the process is shutting down');
+    let applied: Set<string>;
+    try {
+      applied = new Set(await appliedMigrations(database.sql));
+    } catch {
+      return unavailable('the database cannot be reached');
+    }
+    const pending = expectedMigrations.filter((m) => !applied.has(m));
+    if (pending.length) return unavailable(`migrations not applied: ${pending.join(', ')} (run fleetops migrate)`, { migrations: 'pending', pending });
+    return Response.json(body, { headers: { 'cache-control': 'no-store' } });
+  }
+
+  async function authenticate(request: Request, info: RequestInfo, channel: RequestState['channel']) {
     let actor;
     try {
       actor = await keys.authenticate(request.headers.get('authorization'));
@@ -189,8 +191,19 @@ export function createApp(opts: AppOptions): App {
       }
       throw e;
     }
+    // a request costs one unit of its key's budget; its operations may cost more (src/graphql/policy.ts)
     const headers = await rateLimit.consume(actor.keyId);
-    return { ctx: createContext(database, actor), headers };
+    const keyId = actor.keyId;
+    const state: RequestState = {
+      channel,
+      idempotencyKey: request.headers.get('idempotency-key') ?? undefined,
+      units: { charged: 1, used: 0 },
+      headers,
+      charge: async (points) => {
+        Object.assign(state.headers, await rateLimit.consume(keyId, points));
+      },
+    };
+    return createContext(database, actor, state);
   }
 
   async function route(request: Request, url: URL, info: RequestInfo): Promise<{ res: Response; companyId?: string }> {
@@ -199,6 +212,9 @@ export function createApp(opts: AppOptions): App {
       const res = await publicForms.handle(request, url, info.clientAddress ?? 'unknown');
       if (res) return { res };
     }
+    if (p === '/' && (request.method === 'GET' || request.method === 'HEAD')) {
+      return { res: homeResponse(request, { consolePath: opts.consolePath ?? (consoleAvailable() ? '/console' : undefined), version: API_VERSION }) };
+    }
     if (p === '/healthz') return { res: Response.json({ status: 'ok' }) };
     if (p === '/metrics') {
       if (config.metricsToken && request.headers.get('authorization') !== `Bearer ${config.metricsToken}`) {
@@ -206,16 +222,9 @@ export function createApp(opts: AppOptions): App {
       }
       return { res: new Response(await metrics.registry.metrics(), { headers: { 'content-type': metrics.registry.contentType } }) };
     }
-    if (p === '/readyz') {
-      try {
-        await database.sql.query('SELECT 1');
-        return { res: Response.json({ status: 'ok', database: database.kind }) };
-      } catch {
-        return { res: Response.json({ status: 'unavailable', database: database.kind }, { status: 503 }) };
-      }
-    }
+    if (p === '/readyz') return { res: await readiness() };
     if (p === '/docs' || p === '/docs/') {
-      return { res: new Response(docsHtml(), { headers: { 'content-type': 'text/html; charset=utf-8' } }) };
+      return { res: new Response(docsHtml(), { headers: { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': DOCS_CSP, 'x-content-type-options': 'nosniff' } }) };
     }
     if (p.startsWith('/docs/assets/')) {
       const name = p.slice('/docs/assets/'.length);
@@ -224,34 +233,32 @@ export function createApp(opts: AppOptions): App {
       const body = await fs.promises.readFile(path.join(SWAGGER_DIR, name));
       return { res: new Response(body, { headers: { 'content-type': type, 'cache-control': 'public, max-age=86400' } }) };
     }
+    // the operator console (src/http/console.ts): static files of dist/console, a client of /graphql like any other
+    if (p === '/console' || p.startsWith('/console/')) {
+      const res = await serveConsole(request, p);
+      if (res) return { res };
+    }
     if (p === `${API_BASE}/openapi.json`) {
       return { res: new Response(openapiJson, { headers: { 'content-type': 'application/json' } }) };
     }
+    if (p === '/graphql' && isGraphiQLRequest(request)) return { res: await graphiqlResponse() };
     if (p === '/graphql') {
-      const { ctx, headers } = await authenticate(request, info);
+      const ctx = await authenticate(request, info, 'graphql');
+      refuseUnsupportedGraphQLBody(request);
       const limited = await withLimitedBody(request, config.bodyLimitBytes);
-      // each mutation past the first counts against the key's rate limit
-      let mutation = false;
-      if (request.method === 'POST') {
-        const op = operationInfo(await limited.clone().json().catch(() => null));
-        if (op.type) metrics.graphqlOperation(op.type);
-        mutation = op.type === 'mutation';
-        if (op.type === 'mutation' && ctx.actor.scope === 'read') throw new ForbiddenError('this API key is read-only: mutations need a read_write key');
-        if (op.mutations > 1) Object.assign(headers, await rateLimit.consume(ctx.actor.keyId, op.mutations - 1));
-      }
       const res = await yoga.fetch(limited, { fleet: ctx });
-      if (mutation) logger.info({ audit: 'write', operation: 'graphql mutation', keyId: ctx.actor.keyId, userId: ctx.actor.userId, roles: ctx.actor.roles ?? [], status: res.status }, 'write');
-      return { res: withHeaders(res, headers), companyId: ctx.companyId };
+      return { res: withHeaders(res, ctx.request.headers), companyId: ctx.companyId };
     }
     if (p === '/mcp') {
-      const { ctx, headers } = await authenticate(request, info);
+      const ctx = await authenticate(request, info, 'mcp');
       const limited = await withLimitedBody(request, config.bodyLimitBytes);
-      return { res: withHeaders(await (await mcpHandler()).handle(limited, ctx), headers), companyId: ctx.companyId };
+      const res = await (await mcpHandler()).handle(limited, ctx);
+      return { res: withHeaders(res, ctx.request.headers), companyId: ctx.companyId };
     }
     if (p === API_BASE || p.startsWith(API_BASE + '/')) {
-      const { ctx, headers } = await authenticate(request, info);
-      const res = await withIdempotency(request, ctx, (r) => rest(r, url, ctx), config.bodyLimitBytes);
-      return { res: withHeaders(res, headers), companyId: ctx.companyId };
+      const ctx = await authenticate(request, info, 'rest');
+      const res = await rest(request, url, ctx);
+      return { res: withHeaders(res, ctx.request.headers), companyId: ctx.companyId };
     }
     throw new NotFoundError('route', `${request.method} ${p}`);
   }
@@ -260,6 +267,9 @@ export function createApp(opts: AppOptions): App {
     openapi,
     dispatcher,
     ready: Promise.resolve(stopListening).then(() => undefined, () => undefined),
+    drain() {
+      draining = true;
+    },
     async fetch(request, info = {}) {
       const requestId = requestIdFor(request.headers.get('x-request-id'));
       return requestScope.run({ requestId }, () => handle(request, info, requestId));
@@ -307,9 +317,22 @@ export function createApp(opts: AppOptions): App {
   }
 }
 
+/**
+ * GraphQL over HTTP takes JSON (GraphQL-over-HTTP: application/json is the one body every server must accept);
+ * a GET carries a query in its URL. Other bodies Yoga could read (application/graphql, forms, multipart) are a
+ * 415: every channel must end in the same checked operation, and a body type we do not mean to support is not one.
+ */
+function refuseUnsupportedGraphQLBody(request: Request): void {
+  if (request.method !== 'POST') return;
+  const type = (request.headers.get('content-type') ?? '').split(';')[0].trim().toLowerCase();
+  if (type === 'application/json') return;
+  throw new UnsupportedMediaTypeError(`a GraphQL request body must be application/json (got ${type ? JSON.stringify(type) : 'no Content-Type'})`);
+}
+
+/** The response with these headers set (and a reason phrase on its status line: statusText is never empty). */
 function withHeaders(res: Response, headers: Record<string, string>): Response {
-  if (!Object.keys(headers).length) return res;
-  const out = new Response(res.body, res);
+  if (!Object.keys(headers).length && res.statusText) return res;
+  const out = new Response(res.body, { status: res.status, statusText: res.statusText || reasonPhrase(res.status), headers: res.headers });
   for (const [k, v] of Object.entries(headers)) out.headers.set(k, v);
   return out;
 }

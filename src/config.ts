@@ -1,5 +1,6 @@
 import { config as loadDotenv } from 'dotenv';
 import path from 'node:path';
+import proxyAddr from 'proxy-addr';
 import { z } from 'zod';
 
 /** Configuration by environment variable (docs/contract/gaps.md §1); a .env file in the working directory is read too. */
@@ -24,6 +25,22 @@ const EnvSchema = z.object({
   AUTH_FAIL_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).default(30),
   METRICS_TOKEN: z.string().min(8).optional(),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10000),
+  DRAIN_DELAY_MS: z.coerce.number().int().min(0).default(0),
+  TRUST_PROXY: z
+    .string()
+    .transform((v) => v.split(',').map((a) => a.trim()).filter(Boolean))
+    .refine(
+      (list) => {
+        try {
+          proxyAddr.compile(list);
+          return true;
+        } catch {
+          return false;
+        }
+      },
+      'TRUST_PROXY is a comma-separated list of addresses or CIDR ranges (or loopback, linklocal, uniquelocal)',
+    )
+    .default([]),
 });
 
 export type Config = {
@@ -43,6 +60,10 @@ export type Config = {
   authFailLimitPerMinute: number;
   metricsToken?: string;
   shutdownTimeoutMs: number;
+  /** On shutdown: how long /readyz answers 503 while requests are still accepted, before the listener closes. */
+  drainDelayMs: number;
+  /** Proxies (load balancers) whose X-Forwarded-For names the client: addresses, CIDR ranges or proxy-addr's names. */
+  trustProxy: string[];
 };
 
 export class ConfigError extends Error {}
@@ -75,5 +96,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, { dotenv = true
     authFailLimitPerMinute: e.AUTH_FAIL_LIMIT_PER_MINUTE,
     metricsToken: e.METRICS_TOKEN,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
+    drainDelayMs: e.DRAIN_DELAY_MS,
+    trustProxy: e.TRUST_PROXY,
   };
 }

@@ -24,7 +24,30 @@ export interface RequestContext {
   companyId: string;
   db: ScopedPrisma;
   services: Services;
+  /** What the operation policy needs of the request, whatever the channel (src/graphql/policy.ts). */
+  request: RequestState;
 }
+
+/** The request as the operation policy sees it (docs/decisions/0006-policy-at-the-operation.md). */
+export interface RequestState {
+  channel: 'rest' | 'graphql' | 'mcp' | 'internal';
+  /** The Idempotency-Key header, when sent. */
+  idempotencyKey?: string;
+  /** Rate-limit units charged to the key for this request (1 when it authenticated) and used by its operations. */
+  units: { charged: number; used: number };
+  /** Consumes more units of the key's budget (throws RateLimitedError, with the headers to send). */
+  charge(points: number): Promise<void>;
+  /** Headers the policy adds to the response (RateLimit after a charge, Idempotent-Replayed). */
+  headers: Record<string, string>;
+  /**
+   * A channel's own representation mapped to the operation's variables (a REST body to the input it stands for),
+   * run by the policy inside the operation; throws the service's ValidationError.
+   */
+  prepare?: (variables: Record<string, unknown>) => Record<string, unknown>;
+}
+
+/** For work that is not an HTTP request (CLI commands, public forms, tests): nothing to charge, nothing to replay. */
+export const internalRequest = (): RequestState => ({ channel: 'internal', units: { charged: Infinity, used: 0 }, charge: async () => {}, headers: {} });
 
 /** `actorUserId`: the acting user (a request's `actor.userId`); commands without one act as `api`. */
 export function createServices(db: ScopedPrisma, actorUserId = 'api') {
@@ -60,7 +83,7 @@ export function createServices(db: ScopedPrisma, actorUserId = 'api') {
 }
 export type Services = ReturnType<typeof createServices>;
 
-export function createContext(database: Database, actor: Actor): RequestContext {
+export function createContext(database: Database, actor: Actor, request: RequestState = internalRequest()): RequestContext {
   const db = scopedPrisma(database.prisma, actor.companyId);
-  return { actor, companyId: actor.companyId, db, services: createServices(db, actor.userId) };
+  return { actor, companyId: actor.companyId, db, services: createServices(db, actor.userId), request };
 }

@@ -1,5 +1,5 @@
 import { API_VERSION } from './app.js';
-import { printSchemaSDL } from './graphql/schema.js';
+import { printSchemaSDL, schema } from './graphql/schema.js';
 import { buildOpenApi } from './rest/openapi.js';
 import { restRoutes } from './rest/routes.js';
 
@@ -7,6 +7,6 @@ import { restRoutes } from './rest/routes.js';
 export function contractFiles(): Record<string, string> {
   return {
     'schema.graphql': printSchemaSDL(),
-    'docs/openapi.json': JSON.stringify(buildOpenApi(restRoutes, { version: API_VERSION }), null, 2) + '\n',
+    'docs/openapi.json': JSON.stringify(buildOpenApi(restRoutes, { version: API_VERSION, schema }), null, 2) + '\n',
   };
 }

@@ -110,13 +110,31 @@ export class RateLimitedError extends AppError {
   }
 }
 
+/**
+ * A domain error known by its status, code and words only, as a client was told it (a stored idempotent result
+ * replayed, a route's answer passed on): every channel maps it as it would the original.
+ */
+export class ReportedError extends AppError {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    readonly title: string,
+    message: string,
+    errors?: FieldError[],
+  ) {
+    super(message, errors);
+  }
+}
+
+/** The JSON Pointer (RFC 6901) of a path of keys and indexes, e.g. `['a/b', 0]` → `/a~1b/0`. */
+export const jsonPointer = (path: ReadonlyArray<PropertyKey>) => path.map((p) => '/' + String(p).replace(/~/g, '~0').replace(/\//g, '~1')).join('');
+
 /** Turns zod issues into FieldErrors with JSON Pointer paths. */
 export function fieldErrorsFromZod(
   issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string; code?: string; keys?: string[] }>,
   prefix = '',
 ): FieldError[] {
-  const pointer = (path: ReadonlyArray<PropertyKey>) =>
-    prefix + path.map((p) => '/' + String(p).replace(/~/g, '~0').replace(/\//g, '~1')).join('');
+  const pointer = (path: ReadonlyArray<PropertyKey>) => prefix + jsonPointer(path);
   return issues.flatMap((i) =>
     // an unknown key is reported at its own path, not at the object holding it
     i.code === 'unrecognized_keys' && i.keys?.length

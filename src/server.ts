@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import { createServerAdapter } from '@whatwg-node/server';
 import pino from 'pino';
+import proxyAddr from 'proxy-addr';
 import type { Config } from './config.js';
 import { openDatabase, type Database } from './db/database.js';
 import { logMixin } from './lib/request-scope.js';
@@ -20,9 +21,23 @@ export interface RunningServer {
 export { adminSocketPath } from './db/lock.js';
 import { adminSocketPath } from './db/lock.js';
 
+/**
+ * A command sent over the admin socket: its working directory, whether the caller draws on a terminal (and how
+ * wide), and where its output goes as it is written. The socket answers newline-delimited JSON events as the
+ * command writes them, `{"out": chunk}`, `{"err": chunk}`, and last `{"code": n}`, so a long command (import-logs)
+ * shows its progress and its rejected rows while it runs, not at the end.
+ */
+export interface RelayedCommand {
+  cwd?: string;
+  tty?: boolean;
+  columns?: number;
+  stdout: (chunk: string) => void;
+  stderr: (chunk: string) => void;
+}
+
 export async function startServer(
   config: Config,
-  cliHandler?: (database: Database, argv: string[], cwd?: string) => Promise<{ code: number; stdout: string; stderr: string }>,
+  cliHandler?: (database: Database, argv: string[], opts: RelayedCommand) => Promise<{ code: number }>,
 ): Promise<RunningServer> {
   const logger = pino({ level: config.logLevel, mixin: logMixin });
   // the HTTP app (GraphQL schema, REST façade, MCP) loads while the database opens
@@ -36,8 +51,12 @@ export async function startServer(
     throw e;
   }
   await app.ready;
+  // behind a load balancer (TRUST_PROXY), the client is the address its X-Forwarded-For names; the per-address limits
+  // (failed authentications, public forms) count clients, not the balancer
+  const trusted = config.trustProxy?.length ? proxyAddr.compile(config.trustProxy) : null;
+  const clientAddress = (req: http.IncomingMessage | undefined) => (req && trusted ? proxyAddr(req, trusted) : req?.socket?.remoteAddress);
   const server = http.createServer(
-    createServerAdapter<{ req: http.IncomingMessage }>((req, ctx) => app.fetch(req, { clientAddress: ctx?.req?.socket?.remoteAddress })),
+    createServerAdapter<{ req: http.IncomingMessage }>((req, ctx) => app.fetch(req, { clientAddress: clientAddress(ctx?.req) })),
   );
   // requests Node refuses before the app sees them (headers or URL over the 16 KB limit, malformed HTTP) still get
   // a problem+json body
@@ -77,13 +96,17 @@ export async function startServer(
     admin = http.createServer(async (req, res) => {
       let body = '';
       for await (const chunk of req) body += chunk;
+      res.writeHead(200, { 'content-type': 'application/x-ndjson' });
+      const send = (event: Record<string, unknown>) => res.write(JSON.stringify(event) + '\n');
       try {
-        const { argv, cwd } = JSON.parse(body) as { argv: string[]; cwd?: string };
-        const out = await cliHandler(database, argv, cwd);
-        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(out));
+        const { argv, cwd, tty, columns } = JSON.parse(body) as { argv: string[]; cwd?: string; tty?: boolean; columns?: number };
+        const { code } = await cliHandler(database, argv, { cwd, tty, columns, stdout: (out) => send({ out }), stderr: (err) => send({ err }) });
+        send({ code });
       } catch (e) {
-        res.writeHead(500).end(JSON.stringify({ code: 1, stdout: '', stderr: String(e) + '\n' }));
+        send({ err: String(e) + '\n' });
+        send({ code: 1 });
       }
+      res.end();
     });
     const oldMask = process.umask(0o077);
     await new Promise<void>((resolve) => admin!.listen(socket, resolve));
@@ -97,6 +120,10 @@ export async function startServer(
     database,
     close() {
       closing ??= (async () => {
+        // /readyz answers 503 from now; a load balancer polling it stops sending traffic within DRAIN_DELAY_MS, while
+        // this process still serves what arrives
+        app.drain();
+        if (config.drainDelayMs) await new Promise((r) => setTimeout(r, config.drainDelayMs));
         // stop accepting; requests in flight finish (up to SHUTDOWN_TIMEOUT_MS), then what is left is cut
         await new Promise<void>((resolve) => {
           server.close(() => resolve());

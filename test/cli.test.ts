@@ -410,7 +410,16 @@ describe('without a server: migrate, import, keys', () => {
     expect(r2.stdout).toBe('');
     expect(r2.stderr).toContain('/companies/1/users/1/email');
 
-    // that nothing of either file was written is checked by the last step, with a server on this data directory
+    // 3) an initial value beyond the tracking bounds (gaps.md §11: below 1e9, at most 6 decimal places)
+    const bad3 = goodFile();
+    bad3.companies[1].aircraft[1].initialValues = { tacho: 1e25 };
+    const r3 = await fleetops(['import', writeJson(work, 'bad-figure.json', bad3)], { env: { DATA_DIR: dataDir } });
+    expect(r3.code).toBe(1);
+    expect(r3.stdout).toBe('');
+    expect(r3.stderr).toContain('/companies/1/aircraft/1/initialValues/tacho');
+    expect(r3.stderr).toContain('1e9');
+
+    // that nothing of these files was written is checked by the last step, with a server on this data directory
   }, STEP);
 
   step('keys create for an unknown company and keys revoke of an unknown id exit 1', async () => {
@@ -525,24 +534,29 @@ describe('fleetops import-logs: flight logs from CSV through the flight-log rule
   step('valid rows are imported, bad rows are reported by line, exit 1; totals follow exactly', async () => {
     const csv = [
       'timeDate,pilot,aircraftId,aircraftRegistration,startLocation,endLocation,pax,hobbs,landings,remarks,uid',
-      '2026-02-01T08:00:00Z,demo-pilot,demo-vh-abc,VH-ABC,YSSY,YSBK,2,1.1,2,"fine, thanks",x-1',
-      '2026-02-02T08:00:00Z,demo-pilot,demo-vh-abc,VH-ABC,YSSY,YSBK,,0.2,1,,x-2',
-      '2026-02-03T08:00:00Z,demo-pilot,demo-vh-abc,VH-XXX,YSSY,YSBK,1,0.5,1,,x-3',
-      '2026-02-04T08:00:00Z,demo-pilot,demo-vh-abc,VH-ABC,YSSY,YSBK,1,abc,1,,x-4',
+      '2020-02-01T08:00:00Z,demo-pilot,demo-vh-abc,VH-ABC,YSSY,YSBK,2,1.1,2,"fine, thanks",x-1',
+      '2020-02-02T08:00:00Z,demo-pilot,demo-vh-abc,VH-ABC,YSSY,YSBK,,0.2,1,,x-2',
+      '2020-02-03T08:00:00Z,demo-pilot,demo-vh-abc,VH-XXX,YSSY,YSBK,1,0.5,1,,x-3',
+      '2020-02-04T08:00:00Z,demo-pilot,demo-vh-abc,VH-ABC,YSSY,YSBK,1,abc,1,,x-4',
+      // a tracking figure is below 1e9 with at most 6 decimal places (gaps.md §11): not a total of 1.2e+25
+      '2020-02-05T08:00:00Z,demo-pilot,demo-vh-abc,VH-ABC,YSSY,YSBK,1,1e25,1,,x-5',
+      '2020-02-06T08:00:00Z,demo-pilot,demo-vh-abc,VH-ABC,YSSY,YSBK,1,0.1,0.0000001,,x-6',
     ].join('\n');
     fs.writeFileSync(path.join(dataDir, 'logs.csv'), csv);
     const r = await fleetops(['import-logs', '--company', 'demo', 'logs.csv'], { env: { DATA_DIR: dataDir }, cwd: dataDir });
     expect(r.code).toBe(1);
-    expect(r.stdout).toContain('imported 2 flight log(s) into demo; rejected 2');
+    expect(r.stdout).toContain('imported 2 flight log(s) into demo; rejected 4');
     expect(r.stdout).toContain('ignored server-controlled columns: uid');
     expect(r.stderr).toMatch(/^line 4: .*aircraftRegistration/m);
     expect(r.stderr).toMatch(/^line 5: .*hobbs must be a number/m);
+    expect(r.stderr).toMatch(/^line 6: .*\/hobbs: hobbs must be less than 1000000000 \(1e9\)/m);
+    expect(r.stderr).toMatch(/^line 7: .*\/landings: landings must have at most 6 decimal places/m);
 
     const server = await serve({ DATA_DIR: dataDir });
     try {
+      // the demo's own year of flights plus the two imported ones (dated 2020, before the demo's year)
       const a = await api(server, '/aircraft/demo-vh-abc', key);
-      expect(a.body.totals).toEqual({ hobbs: 1201.8, landings: 3003 });
-      const logs = await api(server, '/flight-logs?aircraftId=demo-vh-abc', key);
+      const logs = await api(server, '/flight-logs?aircraftId=demo-vh-abc&startDate=2020-01-01&endDate=2020-12-31', key);
       expect(logs.body.count).toBe(2);
       expect(logs.body.data.find((l: any) => l.hobbs === 1.1)).toMatchObject({ pax: 2, remarks: 'fine, thanks' });
       expect(logs.body.data.find((l: any) => l.hobbs === 0.2)).toMatchObject({ pax: null });
@@ -550,7 +564,60 @@ describe('fleetops import-logs: flight logs from CSV through the flight-log rule
       const again = await fleetops(['import-logs', '--company', 'demo', 'logs.csv'], { env: { DATA_DIR: dataDir }, cwd: dataDir });
       expect(again.code).toBe(1);
       expect(again.stdout).toContain('imported 2 flight log(s)');
-      expect((await api(server, '/aircraft/demo-vh-abc', key)).body.totals).toEqual({ hobbs: 1203.1, landings: 3006 });
+      const b = await api(server, '/aircraft/demo-vh-abc', key);
+      // each import adds exactly its rows' values: hobbs 1.1 + 0.2, landings 2 + 1
+      expect(Math.round((b.body.totals.hobbs - a.body.totals.hobbs) * 10)).toBe(13);
+      expect(b.body.totals.landings - a.body.totals.landings).toBe(3);
+    } finally {
+      await server.stop();
+    }
+  }, STEP * 2);
+
+  step('relayed through a running server, import-logs streams its progress bar and each rejected row as it happens', async () => {
+    const rows = ['timeDate,pilot,aircraftId,aircraftRegistration,startLocation,endLocation,pax,hobbs,landings'];
+    const bad = new Set([5, 250]); // data rows 5 and 250: lines 7 and 252
+    for (let i = 0; i < 300; i++) {
+      const at = new Date(Date.UTC(2025, 0, 1) + i * 3_600_000).toISOString();
+      rows.push(`${at},demo-pilot,demo-vh-abc,${bad.has(i) ? 'VH-XXX' : 'VH-ABC'},YSSY,YSBK,1,0.1,1`);
+    }
+    fs.writeFileSync(path.join(dataDir, 'many.csv'), rows.join('\n'));
+    const server = await serve({ DATA_DIR: dataDir });
+    const count = async () => (await (await fetch(`${server.url}/api/v1/aggregate`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ collection: 'flightLogs', metric: '__count__', filters: { aircraftId: 'demo-vh-abc' } }),
+    })).json()).totalCount as number;
+    try {
+      const before = await count();
+      const events: { stream: 'out' | 'err'; chunk: string }[] = [];
+      let whenFirstRejected: Promise<number> | undefined;
+      const r = await runCli(['import-logs', '--company', 'demo', 'many.csv'], {
+        env: { ...BASE_ENV, LOG_LEVEL: 'silent', DATA_DIR: dataDir },
+        cwd: dataDir,
+        tty: true,
+        columns: 100,
+        stdout: (chunk) => events.push({ stream: 'out', chunk }),
+        stderr: (chunk) => {
+          events.push({ stream: 'err', chunk });
+          // the first rejected row reaches the caller while the import is still running on the server
+          if (chunk.includes('line 7:')) whenFirstRejected ??= count();
+        },
+      });
+      expect(r.code).toBe(1);
+      expect(r.stdout + r.stderr).toBe(''); // everything went to the writers, as it came
+      const at = (re: RegExp) => events.findIndex((e) => re.test(e.chunk));
+      expect(at(/^line 7: .*aircraftRegistration/m)).toBeGreaterThanOrEqual(0);
+      expect(at(/^line 252: /m)).toBeGreaterThan(at(/^line 7: /m));
+      expect(at(/imported 298 flight log\(s\) into demo; rejected 2/)).toBeGreaterThan(at(/^line 252: /m));
+      // the bar was drawn on the caller's terminal as rows went in: values rising, some between the two rejections
+      const values = events.flatMap((e) => [...e.chunk.matchAll(/importing .*?(\d+)\/300 rows/g)].map((m) => Number(m[1])));
+      expect(new Set(values).size).toBeGreaterThan(3);
+      expect(values[values.length - 1]).toBe(300);
+      expect(events.slice(at(/^line 7: /m), at(/^line 252: /m)).some((e) => /\/300 rows/.test(e.chunk))).toBe(true);
+      expect(whenFirstRejected).toBeDefined();
+      const midway = await whenFirstRejected!;
+      expect(midway - before).toBeLessThan(298);
+      expect(await count()).toBe(before + 298);
     } finally {
       await server.stop();
     }
@@ -646,6 +713,92 @@ describe.skipIf(!PG_URL)('on PostgreSQL (DATABASE_URL)', () => {
     expect((await api(server, '/aircraft', ciKey)).status).toBe(401);
     expect((await api(server, '/aircraft', globexKey)).status).toBe(200);
   }, 2 * STEP);
+});
+
+describe('fleetops backup and restore while fleetops serve runs (docs/backup.md)', () => {
+  let dataDir: string;
+  let server: Server;
+  let key: string;
+  let file: string;
+  const flight = (i: number) => ({
+    timeDate: new Date(Date.UTC(2025, 0, 1) + i * 3_600_000).toISOString(), pilot: 'demo-pilot', aircraftId: 'demo-vh-abc', aircraftRegistration: 'VH-ABC',
+    startLocation: 'YSSY', endLocation: 'YSBK', pax: 1, hobbs: 0.3, landings: 1,
+  });
+  beforeAll(async () => {
+    dataDir = await migratedDataDir('bak');
+    server = await serve({ DATA_DIR: dataDir });
+    const demo = await fleetops(['demo'], { env: { DATA_DIR: dataDir } });
+    expect(demo.code, demo.stderr).toBe(0);
+    key = lastLine(demo.stdout);
+    // enough rows for progress lines: 1,000 flight logs (and their daily rollup)
+    const csv = ['timeDate,pilot,aircraftId,aircraftRegistration,startLocation,endLocation,pax,hobbs,landings'];
+    for (let i = 0; i < 1000; i++) {
+      const f = flight(i);
+      csv.push([f.timeDate, f.pilot, f.aircraftId, f.aircraftRegistration, f.startLocation, f.endLocation, f.pax, f.hobbs, f.landings].join(','));
+    }
+    fs.writeFileSync(path.join(dataDir, 'logs.csv'), csv.join('\n'));
+    const imported = await fleetops(['import-logs', '--company', 'demo', 'logs.csv'], { env: { DATA_DIR: dataDir }, cwd: dataDir });
+    expect(imported.code, imported.stderr).toBe(0);
+  }, STEP);
+  afterAll(async () => {
+    await server?.stop();
+  }, STEP);
+
+  step('backup runs inside the server, which keeps answering writes over HTTP meanwhile', async () => {
+    const work = tempDir('bakout');
+    let stop = false;
+    let written = 0;
+    const writer = (async () => {
+      for (let i = 5000; !stop; i++) {
+        const res = await fetch(`${server.url}/api/v1/flight-logs`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+          body: JSON.stringify(flight(i)),
+        });
+        expect(res.status).toBe(201);
+        written++;
+      }
+    })();
+    while (written < 3) await sleep(20);
+    const before = written;
+    const r = await fleetops(['backup', 'fleet.jsonl.gz'], { env: { DATA_DIR: dataDir }, cwd: work });
+    const during = written - before;
+    stop = true;
+    await writer;
+    expect(r.code, r.stderr).toBe(0);
+    // written by the server, relative to the directory the command was started in
+    file = path.join(work, 'fleet.jsonl.gz');
+    expect(fs.existsSync(file)).toBe(true);
+    expect(r.stdout).toMatch(/^backup of 1 company \(demo\) from the embedded database written to fleet\.jsonl\.gz: \d+ tables, [\d,]+ rows, .* format version 1\n$/);
+    expect(r.stderr).toMatch(/^backup: [\d,]+\/[\d,]+ rows \(0%\), Company$/m);
+    expect(r.stderr).toMatch(/^backup: ([\d,]+)\/\1 rows \(100%\)/m);
+    expect(during, 'flight logs written over HTTP while the backup ran').toBeGreaterThan(0);
+  }, STEP);
+
+  step('restore runs inside a server on an empty data directory; the restored company answers as it did', async () => {
+    const other = await migratedDataDir('rst');
+    const second = await serve({ DATA_DIR: other });
+    try {
+      const r = await fleetops(['restore', file], { env: { DATA_DIR: other } });
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout).toMatch(/^restored .* into the embedded database: 1 company \(demo\)/);
+      const [a, b] = [await api(server, '/aircraft/demo-vh-abc', key), await api(second, '/aircraft/demo-vh-abc', key)];
+      expect(b.status).toBe(200);
+      // the backup is one instant: the restored totals are those of its own logs, at most what the first server has now
+      const logs = (await api(second, '/flight-logs?aircraftId=demo-vh-abc&limit=1', key)).body;
+      expect(logs.data).toHaveLength(1);
+      expect(b.body.totals.hobbs).toBeLessThanOrEqual(a.body.totals.hobbs);
+      expect(b.body.totals.hobbs).toBeGreaterThanOrEqual(1200.5 + 1000 * 0.3);
+      const again = await fleetops(['restore', file], { env: { DATA_DIR: other } });
+      expect(again.code).toBe(1);
+      expect(again.stderr).toMatch(/the target store is not empty/);
+      const move = await fleetops(['move-to-postgres', 'postgres://127.0.0.1:1/none'], { env: { DATA_DIR: other } });
+      expect(move.code).toBe(1);
+      expect(move.stderr).toMatch(/^fleetops: a fleetops process \(pid \d+\) holds the embedded database in .*: stop it first/);
+    } finally {
+      await second.stop();
+    }
+  }, STEP * 2);
 });
 
 describe('bin/fleetops.js runs the bundle only while it is newer than the sources', () => {

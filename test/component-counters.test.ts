@@ -133,6 +133,25 @@ describe('counters.ts (pure)', () => {
     expect(deriveKey('100 hourly', none)).toBe('counter100Hourly');
     expect(deriveKey('—', none)).toBe('counter');
     expect(deriveKey('Hours', new Set(['hours', 'hours2']))).toBe('hours3');
+    // word breaks: lower or digit to upper, and before the last capital of a run a lower-case letter follows
+    expect(deriveKey('TSOHours', none)).toBe('tsoHours');
+    expect(deriveKey('ABCdEFg', none)).toBe('abCdEFg');
+    expect(deriveKey('v2Hours', none)).toBe('v2Hours');
+    expect(deriveKey('ÉTÉ cycles', none)).toBe('eteCycles');
+    expect(deriveKey('E\u0301Te\u0301', none)).toBe('eTe');
+    expect(deriveKey('Ｈｏｕｒｓ (ﬁre)', none)).toBe('hoursFire');
+    expect(deriveKey('a'.repeat(70), none)).toBe('a'.repeat(60));
+    expect(deriveKey('9'.repeat(70), none)).toBe('counter' + '9'.repeat(53));
+  });
+
+  it('derives a key from a display text of 1,000,000 characters in one pass (worst cases of the regular expressions it replaced)', () => {
+    const none = new Set<string>();
+    expect(deriveKey('A'.repeat(1_000_000), none)).toBe('a'.repeat(60));
+    expect(deriveKey('A'.repeat(999_999) + 'b', none)).toBe('a'.repeat(60));
+    expect(deriveKey('aB'.repeat(500_000), none)).toBe('aB'.repeat(30));
+    expect(deriveKey('-'.repeat(1_000_000), none)).toBe('counter');
+    expect(deriveKey('\u0301'.repeat(999_999) + 'x', none)).toBe('x');
+    expect(deriveKey('A' + '\u0301'.repeat(999_998) + 'Ab', none)).toBe('aAb');
   });
 
   it('guesses the unit of an aircraft or vehicle item, hours by default', () => {

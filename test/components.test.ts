@@ -3,6 +3,7 @@
 // validated against the OpenAPI document, and the GraphQL tree fields.
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { now } from '../src/lib/clock.js';
 import { createTestEnv, type TestEnv } from './helpers.js';
 
 const API = '/api/v1';
@@ -352,7 +353,7 @@ describe('POST /components/{id}/install and /remove: the tree', () => {
       rootAsset: { type: 'aircraft', uid: 'acme-ac-1', name: 'VH-ACM' },
       ancestorUids: ['acme-ac-1'],
     });
-    expect(Date.parse(c.installedAt)).toBeGreaterThan(Date.now() - 60_000);
+    expect(c.installedAt).toBe(now().toISOString()); // the service's clock, which the test fixed
     expect(c).not.toHaveProperty('location');
     const list = await get('/components?parentUid=acme-ac-1');
     expect(list.body.data.map((x: any) => x.uid)).toContain(id);

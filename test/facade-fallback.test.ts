@@ -6,6 +6,9 @@ import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createRestFacade } from '../src/rest/facade.js';
+import { createExecutor } from '../src/graphql/executor.js';
+import { operationPolicy } from '../src/graphql/policy.js';
+import { internalRequest } from '../src/context.js';
 import type { RouteSpec } from '../src/rest/contract.js';
 
 const schema = buildSchema(`
@@ -40,12 +43,13 @@ const handle = createRestFacade({
   basePath: '/api/v1',
   bodyLimitBytes: 1024,
   logger: pino({ level: 'silent' }),
+  executor: createExecutor(schema, [operationPolicy()]),
 });
 
 async function post(path: string, body: unknown) {
   const url = new URL(`http://fleetops.test/api/v1${path}`);
   const request = new Request(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-  const res = await handle(request, url, { actor: { scope: 'read_write' } } as never);
+  const res = await handle(request, url, { actor: { scope: 'read_write' }, request: internalRequest() } as never);
   return { status: res.status, type: res.headers.get('content-type'), body: await res.json() };
 }
 

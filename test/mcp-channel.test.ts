@@ -12,8 +12,10 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { restRoutes } from '../src/rest/routes.js';
+import { isReadRoute } from '../src/rest/contract.js';
+import { ApiKeyService } from '../src/auth/keys.js';
 import { withToolTable } from '../src/mcp/docs.js';
-import { createTestEnv, flightLogBody, uniq, type TestEnv } from './helpers.js';
+import { addDays, createTestEnv, flightLogBody, todayIn, uniq, type TestEnv } from './helpers.js';
 
 const API = '/api/v1';
 let env: TestEnv;
@@ -49,7 +51,14 @@ type Json = Record<string, any>;
 const call = async (name: string, args: Json = {}, c: Client = client) =>
   (await c.callTool({ name, arguments: args })) as CallToolResult;
 
-/** A successful call's structuredContent (validated by the SDK client against the tool's outputSchema). */
+/** A tool's hints as MCP reads them: what the annotations say, else the specification's defaults. */
+function hints(t: { annotations?: { readOnlyHint?: boolean; destructiveHint?: boolean; idempotentHint?: boolean } }) {
+  const a = t.annotations ?? {};
+  const readOnly = a.readOnlyHint ?? false;
+  return { readOnly, destructive: !readOnly && (a.destructiveHint ?? true), idempotent: readOnly || (a.idempotentHint ?? false) };
+}
+
+/** A successful call's structuredContent (the REST answer, as the text content says it too). */
 async function ok(name: string, args: Json = {}, c: Client = client): Promise<Json> {
   const r = await call(name, args, c);
   expect(r.isError ?? false, JSON.stringify(r.content)).toBe(false);
@@ -134,11 +143,23 @@ describe('transport', () => {
 });
 
 describe('tools for a model', () => {
-  it('every tool has an object outputSchema, and descriptions explain the domain, not REST media types', async () => {
+  it('a read key is shown only the tools it may call (the read ones); a read_write key every tool', async () => {
+    const reader = (await new ApiKeyService(env.database.prisma).create({ companyId: env.a.id, name: 'mcp-reader', scope: 'read' })).key;
+    const list = async (key: string) => {
+      const res = await env.request('POST', '/mcp', { key, headers: { accept: 'application/json, text/event-stream' }, body: { jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} } });
+      return (await res.json()).result.tools as { name: string; annotations?: { readOnlyHint?: boolean } }[];
+    };
+    const readable = restRoutes.filter((r) => isReadRoute(r)).map((r) => r.operationId).sort();
+    expect((await list(reader)).map((t) => t.name).sort()).toEqual(readable);
+    expect((await list(reader)).every((t) => t.annotations?.readOnlyHint)).toBe(true);
+    expect((await list(env.a.key)).length).toBe(restRoutes.length);
+  });
+
+  it('tools carry no output schema (the shapes are the OpenAPI resource\u2019s), and descriptions explain the domain, not REST media types', async () => {
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual(restRoutes.map((r) => r.operationId).sort());
     for (const t of tools) {
-      expect(t.outputSchema?.type, t.name).toBe('object');
+      expect(t.outputSchema, t.name).toBeUndefined();
       expect(t.description, t.name).not.toMatch(/Accept:|text\/csv/);
     }
     const by = Object.fromEntries(tools.map((t) => [t.name, t]));
@@ -146,12 +167,11 @@ describe('tools for a model', () => {
     expect(by.createFlightLog.description).toMatch(/not new totals/);
     expect(by.aggregate.description).toMatch(/groupBy aircraftId, dateField timeDate, dateGroup month/);
     expect(by.getMaintenanceStatus.description).toMatch(/dueWithinDays 30/);
-    expect(by.listFlightLogs.outputSchema!.anyOf).toHaveLength(2);
-    expect(by.removeComponent.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true });
-    expect(by.resetComponentCounter.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true });
-    expect(by.batchDeleteFlightLogs.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true });
-    expect(by.installComponent.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: false });
-    expect(by.restoreVehicle.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: false });
+    expect(hints(by.removeComponent)).toMatchObject({ readOnly: false, destructive: true });
+    expect(hints(by.resetComponentCounter)).toMatchObject({ readOnly: false, destructive: true });
+    expect(hints(by.batchDeleteFlightLogs)).toMatchObject({ readOnly: false, destructive: true });
+    expect(hints(by.installComponent)).toMatchObject({ readOnly: false, destructive: false });
+    expect(hints(by.restoreVehicle)).toMatchObject({ readOnly: false, destructive: false });
   });
 
   it('docs/mcp.md lists every tool (regenerate with `npx tsx scripts/mcp-docs.ts`)', () => {
@@ -258,7 +278,7 @@ describe('reads and writes of each module', () => {
         relatedTo: 'acme-ac-2',
         relatedToType: 'aircraft',
         recurring: true,
-        calendarDateDue: new Date(Date.now() + 10 * 86400_000).toISOString().slice(0, 10),
+        calendarDateDue: addDays(todayIn('UTC'), 10),
         calendarRecurring: 365,
       },
     });

@@ -147,7 +147,7 @@ describe('logs', () => {
       await new Promise((r) => setTimeout(r, 50));
       const mine = lines.filter((l) => l.requestId === 'audit-1');
       expect(mine.map((l) => l.msg)).toEqual(expect.arrayContaining(['write', 'request']));
-      expect(mine.find((l) => l.msg === 'write')).toMatchObject({ audit: 'write', operation: 'createVehicle', userId: 'acme-owner', roles: ['owner', 'admin'], status: 201 });
+      expect(mine.find((l) => l.msg === 'write')).toMatchObject({ audit: 'write', operation: 'createVehicle', channel: 'rest', userId: 'acme-owner', roles: ['owner', 'admin'], outcome: 'ok' });
       expect(lines.find((l) => l.requestId === 'audit-2' && l.msg === 'authentication failed')).toMatchObject({ reason: 'unknown key' });
       const text = JSON.stringify(lines);
       expect(text).not.toContain(env.a.key);

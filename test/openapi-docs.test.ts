@@ -53,6 +53,7 @@ function validators(openapi: any) {
   // OpenAPI's integer formats, checked for real
   ajv.addFormat('int32', { type: 'number', validate: (n: number) => Number.isInteger(n) && n >= -(2 ** 31) && n <= 2 ** 31 - 1 });
   ajv.addFormat('int64', { type: 'number', validate: (n: number) => Number.isSafeInteger(n) });
+  ajv.addFormat('date-time', { type: 'string', validate: (s: string) => /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/.test(s) && !Number.isNaN(Date.parse(s)) });
   // OpenAPI's refs point into the document; give the components a home whose pointers are the same.
   ajv.addKeyword({ keyword: 'components', schemaType: 'object' });
   ajv.addSchema({ $id: 'urn:fleetops:openapi', components: { schemas: openapi.components.schemas } });
@@ -301,6 +302,21 @@ describe('GET /docs', () => {
       expect(res.headers.get('content-type'), url).toMatch(type);
       expect((await res.arrayBuffer()).byteLength, url).toBeGreaterThan(1000);
     }
+  });
+
+  it('the Errors table shows code spans as code, never raw Markdown backticks', () => {
+    const table = html.slice(html.indexOf('<section class="problems">'), html.indexOf('</section>'));
+    expect(table).toContain('<tr id="problem-forbidden">');
+    expect(table).not.toContain('`');
+    expect(table).toContain('<code>Retry-After</code>');
+  });
+
+  it('is served under a CSP that loads nothing from another host', async () => {
+    const res = await env.request('GET', '/docs', { key: null });
+    const csp = res.headers.get('content-security-policy') ?? '';
+    expect(csp).toMatch(/default-src 'none'/);
+    expect(csp).not.toMatch(/https?:|\*/);
+    await res.arrayBuffer();
   });
 
   it('an unknown asset is 404', async () => {

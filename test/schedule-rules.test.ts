@@ -10,7 +10,6 @@ import {
   dueWithin,
   exactAddString,
   exactSubtract,
-  fitsTrackingColumn,
   isCalendarDate,
   isOverdue,
   isTimeZone,
@@ -23,6 +22,7 @@ import {
   urgencyGroup,
   type UrgencyFields,
 } from '../src/modules/schedule/rules.js';
+import { trackingValue } from '../src/modules/tracking/value.js';
 
 describe('exact decimals', () => {
   it('subtracts without float drift', () => {
@@ -44,16 +44,23 @@ describe('exact decimals', () => {
     expect(exactAddString(-0.5, 0.5)).toBe('0');
   });
 
-  it('counts decimal places and fits numeric(20,6)', () => {
+  it('counts decimal places; a tracking figure is below 1e9 with at most 6 of them (gaps.md §11)', () => {
     expect(decimalPlaces(1200)).toBe(0);
     expect(decimalPlaces(1200.125)).toBe(3);
     expect(decimalPlaces('1.500000')).toBe(1);
     expect(decimalPlaces(3e-7)).toBe(7);
-    expect(fitsTrackingColumn(1300.123456)).toBe(true);
-    expect(fitsTrackingColumn(1300.1234567)).toBe(false);
-    expect(fitsTrackingColumn(1e14)).toBe(false);
-    expect(fitsTrackingColumn(-99999999999999)).toBe(true);
-    expect(fitsTrackingColumn(Number.NaN)).toBe(false);
+    const fits = (n: number) => trackingValue().safeParse(n).success;
+    expect(fits(1300.123456)).toBe(true);
+    expect(fits(999999999.999999)).toBe(true);
+    expect(fits(-999999999.999999)).toBe(true);
+    expect(fits(0)).toBe(true);
+    expect(fits(1300.1234567)).toBe(false);
+    expect(fits(3e-7)).toBe(false);
+    expect(fits(1e9)).toBe(false);
+    expect(fits(-1e9)).toBe(false);
+    expect(fits(1e25)).toBe(false);
+    expect(fits(Number.NaN)).toBe(false);
+    expect(fits(Number.POSITIVE_INFINITY)).toBe(false);
   });
 
   it('rounds to 6 places half away from zero; compares values, not spellings', () => {

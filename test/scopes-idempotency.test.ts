@@ -30,7 +30,7 @@ describe('read-scoped keys', () => {
     expectProblem(await env.json('DELETE', '/api/v1/vehicles/acme-v-1', { key: readKey }), 403, 'forbidden');
     expect(await logCount()).toBe(before);
     expect((await env.gql('{ users { count } }', undefined, readKey)).status).toBe(200);
-    const m = await env.request('POST', '/graphql', { key: readKey, body: { query: 'mutation($i: JSON!) { createFlightLog(input: $i) { uid } }', variables: { i: flightLogBody() } } });
+    const m = await env.request('POST', '/graphql', { key: readKey, body: { query: 'mutation($i: CreateFlightLogInput!) { createFlightLog(input: $i) { uid } }', variables: { i: flightLogBody() } } });
     expect(m.status).toBe(403);
     expect(await logCount()).toBe(before);
 
@@ -49,7 +49,7 @@ describe('read-scoped keys', () => {
   });
 
   it('the CLI refuses an unknown scope', async () => {
-    await expect(new ApiKeyService(env.database.prisma).create({ companyId: env.a.id, scope: 'admin' })).rejects.toThrow(/scope must be one of/);
+    await expect(new ApiKeyService(env.database.prisma).create({ companyId: env.a.id, scope: 'superuser' })).rejects.toThrow(/scope must be one of/);
   });
 });
 
@@ -93,9 +93,15 @@ describe('Idempotency-Key', () => {
     expect(replay.status).toBe(400);
     expect(replay.res.headers.get('idempotent-replayed')).toBe('true');
     const db = (await import('../src/db/scoped.js')).scopedPrisma(env.database.prisma, env.a.id);
-    await db.idempotencyKey.create({ data: { key: 'idem-running', requestHash: 'x', expiresAt: new Date(Date.now() + 60_000) } as never });
+    const { hashKey } = await import('../src/auth/keys.js');
+    const apiKeyId = (await env.database.prisma.apiKey.findUniqueOrThrow({ where: { hash: hashKey(env.a.key) } })).id;
+    await db.idempotencyKey.create({ data: { key: 'idem-running', apiKeyId, requestHash: 'x', expiresAt: new Date(Date.now() + 60_000) } });
     expectProblem(await post('/vehicles', { make: 'A', model: 'B', registration: 'IDEM-4' }, 'idem-running'), 422);
-    await db.idempotencyKey.updateMany({ where: { key: 'idem-running' }, data: { requestHash: (await import('node:crypto')).createHash('sha256').update(`POST /api/v1/vehicles\n${JSON.stringify({ make: 'A', model: 'B', registration: 'IDEM-4' })}`).digest('hex') } });
-    expectProblem(await post('/vehicles', { make: 'A', model: 'B', registration: 'IDEM-4' }, 'idem-running'), 409, 'conflict');
+    // the same request, first sent under another key, tells the hash this request has; a running claim with it is a 409
+    const vehicle = { make: 'A', model: 'B', registration: 'IDEM-4' };
+    await post('/vehicles', vehicle, 'idem-probe');
+    const { requestHash } = await db.idempotencyKey.findFirstOrThrow({ where: { key: 'idem-probe' } });
+    await db.idempotencyKey.updateMany({ where: { key: 'idem-running' }, data: { requestHash } });
+    expectProblem(await post('/vehicles', vehicle, 'idem-running'), 409, 'conflict');
   });
 });

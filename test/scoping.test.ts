@@ -130,6 +130,32 @@ describe('the company-scoped client', () => {
     expect(await db.$executeRaw`UPDATE "Aircraft" SET "updatedAt" = "updatedAt" WHERE "companyId" = ${COMPANY}`).toBe(2);
     await expect(env.database.prisma.$queryRaw`SELECT ${COMPANY}::text AS c`).rejects.toThrow(/COMPANY is bound only by/);
   });
+
+  it('refuses raw SQL that does not name the company, in and out of a transaction, and runs none of it', async () => {
+    const db = scopedPrisma(env.database.prisma, env.a.id);
+    const statuses = async () => (await env.database.prisma.aircraft.findMany({ where: { companyId: { in: [env.a.id, env.b.id] } }, select: { status: true } })).map((a) => a.status);
+    const before = await statuses();
+    const refused = /must name the company with \$\{COMPANY\}/;
+    expect(() => db.$queryRaw`SELECT uid FROM "Aircraft"`).toThrow(refused);
+    expect(() => db.$queryRaw(Prisma.sql`SELECT uid FROM "Aircraft" WHERE "companyId" = ${env.b.id}`)).toThrow(refused);
+    expect(() => db.$executeRaw`UPDATE "Aircraft" SET status = 'moved'`).toThrow(refused);
+    await db.$transaction(async (tx) => {
+      expect(() => tx.$executeRaw`UPDATE "Aircraft" SET status = 'moved'`).toThrow(refused);
+      // @ts-expect-error not on the scoped client's type either
+      expect(() => tx.$executeRawUnsafe(`UPDATE "Aircraft" SET status = 'moved'`)).toThrow(/not supported by the company-scoped client/);
+    });
+    expect(await statuses()).toEqual(before);
+    expect(before.length).toBe(4);
+  });
+
+  it('refuses every client-level operation that would run unscoped; a delegate leads back to the scoped client', () => {
+    const db = scopedPrisma(env.database.prisma, env.a.id) as unknown as Record<string, (...args: unknown[]) => unknown>;
+    for (const op of ['$queryRawUnsafe', '$executeRawUnsafe', '$queryRawTyped', '$runCommandRaw', '$queryRawInternal', '$executeRawInternal', '$extends', '$on', '$connect', '$disconnect', '$parent', '$somethingPrismaAddsLater']) {
+      expect(() => db[op]('SELECT 1'), op).toThrow(/not supported by the company-scoped client/);
+    }
+    const scoped = scopedPrisma(env.database.prisma, env.a.id);
+    expect((scoped.aircraft as unknown as { $parent: unknown }).$parent).toBe(scoped);
+  });
 });
 
 const camel = (model: string) => model.charAt(0).toLowerCase() + model.slice(1);
@@ -160,8 +186,8 @@ const OTHER_COMPANY_ROW: {
     return { where: { id }, unique: { id }, data: { name: 'moved' } };
   },
   IdempotencyKey: async (db, b) => {
-    await db.idempotencyKey.create({ data: { key: 'scoping', requestHash: 'h', expiresAt: new Date(Date.now() + 60_000) } });
-    return { where: { key: 'scoping' }, unique: { companyId_key: { companyId: b.id, key: 'scoping' } }, data: { state: 'moved' } };
+    await db.idempotencyKey.create({ data: { key: 'scoping', apiKeyId: 'k', requestHash: 'h', expiresAt: new Date(Date.now() + 60_000) } });
+    return { where: { key: 'scoping' }, unique: { companyId_apiKeyId_key: { companyId: b.id, apiKeyId: 'k', key: 'scoping' } }, data: { state: 'moved' } };
   },
   User: async (_db, b) => ({ where: { companyId: b.id, uid: 'globex-owner' }, unique: { companyId_uid: { companyId: b.id, uid: 'globex-owner' } }, data: { status: 'moved' } }),
   Aircraft: async (_db, b) => ({ where: { uid: 'globex-ac-1' }, unique: { companyId_uid: { companyId: b.id, uid: 'globex-ac-1' } }, data: { status: 'moved' } }),

@@ -289,6 +289,27 @@ describe('email notifications through a real SMTP server', () => {
     ]);
   });
 
+  it('CR/LF in a submitter\u2019s name, a recipient\u2019s name or the form\u2019s name adds no header, no recipient and no line', async () => {
+    const to = `crlf-${uniq()}@example.com`;
+    const formId = await setup(env, [], {
+      name: 'Pre-start\r\nX-Injected: form',
+      notification: true,
+      notificationRecipients: [{ email: to, name: 'Ops\nBcc: evil2@x' }],
+    });
+    await submit(env, formId, { submitterName: 'x\r\nBcc: evil@x\r\n\r\nA body line of its own' });
+    const mail = await until(() => mails.find((m) => m.to.includes(to)), 'the email');
+    expect(mail.to).toEqual([to]);
+    const raw = mail.raw.replace(/=\r?\n/g, ''); // quoted-printable soft breaks
+    const end = raw.indexOf('\r\n\r\n');
+    const headers = raw.slice(0, end).split('\r\n').filter((l) => !/^\s/.test(l)); // folded lines continue the one above
+    const body = raw.slice(end + 4).split(/\r?\n/);
+    expect(headers.filter((l) => /^(bcc|cc|x-injected):/i.test(l))).toEqual([]);
+    expect(body.filter((l) => /^(bcc|x-injected):|^A body line/i.test(l))).toEqual([]);
+    expect(body).toContain('Submitted by: x Bcc: evil@x A body line of its own');
+    expect(body).toContain('Hello Ops Bcc: evil2@x,');
+    expect(raw).toMatch(/^Subject: Form submitted: Pre-start X-Injected: form$/m);
+  });
+
   it('without SMTP_URL each email is recorded as skipped with the reason', async () => {
     const other = await createTestEnv({ dispatch: true, database: env.database });
     try {

@@ -1,7 +1,9 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { PrismaClient } from '../generated/prisma/client.js';
 import { NotFoundError, UnauthorizedError, ValidationError } from '../errors.js';
+import { crossCompany, scopedPrisma, type ScopedPrisma } from '../db/scoped.js';
 import { invalidateKey, KEY_CHANGE_CHANNEL, KeyCache } from './key-cache.js';
+import { KEY_SCOPES, isKeyScope, type KeyScope } from './scopes.js';
 
 /**
  * API keys: `fo_live_` + 32 random base62 characters. Only a SHA-256 hash is stored (keys are high-entropy, so a
@@ -29,14 +31,13 @@ export interface Actor {
   keyId: string;
   /** The user acting through this key: the key's user, or else the company's first owner/admin. */
   userId: string;
-  /** `read` keys may not write on any channel (403). */
+  /** `read` keys may not write on any channel (403); `admin` keys also manage the company (src/auth/scopes.ts). */
   scope?: KeyScope;
   /** The acting user's roles when the key authenticated (recorded with each write in the log). */
   roles?: string[];
 }
 
-export const KEY_SCOPES = ['read', 'read_write'] as const;
-export type KeyScope = (typeof KEY_SCOPES)[number];
+export { KEY_SCOPES, type KeyScope };
 
 export interface ApiKeyInfo {
   id: string;
@@ -80,7 +81,7 @@ export class ApiKeyService {
 
   async create(input: { companyId: string; name?: string; userId?: string; key?: string; scope?: string }) {
     const scope = input.scope ?? 'read_write';
-    if (!(KEY_SCOPES as readonly string[]).includes(scope)) throw new ValidationError(`scope must be one of ${KEY_SCOPES.join(', ')}`);
+    if (!isKeyScope(scope)) throw new ValidationError(`scope must be one of ${KEY_SCOPES.join(', ')}`);
     const company = await this.prisma.company.findUnique({ where: { id: input.companyId } });
     if (!company) throw new NotFoundError('company', input.companyId);
     if (input.userId) {
@@ -132,18 +133,20 @@ export class ApiKeyService {
     const hash = hashKey(m[1]);
     const cached = this.cache?.get(hash);
     if (cached) {
-      this.touch(cached.keyId);
+      this.touch(cached.companyId, cached.keyId);
       return cached;
     }
     const generation = this.cache?.begin() ?? 0;
-    const row = await this.prisma.apiKey.findUnique({ where: { hash } });
+    // the key decides the company, so this lookup cannot be scoped; everything after it is the key's company's
+    const row = await crossCompany(this.prisma, 'key by hash').apiKey.findUnique({ where: { hash } });
     // unknown and revoked keys get the same answer (no oracle for keys that once existed); the reason is logged
     if (!row || row.revokedAt) {
       throw Object.assign(new UnauthorizedError('invalid API key'), { reason: row ? `revoked key ${row.id}` : 'unknown key' });
     }
-    const userId = row.userId ?? (await this.defaultActor(row.companyId));
-    this.touch(row.id);
-    const actor: Actor = { companyId: row.companyId, keyId: row.id, userId, scope: row.scope as KeyScope, roles: await this.rolesOf(row.companyId, userId) };
+    const db = scopedPrisma(this.prisma, row.companyId);
+    const userId = row.userId ?? (await this.defaultActor(db));
+    this.touch(row.companyId, row.id);
+    const actor: Actor = { companyId: row.companyId, keyId: row.id, userId, scope: row.scope as KeyScope, roles: await this.rolesOf(db, userId) };
     this.cache?.set(hash, actor, generation);
     return actor;
   }
@@ -151,27 +154,27 @@ export class ApiKeyService {
   private roles = new Map<string, { roles: string[]; until: number }>();
 
   /** The acting user's roles, looked up at most once a minute per user. */
-  private async rolesOf(companyId: string, userId: string): Promise<string[]> {
-    const k = `${companyId}\u0000${userId}`;
+  private async rolesOf(db: ScopedPrisma, userId: string): Promise<string[]> {
+    const k = `${db.companyId}\u0000${userId}`;
     const cached = this.roles.get(k);
     if (cached && cached.until > Date.now()) return cached.roles;
-    const user = await this.prisma.user.findUnique({ where: { companyId_uid: { companyId, uid: userId } }, select: { roles: true } });
+    const user = await db.user.findFirst({ where: { uid: userId }, select: { roles: true } });
     const roles = user?.roles ?? [];
     this.roles.set(k, { roles, until: Date.now() + 60_000 });
     return roles;
   }
 
-  private async defaultActor(companyId: string): Promise<string> {
-    const cached = this.actors.get(companyId);
+  private async defaultActor(db: ScopedPrisma): Promise<string> {
+    const cached = this.actors.get(db.companyId);
     if (cached && cached.until > Date.now()) return cached.userId;
-    const userId = await this.lookupDefaultActor(companyId);
-    this.actors.set(companyId, { userId, until: Date.now() + 60_000 });
+    const userId = await this.lookupDefaultActor(db);
+    this.actors.set(db.companyId, { userId, until: Date.now() + 60_000 });
     return userId;
   }
 
-  private async lookupDefaultActor(companyId: string): Promise<string> {
-    const users = await this.prisma.user.findMany({
-      where: { companyId, roles: { hasSome: ['owner', 'admin'] } },
+  private async lookupDefaultActor(db: ScopedPrisma): Promise<string> {
+    const users = await db.user.findMany({
+      where: { roles: { hasSome: ['owner', 'admin'] } },
       orderBy: { createdAt: 'asc' },
       select: { uid: true, roles: true },
       take: 20,
@@ -180,11 +183,11 @@ export class ApiKeyService {
     return owner?.uid ?? 'api';
   }
 
-  private touch(id: string) {
+  private touch(companyId: string, id: string) {
     const now = Date.now();
     if ((this.lastTouched.get(id) ?? 0) > now - 60_000) return;
     this.lastTouched.set(id, now);
-    void this.prisma.apiKey.update({ where: { id }, data: { lastUsedAt: new Date(now) } }).catch(() => {});
+    void scopedPrisma(this.prisma, companyId).apiKey.updateMany({ where: { id }, data: { lastUsedAt: new Date(now) } }).catch(() => {});
   }
 }
 

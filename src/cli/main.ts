@@ -1,7 +1,6 @@
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
-import { Presets, SingleBar } from 'cli-progress';
 import { Command, CommanderError } from 'commander';
 import { ApiKeyService } from '../auth/keys.js';
 import { ConfigError, loadConfig, type Config } from '../config.js';
@@ -10,6 +9,9 @@ import { DataDirBusyError, lockHolder } from '../db/lock.js';
 import { applyMigrations } from '../db/migrate.js';
 import { AppError, NotFoundError } from '../errors.js';
 import { adminSocketPath } from '../db/lock.js';
+import type { RelayedCommand } from '../server.js';
+import { registerBackupCommands } from './backup.js';
+import { terminalBar } from './progress.js';
 // The commands' heavy modules (the services, the GraphQL schema and HTTP app) are imported when a command needs
 // them, so `fleetops keys list` does not load the server, and `serve` opens its database while they load.
 
@@ -27,6 +29,10 @@ export interface Io {
   cwd: string;
   /** A progress bar is drawn only on a terminal. */
   tty: boolean;
+  /** The terminal's width, when it is one. */
+  columns?: number;
+  /** Set when the command runs inside the server that holds the embedded database (its admin socket). */
+  server?: boolean;
 }
 
 export interface CliOptions {
@@ -39,6 +45,8 @@ export interface CliOptions {
   stderr?: (chunk: string) => void;
   /** Draw a progress bar on stderr (import-logs). Default false. */
   tty?: boolean;
+  /** The width of the terminal the bar is drawn on (default 80). */
+  columns?: number;
   /** Run database commands on this open database instead of opening one (`serve` then refuses). */
   database?: Database;
 }
@@ -119,8 +127,9 @@ function program(io: Io, withDb: DbRunner, config: () => Config, serve: () => Pr
         const { scopedPrisma } = await import('../db/scoped.js');
         const { CsvError, importFlightLogsCsv } = await import('../modules/flight-logs/csv.js');
         const services = createServices(scopedPrisma(db.prisma, o.company));
-        const bar = io.tty ? new SingleBar({ format: 'importing {bar} {value}/{total} rows', hideCursor: true, stream: process.stderr }, Presets.shades_classic) : undefined;
+        const bar = terminalBar(io, 'importing {bar} {value}/{total} rows');
         let started = false;
+        let shown = 0;
         let result;
         try {
           result = await importFlightLogsCsv(services.flightLogs, text, {
@@ -130,6 +139,12 @@ function program(io: Io, withDb: DbRunner, config: () => Config, serve: () => Pr
               if (!started) bar.start(total, 0);
               started = true;
               bar.update(done);
+            },
+            // each rejected row is reported as it is rejected (the first 100), above the bar
+            onReject: (r) => {
+              if (shown++ >= 100) return;
+              if (started) io.writeErr('\r\x1b[2K');
+              io.err(`line ${r.line}: ${r.error}`);
             },
           });
         } catch (e) {
@@ -143,9 +158,7 @@ function program(io: Io, withDb: DbRunner, config: () => Config, serve: () => Pr
         }
         if (result.ignoredColumns.length) io.out(`ignored server-controlled columns: ${result.ignoredColumns.join(', ')}`);
         io.out(`imported ${result.imported} flight log(s) into ${o.company}; rejected ${result.rejected.length}`);
-        const shown = result.rejected.slice(0, 100);
-        for (const r of shown) io.err(`line ${r.line}: ${r.error}`);
-        if (result.rejected.length > shown.length) io.err(`... and ${result.rejected.length - shown.length} more rejected rows`);
+        if (result.rejected.length > 100) io.err(`... and ${result.rejected.length - 100} more rejected rows`);
         return result.rejected.length ? 1 : 0;
       });
       if (code) throw new Exit(code);
@@ -195,24 +208,32 @@ function program(io: Io, withDb: DbRunner, config: () => Config, serve: () => Pr
 
   cmd
     .command('demo')
-    .description('load a small demo company (aircraft, vehicles, users, a form) and print its API key')
+    .description('load (or start over) a demo company: a year of flight logs, components, a maintenance schedule, form completions; print its API key')
     .action(() =>
       withDb(async (db) => {
-        const { loadDemo } = await import('../modules/companies/demo.js');
-        const { key, companyId } = await loadDemo(db);
+        const { loadDemo, demoRequests } = await import('../modules/companies/demo.js');
+        const demo = await loadDemo(db);
         const c = config();
-        io.out(`demo company "${companyId}" loaded: 2 aircraft, 2 vehicles, 3 users, 1 form.`);
-        io.out(`try: curl -H "Authorization: Bearer ${key}" http://${c.host}:${c.port}/api/v1/aircraft`);
+        io.out(
+          `demo company "${demo.companyId}" loaded: 2 aircraft with ${demo.flightLogs} flight logs over the last year, ` +
+            `${demo.components} components, ${demo.scheduleItems} schedule items (one overdue, some due soon), ${demo.formCompletions} form completions, 4 vehicles, 3 users.`,
+        );
+        io.out(`Try it (docs at http://${c.host}:${c.port}/docs, GraphiQL at http://${c.host}:${c.port}/graphql):`);
+        for (const r of demoRequests(`http://${c.host}:${c.port}`, demo.key)) {
+          io.out(`  # ${r.what}`);
+          io.out(`  ${r.curl}`);
+        }
         io.out('API key (shown only once):');
-        io.out(key);
+        io.out(demo.key);
       }),
     );
+  registerBackupCommands(cmd, io, withDb, config);
   return cmd;
 }
 
-/** Runs argv against a database the caller already holds (the server's admin socket uses this). */
-export function runWithDatabase(database: Database, argv: string[], cwd?: string): Promise<CliResult> {
-  return runCli(argv, { database, cwd });
+/** Runs argv against a database the caller already holds (the server's admin socket), its output relayed as written. */
+export function runWithDatabase(database: Database, argv: string[], opts: RelayedCommand): Promise<CliResult> {
+  return runCli(argv, { database, cwd: opts.cwd, tty: opts.tty, columns: opts.columns, stdout: opts.stdout, stderr: opts.stderr });
 }
 
 async function execute(io: Io, argv: string[], withDb: DbRunner, config: () => Config, serve: () => Promise<void>): Promise<number> {
@@ -236,22 +257,37 @@ async function execute(io: Io, argv: string[], withDb: DbRunner, config: () => C
   }
 }
 
-function forward(socket: string, argv: string[], cwd: string): Promise<{ code: number; stdout: string; stderr: string }> {
+/**
+ * Runs the command inside the server that holds the embedded database (src/server.ts, RelayedCommand): its output
+ * is written here as the server sends it. Resolves with the exit code; rejects when the socket does not answer
+ * (then nothing was run).
+ */
+function forward(socket: string, argv: string[], io: Io): Promise<number> {
   return new Promise((resolve, reject) => {
+    let answered = false;
     const req = http.request({ socketPath: socket, path: '/cli', method: 'POST', headers: { 'content-type': 'application/json' } }, (res) => {
-      let body = '';
+      answered = true;
+      let pending = '';
+      let code = 1;
       res.setEncoding('utf8');
-      res.on('data', (c) => (body += c));
-      res.on('end', () => {
-        try {
-          resolve(JSON.parse(body));
-        } catch (e) {
-          reject(e);
+      res.on('data', (c: string) => {
+        pending += c;
+        let nl;
+        while ((nl = pending.indexOf('\n')) >= 0) {
+          const line = pending.slice(0, nl);
+          pending = pending.slice(nl + 1);
+          if (!line) continue;
+          const event = JSON.parse(line) as { out?: string; err?: string; code?: number };
+          if (event.out !== undefined) io.writeOut(event.out);
+          if (event.err !== undefined) io.writeErr(event.err);
+          if (event.code !== undefined) code = event.code;
         }
       });
+      res.on('end', () => resolve(code));
+      res.on('error', () => resolve(1));
     });
-    req.on('error', reject);
-    req.end(JSON.stringify({ argv, cwd }));
+    req.on('error', (e) => (answered ? resolve(1) : reject(e)));
+    req.end(JSON.stringify({ argv, cwd: io.cwd, tty: io.tty, columns: io.columns }));
   });
 }
 
@@ -271,6 +307,7 @@ export async function runCli(argv: string[], opts: CliOptions = {}): Promise<Cli
     writeErr,
     cwd,
     tty: opts.tty ?? false,
+    columns: opts.columns,
   };
   let config: Config | undefined;
   const getConfig = () => {
@@ -288,6 +325,7 @@ export async function runCli(argv: string[], opts: CliOptions = {}): Promise<Cli
 
   if (opts.database) {
     const database = opts.database;
+    io.server = true;
     result.code = await execute(io, argv, (fn) => fn(database), getConfig, async () => {
       io.err('fleetops serve: a server is already running on this data directory');
       throw new Exit(1);
@@ -310,12 +348,10 @@ export async function runCli(argv: string[], opts: CliOptions = {}): Promise<Cli
         const socket = adminSocketPath(c.dataDir);
         if (!fs.existsSync(socket)) throw new DataDirBusyError(c.dataDir, holder);
         // the running server holds the embedded database: run this command inside it
-        const r = await forward(socket, argv, cwd).catch(() => {
+        const code = await forward(socket, argv, io).catch(() => {
           throw new DataDirBusyError(c.dataDir, holder);
         });
-        if (r.stdout) io.writeOut(r.stdout);
-        if (r.stderr) io.writeErr(r.stderr);
-        throw new Exit(r.code);
+        throw new Exit(code);
       }
     }
     const db = await openDatabase({ databaseUrl: c.databaseUrl, dataDir: c.dataDir, migrate: o?.migrate });

@@ -41,8 +41,14 @@ export function readMigrations(dir = MIGRATIONS_DIR): Migration[] {
 
 export class MigrationError extends Error {}
 
-export async function applyMigrations(sql: RawSql, dir = MIGRATIONS_DIR): Promise<string[]> {
-  const migrations = readMigrations(dir);
+export async function applyMigrations(sql: RawSql, dir = MIGRATIONS_DIR, options: { through?: string } = {}): Promise<string[]> {
+  let migrations = readMigrations(dir);
+  if (options.through !== undefined) {
+    // only up to and including this one (fleetops restore brings a database to a backup's level before loading it)
+    const last = migrations.findIndex((m) => m.name === options.through);
+    if (last < 0) throw new MigrationError(`migration ${options.through} is not one of this release's`);
+    migrations = migrations.slice(0, last + 1);
+  }
   return sql.transaction(async (tx) => {
     await tx.query('SELECT pg_advisory_xact_lock($1)', [LOCK_KEY]);
     await tx.exec(`CREATE TABLE IF NOT EXISTS "_prisma_migrations" (
@@ -81,15 +87,18 @@ export async function applyMigrations(sql: RawSql, dir = MIGRATIONS_DIR): Promis
   });
 }
 
-export async function pendingMigrations(sql: RawSql, dir = MIGRATIONS_DIR): Promise<string[]> {
+/** The migrations applied to the database, in name (= applying) order; none when it was never migrated. */
+export async function appliedMigrations(sql: RawSql): Promise<string[]> {
   const exists = await sql.query<{ t: string | null }>(`SELECT to_regclass('"_prisma_migrations"')::text AS t`);
-  const done = new Set<string>();
-  if (exists[0]?.t) {
-    const rows = await sql.query<{ migration_name: string }>(
-      'SELECT migration_name FROM "_prisma_migrations" WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL',
-    );
-    for (const r of rows) done.add(r.migration_name);
-  }
+  if (!exists[0]?.t) return [];
+  const rows = await sql.query<{ migration_name: string }>(
+    'SELECT migration_name FROM "_prisma_migrations" WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL ORDER BY migration_name COLLATE "C"',
+  );
+  return rows.map((r) => r.migration_name);
+}
+
+export async function pendingMigrations(sql: RawSql, dir = MIGRATIONS_DIR): Promise<string[]> {
+  const done = new Set(await appliedMigrations(sql));
   return readMigrations(dir)
     .map((m) => m.name)
     .filter((n) => !done.has(n));

@@ -6,7 +6,8 @@ import { Prisma, type PrismaClient } from '../generated/prisma/client.js';
  * `where` (reads, updates, deletes) or its `data` (creates), so a record of another company is simply not there.
  * `Company` is scoped by its `id`. It wraps a client or a transaction client alike (`$transaction` hands the
  * callback a scoped transaction client). An operation it does not know is refused, and write data may not set or
- * change `companyId`. Raw SQL is not scoped: it names the company with `COMPANY` (below), which the client binds.
+ * change `companyId`. Raw SQL names the company with `COMPANY` (below), which the client binds; a statement that does
+ * not name it is refused, as is every other client-level operation that would run unscoped (`$queryRawUnsafe`, ...).
  */
 const WHERE_OPS = new Set([
   'findUnique',
@@ -113,7 +114,13 @@ type ScopedDelegate<M extends Prisma.ModelName> = Omit<TxClient[Uncapitalize<M>]
 /** A nested call joins the outer transaction as it is, whatever these say. */
 type TransactionOptions = { timeout?: number; maxWait?: number; isolationLevel?: Prisma.TransactionIsolationLevel };
 
-export type ScopedPrisma = Omit<TxClient, Uncapitalize<Prisma.ModelName>> & {
+/**
+ * Client-level operations a scoped client refuses: each would run SQL or reach a client without the scope
+ * (docs/decisions/0004). `$queryRaw` and `$executeRaw` stay: they must name the company (COMPANY below).
+ */
+type Unscoped = '$queryRawUnsafe' | '$executeRawUnsafe' | '$queryRawTyped' | '$runCommandRaw' | '$parent' | '$queryRawInternal' | '$executeRawInternal';
+
+export type ScopedPrisma = Omit<TxClient, Uncapitalize<Prisma.ModelName> | Unscoped> & {
   [M in Prisma.ModelName as Uncapitalize<M>]: ScopedDelegate<M>;
 } & {
   readonly companyId: string;
@@ -133,6 +140,25 @@ export const COMPANY = Object.freeze({
   },
 });
 
+/**
+ * Why a statement may cross companies. Request code reaches the unscoped client only through `crossCompany`, each
+ * call with one of these reasons, so every statement that is not company-scoped can be found by its name
+ * (docs/decisions/0004). Everything else a request does goes through `scopedPrisma`.
+ */
+export type CrossCompanyReason =
+  /** the delivery dispatcher claims pending outbox rows of every company: one queue per database */
+  | 'delivery outbox'
+  /** authentication finds a key, and with it its company, by the key's hash */
+  | 'key by hash'
+  /** an anonymous public-form request finds its form, and with it its company, by the form's publicId */
+  | 'public form by publicId';
+
+/** The unscoped client, for a statement that crosses companies on purpose (see CrossCompanyReason). */
+export function crossCompany<C extends PrismaClient | TxClient>(client: C, reason: CrossCompanyReason): C {
+  void reason; // the reason is for the reader and for grep: the client is the same
+  return client;
+}
+
 /** The statement with `COMPANY` bound to `companyId`, or undefined when it does not name the company. */
 function bindCompany(query: TemplateStringsArray | Prisma.Sql, values: unknown[], companyId: string): Prisma.Sql | undefined {
   const sql = query instanceof Prisma.Sql ? query : Prisma.sql(query, ...values);
@@ -142,7 +168,7 @@ function bindCompany(query: TemplateStringsArray | Prisma.Sql, values: unknown[]
 
 export function scopedPrisma(client: PrismaClient | TxClient, companyId: string, inTransaction = false): ScopedPrisma {
   const delegates = new Map<string, unknown>();
-  return new Proxy(client as object, {
+  const scoped: ScopedPrisma = new Proxy(client as object, {
     get(target, prop, receiver) {
       if (prop === 'companyId') return companyId;
       if (prop === '$transaction') {
@@ -155,10 +181,23 @@ export function scopedPrisma(client: PrismaClient | TxClient, companyId: string,
         };
       }
       if (prop === '$queryRaw' || prop === '$executeRaw') {
-        const run = Reflect.get(target, prop, receiver) as (query: TemplateStringsArray | Prisma.Sql, ...values: unknown[]) => unknown;
+        const run = Reflect.get(target, prop) as (query: Prisma.Sql) => unknown;
         return (query: TemplateStringsArray | Prisma.Sql, ...values: unknown[]) => {
           const bound = bindCompany(query, values, companyId);
-          return bound ? run.call(receiver, bound) : run.call(receiver, query, ...values);
+          // a statement that does not name the company would run over every company's rows: refused, never run
+          if (!bound) {
+            throw new Error(
+              `${prop} on a company-scoped client must name the company with \${COMPANY} (a statement that crosses companies on purpose goes through crossCompany)`,
+            );
+          }
+          return run.call(target, bound);
+        };
+      }
+      // every other client-level operation ($queryRawUnsafe, $executeRawUnsafe, $queryRawTyped, $runCommandRaw,
+      // $parent, $extends, ...) would run without the scope: refused, as an unknown delegate operation is
+      if (typeof prop === 'string' && prop.startsWith('$')) {
+        return () => {
+          throw new Error(`${prop} is not supported by the company-scoped client (it would run unscoped)`);
         };
       }
       const model = typeof prop === 'string' ? DELEGATES.get(prop) : undefined;
@@ -168,6 +207,8 @@ export function scopedPrisma(client: PrismaClient | TxClient, companyId: string,
         const inner = Reflect.get(target, prop) as Record<string, (args?: unknown) => unknown>;
         d = new Proxy(inner, {
           get(t, op) {
+            // a delegate's way back to its client leads to the scoped client, never to the one it wraps
+            if (op === '$parent') return scoped;
             const fn = Reflect.get(t, op);
             if (typeof fn !== 'function' || typeof op !== 'string') return fn;
             // an operation this client does not know how to scope is refused, never run unscoped
@@ -184,4 +225,5 @@ export function scopedPrisma(client: PrismaClient | TxClient, companyId: string,
       return d;
     },
   }) as ScopedPrisma;
+  return scoped;
 }

@@ -1,14 +1,26 @@
 import SchemaBuilder from '@pothos/core';
 import PrismaPlugin from '@pothos/plugin-prisma';
+import ScopeAuthPlugin from '@pothos/plugin-scope-auth';
+import ValidationPlugin from '@pothos/plugin-validation';
 import { GraphQLError, GraphQLScalarType, Kind, type ValueNode } from 'graphql';
 import { getDatamodel } from '../generated/pothos-types.js';
 import type PrismaTypes from '../generated/pothos-types.js';
 import type { RequestContext } from '../context.js';
+import { ForbiddenError } from '../errors.js';
+import { canWrite, forbiddenMessage } from '../auth/scopes.js';
+import { validationErrorFrom } from './validation.js';
 
-/** The one Pothos builder. Each module adds its types in src/modules/<domain>/graphql.ts. */
+/**
+ * The one Pothos builder. Each module adds its types in src/modules/<domain>/graphql.ts.
+ *
+ * Key scopes (docs/decisions/0006-policy-at-the-operation.md) are Pothos auth scopes, checked on every field that
+ * names one, whatever channel ran the operation: every mutation needs `write` (the Mutation type's default), fields
+ * that manage the company add `admin`. Every key may read.
+ */
 export const builder = new SchemaBuilder<{
   Context: RequestContext;
   PrismaTypes: PrismaTypes;
+  AuthScopes: { write: boolean; admin: boolean };
   DefaultFieldNullability: false;
   Scalars: {
     JSON: { Input: unknown; Output: unknown };
@@ -16,7 +28,15 @@ export const builder = new SchemaBuilder<{
   };
 }>({
   defaultFieldNullability: false,
-  plugins: [PrismaPlugin],
+  // scope-auth first: no other plugin's wrapper runs before a field is authorised
+  plugins: [ScopeAuthPlugin, PrismaPlugin, ValidationPlugin],
+  scopeAuth: {
+    authScopes: (ctx) => ({ write: canWrite(ctx.actor.scope), admin: ctx.actor.scope === 'admin' }),
+    unauthorizedError: (_parent, ctx, info) => new ForbiddenError(forbiddenMessage(ctx.actor.scope, info.parentType.name, info.fieldName)),
+  },
+  validation: {
+    validationError: (result) => validationErrorFrom(result.issues),
+  },
   prisma: {
     // relations load through the request's company-scoped client
     client: (ctx) => ctx.db as never,
@@ -79,4 +99,4 @@ builder.addScalarType(
 );
 
 builder.queryType({});
-builder.mutationType({});
+builder.mutationType({ authScopes: { write: true } });

@@ -1,5 +1,4 @@
 import { BadRequestError, PayloadTooLargeError, UnsupportedMediaTypeError } from '../errors.js';
-import { checkJsonDepth, rejectNul } from './json-guard.js';
 
 /**
  * Reads a JSON request body: 415 unless the media type is application/json (or +json), 413 over the limit (by
@@ -22,14 +21,14 @@ export async function readJsonBody(request: Request, limitBytes: number, opts: {
   if (text.trim() === '' && opts.optional) return undefined;
   if (!json) throw unsupported();
   if (text.trim() === '') throw new BadRequestError('the request body is empty; send a JSON object');
-  checkJsonDepth(text);
+  // depth and NUL are the operation's to check (src/graphql/policy.ts), whatever the channel: JSON.parse itself
+  // takes any depth without recursing
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (e) {
     throw new BadRequestError(`malformed JSON: ${(e as Error).message}`);
   }
-  rejectNul(value);
   return value;
 }
 
@@ -41,17 +40,6 @@ export async function withLimitedBody(request: Request, limitBytes: number): Pro
     throw new PayloadTooLargeError(`the request body is over the ${limitBytes}-byte limit`);
   }
   const text = await readLimited(request, limitBytes);
-  // JSON bodies (GraphQL, MCP) get the same depth and NUL guards as REST before their handlers parse them
-  if (/json/i.test(request.headers.get('content-type') ?? '') && text.trim() !== '') {
-    checkJsonDepth(text);
-    let value: unknown;
-    try {
-      value = JSON.parse(text);
-    } catch {
-      value = undefined; // malformed JSON is the handler's to answer
-    }
-    if (value !== undefined) rejectNul(value);
-  }
   const headers = new Headers(request.headers);
   headers.delete('content-length');
   return new Request(request.url, { method: request.method, headers, body: text, signal: request.signal });

@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+
 /** The /docs page: Swagger UI over /api/v1/openapi.json, from assets this service serves itself (no CDN). */
 const PROBLEM_CODES: [string, number, string][] = [
   ['validation_error', 400, 'A field is missing, wrongly typed or not allowed; `errors` lists each one with a JSON Pointer `path`.'],
@@ -15,9 +17,34 @@ const PROBLEM_CODES: [string, number, string][] = [
   ['internal_error', 500, 'An unexpected error; it has been logged.'],
 ];
 
+/** The table's texts are written with `code` spans, as in the Markdown docs; the page shows them as <code>. */
+const html = (text: string) =>
+  text.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!).replace(/`([^`]+)`/g, '<code>$1</code>');
+
+/**
+ * Swagger UI's start: the document served here; `tryItOutEnabled` so an operation's example can be sent at once;
+ * no validator badge (Swagger UI would fetch it from a third-party host).
+ */
+const START = `window.ui = SwaggerUIBundle({ url: '/api/v1/openapi.json', dom_id: '#swagger-ui', deepLinking: true, persistAuthorization: true, validatorUrl: null, tryItOutEnabled: true, displayRequestDuration: true });`;
+
+/**
+ * What the page may load: its own scripts, styles and the document, nothing from another host (the inline start
+ * script by its hash; Swagger UI sets inline styles, its images are data: URLs).
+ */
+export const DOCS_CSP = [
+  "default-src 'none'",
+  `script-src 'self' 'sha256-${createHash('sha256').update(START).digest('base64')}'`,
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data:",
+  "connect-src 'self'",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
+].join('; ');
+
 export function docsHtml(): string {
   const rows = PROBLEM_CODES.map(
-    ([code, status, text]) => `<tr id="problem-${code}"><td><code>${code}</code></td><td>${status}</td><td>${text}</td></tr>`,
+    ([code, status, text]) => `<tr id="problem-${code}"><td><code>${code}</code></td><td>${status}</td><td>${html(text)}</td></tr>`,
   ).join('\n');
   return `<!doctype html>
 <html lang="en">
@@ -40,9 +67,7 @@ ${rows}
 </tbody></table>
 </section>
 <script src="/docs/assets/swagger-ui-bundle.js"></script>
-<script>
-window.ui = SwaggerUIBundle({ url: '/api/v1/openapi.json', dom_id: '#swagger-ui', deepLinking: true, persistAuthorization: true });
-</script>
+<script>${START}</script>
 </body>
 </html>`;
 }

@@ -1,11 +1,17 @@
 import { ValidationError, oneLineMessage } from '../errors.js';
 import { databaseError } from '../db/errors.js';
 import { reportUnexpected } from './unexpected.js';
+import { rejectNul } from './nul.js';
 
 /**
- * Batches (docs/contract/api-v1.md §4.2, §8): 1 to 50 items, each processed independently; an item that fails with a domain error
- * is reported with its input index, the others go on. An item never fails the whole batch: its earlier items
+ * Batches (docs/contract/api-v1.md §4.2, §8; docs/contract/gaps.md §11): 1 to 50 items, each processed
+ * independently; an item that fails any check (a NUL character anywhere in it, an out-of-range number, a reference
+ * of another company, a wrong type) is reported with its input index, the others go on. Only the envelope (not a
+ * list, or not 1 to 50 entries) fails the whole request. An item never fails the whole batch: its earlier items
  * are committed, so an answer without their results would make a retrying client write them twice.
+ *
+ * Because items are independent, the operation-level NUL check does not look inside a batch argument (it is
+ * declared `extensions: { independentItems: true }`): each item is checked here, before its own check.
  */
 export const BATCH_MAX = 50;
 
@@ -33,10 +39,35 @@ export function batchBody(name: string): (body: unknown) => unknown {
   };
 }
 
+/** An item holding NUL in any string, key or value at any depth: a 400 for that item alone (iterative, src/lib/nul.ts). */
+export function checkItemText(item: unknown): void {
+  rejectNul(item, 'item');
+}
+
+/**
+ * The first phase of a batch: each item checked on its own (checkItemText, then `check`, which throws a
+ * ValidationError for a bad one). The good ones come back checked, with their index; the bad ones as errors.
+ */
+export function checkItems<T, C>(list: T[], check: (item: T) => C): { checked: { index: number; item: C }[]; errors: BatchOutcome<never>['errors'] } {
+  const checked: { index: number; item: C }[] = [];
+  const errors: BatchOutcome<never>['errors'] = [];
+  for (const [index, item] of list.entries()) {
+    try {
+      checkItemText(item);
+      checked.push({ index, item: check(item) });
+    } catch (e) {
+      if (!(e instanceof ValidationError)) throw e;
+      errors.push({ index, error: oneLineMessage(e) });
+    }
+  }
+  return { checked, errors };
+}
+
 export async function runBatch<T, R>(list: T[], fn: (item: T) => Promise<R>): Promise<BatchOutcome<R>> {
   const out: BatchOutcome<R> = { results: [], errors: [] };
   for (const [index, item] of list.entries()) {
     try {
+      checkItemText(item);
       out.results.push(await fn(item));
     } catch (e) {
       // every failure is this item's: earlier items are committed, so the batch must answer with their results
@@ -62,16 +93,8 @@ export async function runSetBatch<T, C, R>(
   writeAll: (checked: C[]) => Promise<R[]>,
   writeOne: (checked: C) => Promise<R>,
 ): Promise<BatchOutcome<R>> {
-  const out: BatchOutcome<R> = { results: [], errors: [] };
-  const checked: { index: number; item: C }[] = [];
-  for (const [index, item] of list.entries()) {
-    try {
-      checked.push({ index, item: check(item) });
-    } catch (e) {
-      if (!(e instanceof ValidationError)) throw e;
-      out.errors.push({ index, error: oneLineMessage(e) });
-    }
-  }
+  const { checked, errors } = checkItems(list, check);
+  const out: BatchOutcome<R> = { results: [], errors };
   if (!checked.length) return out;
   try {
     out.results = await writeAll(checked.map((c) => c.item));

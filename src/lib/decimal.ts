@@ -1,3 +1,5 @@
+import { trimTrailing } from './text.js';
+
 /**
  * Exact decimal arithmetic for figures that are stored and compared (totals, remaining hours, tracking values).
  *
@@ -44,7 +46,7 @@ export function formatDec(d: Dec): string {
   if (d.scale > 0) {
     digits = digits.padStart(d.scale + 1, '0');
     const int = digits.slice(0, -d.scale);
-    const frac = digits.slice(-d.scale).replace(/0+$/, '');
+    const frac = trimTrailing(digits.slice(-d.scale), '0');
     digits = frac ? `${int}.${frac}` : int;
   }
   return (neg && digits !== '0' ? '-' : '') + digits;
@@ -76,11 +78,6 @@ export function decimalPlaces(value: DecInput): number {
     scale--;
   }
   return scale;
-}
-
-/** A tracking value fit for numeric(20, 6): at most 6 decimal places and under 10^14 in magnitude. */
-export function fitsTrackingColumn(value: number): boolean {
-  return Number.isFinite(value) && Math.abs(value) < TRACKING_MAX_ABS && decimalPlaces(value) <= TRACKING_SCALE;
 }
 
 /** Rounds to 6 decimal places, half away from zero (a live total with more digits, stored as a completion value). */

@@ -74,3 +74,16 @@ export function parseFilter<S extends z.ZodType>(schema: S, filter: unknown, mes
   if (!parsed.success) throw new ValidationError(message, fieldErrorsFromZod(parsed.error.issues, pathPrefix));
   return parsed.data;
 }
+
+const FIELD_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+/** `fields=a,b` (docs/contract/api-v1.md §4.2): comma-separated field names (core or tracking). */
+export const FieldsParam = z
+  .string()
+  .refine(
+    (v) => {
+      const names = v.split(',').map((s) => s.trim()).filter(Boolean);
+      return names.length > 0 && names.every((n) => n.length <= 64 && FIELD_NAME.test(n));
+    },
+    'fields is a comma-separated list of field names, e.g. timeDate,pilot,hobbs',
+  )
+  .describe('Comma-separated field names to return (uid is always returned)');

@@ -11,7 +11,7 @@ export const TOOLS_END = '<!-- mcp-tools:end -->';
 export function toolTable(routes: RouteSpec[]): string {
   const rows = buildTools(routes).map((t) => {
     const a = t.annotations;
-    const hints = a.readOnlyHint ? 'read-only' : [a.destructiveHint ? 'destructive' : 'write', a.idempotentHint ? 'idempotent' : ''].filter(Boolean).join(', ');
+    const hints = a.readOnlyHint ? 'read-only' : [(a.destructiveHint ?? true) ? 'destructive' : 'write', a.idempotentHint ? 'idempotent' : ''].filter(Boolean).join(', '); // MCP's defaults: destructive, not idempotent
     const args = [
       ...Object.keys(t.route.params?.shape ?? {}),
       ...Object.keys(t.route.query?.shape ?? {}).map((k) => `${k}?`),

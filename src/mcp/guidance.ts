@@ -1,18 +1,14 @@
 /**
  * What a model that has never seen this API needs beyond a route's summary and description: how the operations
- * fit together. Appended to tool descriptions by tag (every operation of a module) and by operationId (one
- * operation). A route without an entry still gets its tool with its own summary and description (tools.ts).
+ * fit together. What concerns every tool of a module is said once, in the server's instructions (INSTRUCTIONS);
+ * what concerns one operation is appended to its tool's description (OPERATION_GUIDANCE, tools.ts).
  */
 export const TAG_GUIDANCE: Record<string, string> = {
   Aircraft:
     'Aircraft have maintenanceTrackingItems (numbers that accumulate into the aircraft\u2019s running totals, e.g. ' +
     'hobbs hours or landings) and logTrackingItems (per-flight values that do not accumulate, e.g. fuel uplift); ' +
     'their keys are the names of tracking values in flight logs.',
-  'Flight logs':
-    'A flight log is one flight of one aircraft. Before logging, read the aircraft (resource fleetops://aircraft/{id} ' +
-    'or getAircraft) for its uid, registration and tracking item keys. Tracking values are extra keys of body named ' +
-    'by those keys, e.g. {"hobbs": 1.3, "landings": 2}: the amounts of this flight, not new totals. Pilots are user ' +
-    'uids (listUsers).',
+  'Flight logs': 'A flight log is one flight of one aircraft. Pilots are user uids (listUsers).',
   Users: 'The company\u2019s people (pilots, drivers, staff); a flight log\u2019s pilot and copilot are user uids.',
   Components:
     'Components are parts (engines, propellers, ...) in stores or installed on an aircraft, a vehicle or another ' +
@@ -28,17 +24,32 @@ export const TAG_GUIDANCE: Record<string, string> = {
     'fleetops://forms/field-schema) before creating or changing one.',
   'Form completions':
     'A completion is one submitted form; read getFormCompletionSchema of the form first for the keys `answers` takes.',
-  Aggregation:
-    'For questions such as "hours flown per aircraft per month": collection flightLogs, metric hobbs (a maintenance ' +
-    'tracking key), operation sum, groupBy aircraftId, dateField timeDate, dateGroup month.',
 };
 
 export const OPERATION_GUIDANCE: Record<string, string> = {
   createFlightLog:
-    'body needs timeDate (ISO 8601), pilot (user uid), aircraftId and aircraftRegistration (of the same aircraft), ' +
-    'startLocation, endLocation and pax (passengers, may be null). Read the aircraft afterwards to see its totals move.',
+    'Read the aircraft first (resource fleetops://aircraft/{id} or getAircraft) for its registration and tracking item ' +
+    'keys. Tracking values are extra keys of body named by those keys, e.g. {"hobbs": 1.3, "landings": 2}: the amounts ' +
+    'of this flight, not new totals. Read the aircraft afterwards to see its totals move.',
+  aggregate:
+    'For "hours flown per aircraft per month": collection flightLogs, metric hobbs (a maintenance tracking key), ' +
+    'operation sum, groupBy aircraftId, dateField timeDate, dateGroup month.',
   batchCreateFlightLogs: 'body.items is an array of 1 to 50 bodies shaped like createFlightLog\u2019s.',
   listFlightLogs: 'The answer has data, count and nextCursor; pass nextCursor as cursor for the next page.',
   installComponent: 'getInheritableSources lists what the component\u2019s counters can be mapped to under the parent.',
   getMaintenanceStatus: 'For "what is due in the next 30 days", pass dueWithinDays 30.',
 };
+
+/** The server's instructions (MCP `initialize`): what every tool shares, said once instead of on each tool. */
+export const INSTRUCTIONS = [
+  'Fleet Ops: one company\u2019s aircraft, flight logs (hours and landings accumulate into airworthiness totals), ' +
+    'vehicles, components, the maintenance schedule, inspection forms and aggregation. Exact figures matter: never ' +
+    'guess hours or counts. Read fleetops://aircraft/{id} before logging a flight.',
+  'Tools: each is one REST operation of /api/v1 (the same rules and answers); arguments are the path and query ' +
+    'parameters at the top level and the JSON body under `body` (on an update, null clears an optional field). A ' +
+    'result is the REST answer; a refusal is a tool ' +
+    'error with the problem detail and each bad field\u2019s path. Lists page with limit and the nextCursor of the ' +
+    'previous answer. Write tools need a key that may write; the list shows only the tools this key may call. The ' +
+    'full shapes of bodies and answers are in the resource fleetops://openapi.',
+  ...Object.entries(TAG_GUIDANCE).map(([tag, text]) => `${tag}: ${text}`),
+].join('\n\n');

@@ -2,6 +2,8 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import {
   CallToolRequestSchema,
+  ErrorCode,
+  McpError,
   GetPromptRequestSchema,
   ListPromptsRequestSchema,
   ListResourcesRequestSchema,
@@ -12,10 +14,17 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { RequestContext } from '../context.js';
 import type { RouteSpec } from '../rest/contract.js';
+import type { RestFacade } from '../rest/facade.js';
+import type { buildOpenApi } from '../rest/openapi.js';
 import { asTrackingMap } from '../modules/tracking/schema.js';
-import { MethodNotAllowedError, ValidationError } from '../errors.js';
+import { AppError, MethodNotAllowedError, ReportedError, ValidationError } from '../errors.js';
 import { problemFromError } from '../http/problem.js';
-import { argumentErrors, buildTools, toolRequest, type ToolDef } from './tools.js';
+import { databaseError } from '../db/errors.js';
+import { reportUnexpected } from '../lib/unexpected.js';
+import { argumentErrors, buildTools, toolInput, type ToolDef } from './tools.js';
+import { INSTRUCTIONS } from './guidance.js';
+import type { GraphQLSchema } from 'graphql';
+import { mayCall, type RequiredScope } from '../auth/scopes.js';
 
 /**
  * The MCP channel at /mcp (docs/contract/gaps.md §8; docs/mcp.md): Streamable HTTP, stateless (a server per request, bound to the
@@ -27,16 +36,44 @@ export interface McpOptions {
   routes: RouteSpec[];
   apiBase: string;
   version: string;
-  /** The REST façade (request → response) the tools run through. */
-  rest: (request: Request, url: URL, ctx: RequestContext) => Promise<Response>;
+  /** The REST façade: each tool call runs its route's operation (one operation per call, charged as one). */
+  rest: RestFacade;
+  /** The OpenAPI document, served as the resource fleetops://openapi (every tool's body and answer in full). */
+  openapi: ReturnType<typeof buildOpenApi>;
+  /** The GraphQL schema: which scope a tool's field needs (src/auth/scopes.ts). */
+  schema: GraphQLSchema;
+}
+
+/** The scope a route's GraphQL field needs: what the field says (adminOnly), else write for a mutation, read for a query. */
+function requiredScopeOf(schema: GraphQLSchema, route: RouteSpec): RequiredScope {
+  const [root, name] = route.field.split('.');
+  const field = (root === 'Query' ? schema.getQueryType() : schema.getMutationType())?.getFields()[name];
+  const declared = field?.extensions?.requiredScope as RequiredScope | undefined;
+  return declared ?? (root === 'Mutation' ? 'write' : 'read');
+}
+
+/** MCP's code for a resource that does not exist (the specification's resources section). */
+const RESOURCE_NOT_FOUND = -32002;
+
+/** A failure as the JSON-RPC error a client gets: domain errors keep their words, nothing internal is shown. */
+function mcpError(e: unknown, uri: string): McpError {
+  if (e instanceof McpError) return e;
+  const known = databaseError(e);
+  if (known instanceof AppError) {
+    if (known.status === 404) return new McpError(RESOURCE_NOT_FOUND, `resource not found: ${uri}`, { uri });
+    return new McpError(known.status < 500 ? ErrorCode.InvalidParams : ErrorCode.InternalError, known.message);
+  }
+  reportUnexpected(e, { channel: 'mcp', uri });
+  return new McpError(ErrorCode.InternalError, 'internal error: it has been logged');
 }
 
 export function createMcpHandler(opts: McpOptions) {
   const tools = buildTools(opts.routes);
   const byName = new Map(tools.map((t) => [t.name, t]));
+  const requiredOf = new Map(tools.map((t) => [t.name, requiredScopeOf(opts.schema, t.route)]));
   const listed = tools.map(({ route: _r, ...t }) => t);
 
-  async function callTool(tool: ToolDef, args: Record<string, unknown>, ctx: RequestContext, origin: string): Promise<CallToolResult> {
+  async function callTool(tool: ToolDef, args: Record<string, unknown>, ctx: RequestContext): Promise<CallToolResult> {
     const known = new Set(Object.keys(tool.inputSchema.properties as object));
     const unknown = Object.keys(args).filter((k) => !known.has(k));
     const missing = ((tool.inputSchema.required as string[] | undefined) ?? []).filter((k) => args[k] === undefined || args[k] === null);
@@ -49,12 +86,17 @@ export function createMcpHandler(opts: McpOptions) {
     }
     const invalid = argumentErrors(tool, args);
     if (invalid) return toolError(problemFromError(new ValidationError(invalid.detail, invalid.errors)));
-    const request = toolRequest(tool, args, origin, opts.apiBase);
-    const res = await opts.rest(request, new URL(request.url), ctx);
-    const text = await res.text();
-    const body = text ? JSON.parse(text) : {};
-    if (res.status >= 400) return toolError(body);
-    const structured = body !== null && typeof body === 'object' && !Array.isArray(body) ? body : { data: body };
+    let answer;
+    try {
+      answer = await opts.rest.invoke(tool.route, toolInput(tool, args), ctx);
+    } catch (e) {
+      const known = databaseError(e);
+      if (known) return toolError(problemFromError(known));
+      throw e;
+    }
+    if (answer.problem) return toolError(answer.problem);
+    const body = answer.body;
+    const structured = body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : { data: body };
     return { content: [{ type: 'text', text: JSON.stringify(structured) }], structuredContent: structured };
   }
 
@@ -69,8 +111,20 @@ export function createMcpHandler(opts: McpOptions) {
     };
   }
 
+  /** A read the resources make, run as its route's operation (so it is charged and scoped like a tool call). */
+  async function read(operationId: string, args: Record<string, unknown>, ctx: RequestContext): Promise<any> {
+    const tool = byName.get(operationId);
+    if (!tool) throw new Error(`no route ${operationId}`);
+    const answer = await opts.rest.invoke(tool.route, toolInput(tool, args), ctx);
+    if (answer.problem) {
+      const p = answer.problem;
+      throw new ReportedError(p.status, p.code, p.title, p.detail, p.errors);
+    }
+    return answer.body;
+  }
+
   async function aircraftResource(ctx: RequestContext, uid: string) {
-    const a = await ctx.services.aircraft.get(uid);
+    const a = await read('getAircraft', { id: uid }, ctx);
     const items = (kind: 'maintenance' | 'log', map: unknown) =>
       Object.entries(asTrackingMap(map)).map(([key, item]) => ({ key, kind, ...item }));
     return {
@@ -85,23 +139,23 @@ export function createMcpHandler(opts: McpOptions) {
     };
   }
 
-  function server(ctx: RequestContext, origin: string): Server {
+  function server(ctx: RequestContext): Server {
     const s = new Server(
       { name: 'fleetops', title: 'Fleet Ops', version: opts.version },
       {
         capabilities: { tools: {}, resources: {}, prompts: {} },
-        instructions:
-          'Fleet Ops: aircraft, flight logs (hours and landings accumulate into airworthiness totals), vehicles, components, the maintenance schedule, inspection forms and aggregation, for one company. Read fleetops://aircraft/{id} before logging a flight; exact figures matter.',
+        instructions: INSTRUCTIONS,
       },
     );
-    s.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: listed }));
+    // a key sees the tools it may call: a read key no write tool, only an admin key the company's management
+    s.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: listed.filter((t) => mayCall(ctx.actor.scope, requiredOf.get(t.name)!)) }));
     s.setRequestHandler(CallToolRequestSchema, async (req) => {
       const tool = byName.get(req.params.name);
-      if (!tool) return toolError({ status: 404, code: 'not_found', detail: `no tool ${req.params.name}` });
-      return callTool(tool, (req.params.arguments ?? {}) as Record<string, unknown>, ctx, origin);
+      if (!tool) throw new McpError(ErrorCode.InvalidParams, `unknown tool ${JSON.stringify(req.params.name)}: tools/list names them`);
+      return callTool(tool, (req.params.arguments ?? {}) as Record<string, unknown>, ctx);
     });
     s.setRequestHandler(ListResourcesRequestSchema, async () => {
-      const aircraft = await ctx.services.aircraft.list();
+      const aircraft: { uid: string; registration: string }[] = (await read('listAircraft', {}, ctx)).data;
       return {
         resources: [
           ...aircraft.map((a) => ({
@@ -111,6 +165,12 @@ export function createMcpHandler(opts: McpOptions) {
             mimeType: 'application/json',
           })),
           { uri: 'fleetops://forms/field-schema', name: 'form field schema', title: 'The field types of forms', mimeType: 'application/json' },
+          {
+            uri: 'fleetops://openapi',
+            name: 'OpenAPI document',
+            title: 'The REST API\u2019s OpenAPI 3.1 document: every tool\u2019s body and answer in full',
+            mimeType: 'application/json',
+          },
           {
             uri: 'fleetops://maintenance-status',
             name: 'maintenance status',
@@ -134,16 +194,27 @@ export function createMcpHandler(opts: McpOptions) {
     }));
     s.setRequestHandler(ReadResourceRequestSchema, async (req) => {
       const uri = req.params.uri;
+      if (uri.includes('\u0000') || uri.length > 2048) throw new McpError(ErrorCode.InvalidParams, 'invalid resource URI');
       const m = /^fleetops:\/\/aircraft\/([^/]+)$/.exec(uri);
       let value: unknown;
-      if (m) value = await aircraftResource(ctx, decodeURIComponent(m[1]));
-      else if (uri === 'fleetops://forms/field-schema') value = ctx.services.forms.fieldSchema();
-      else if (uri === 'fleetops://maintenance-status' && byName.has('getMaintenanceStatus')) {
-        const r = await callTool(byName.get('getMaintenanceStatus')!, {}, ctx, origin);
-        if (r.isError) throw new Error((r.content[0] as { text: string }).text);
-        value = r.structuredContent;
+      try {
+        if (m) {
+          let id: string;
+          try {
+            id = decodeURIComponent(m[1]);
+          } catch {
+            throw new McpError(ErrorCode.InvalidParams, 'invalid resource URI: bad percent-encoding');
+          }
+          value = await aircraftResource(ctx, id);
+        } else if (uri === 'fleetops://forms/field-schema') value = await read('getFormFieldSchema', {}, ctx);
+        else if (uri === 'fleetops://maintenance-status' && byName.has('getMaintenanceStatus')) {
+          const r = await callTool(byName.get('getMaintenanceStatus')!, {}, ctx);
+          if (r.isError) throw new McpError(ErrorCode.InternalError, (r.content[0] as { text: string }).text);
+          value = r.structuredContent;
+        } else throw new McpError(RESOURCE_NOT_FOUND, `resource not found: ${uri}`, { uri });
+      } catch (e) {
+        throw mcpError(e, uri);
       }
-      else throw new Error(`unknown resource ${uri}`);
       return { contents: [{ uri, mimeType: 'application/json', text: JSON.stringify(value, null, 2) }] };
     });
     s.setRequestHandler(ListPromptsRequestSchema, async () => ({
@@ -197,7 +268,7 @@ export function createMcpHandler(opts: McpOptions) {
       // Stateless: no stream of server messages to GET and no session to DELETE. A 405 tells clients so (the SDK
       // client then stops asking); a GET stream that ends at once would have them reconnect every second.
       if (request.method !== 'POST') throw new MethodNotAllowedError(`${request.method} is not allowed on /mcp: send JSON-RPC by POST`, ['POST']);
-      const s = server(ctx, new URL(request.url).origin);
+      const s = server(ctx);
       const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
       await s.connect(transport);
       try {

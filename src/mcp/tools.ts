@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { fieldErrorsFromZod, type FieldError } from '../errors.js';
 import { isReadRoute, type RouteSpec } from '../rest/contract.js';
-import { OPERATION_GUIDANCE, TAG_GUIDANCE } from './guidance.js';
+import { OPERATION_GUIDANCE } from './guidance.js';
+import type { RouteInput } from '../rest/facade.js';
 
 /**
  * MCP tools derived from the REST route declarations (src/rest/routes.ts): one tool per operation, so a new route
@@ -14,27 +15,50 @@ export interface ToolDef {
   title: string;
   description: string;
   inputSchema: Record<string, unknown> & { type: 'object' };
-  outputSchema?: Record<string, unknown> & { type: 'object' };
-  annotations: { title: string; readOnlyHint: boolean; destructiveHint: boolean; idempotentHint: boolean; openWorldHint: boolean };
+  annotations: { readOnlyHint?: boolean; destructiveHint?: boolean; idempotentHint?: boolean; openWorldHint: boolean };
   route: RouteSpec;
 }
 
-const jsonSchema = (s: z.ZodType, io: 'input' | 'output') => {
+const rawJsonSchema = (s: z.ZodType, io: 'input' | 'output') => {
   const { $schema: _s, ...rest } = z.toJSONSchema(s, { io, unrepresentable: 'any', target: 'draft-2020-12' }) as Record<string, unknown>;
   return rest;
 };
+const jsonSchema = (s: z.ZodType, io: 'input' | 'output') => compact(rawJsonSchema(s, io)) as Record<string, unknown>;
+
+/** Keywords an assistant does not need to build a call: the service checks them and says what is wrong. */
+const CHECKED_BY_THE_SERVICE = new Set(['minLength', 'maxLength', 'minItems', 'maxItems', 'pattern', 'propertyNames', 'exclusiveMinimum', 'exclusiveMaximum', 'minimum', 'maximum', 'format', '$schema']);
 
 /**
- * The tool's outputSchema (MCP wants an object schema at the top): an object response as it is; a union of
- * object responses (e.g. a page or a projected page, one aggregate form or the other) typed as an object with
- * the same anyOf; any other response as `{ data: <response> }`, which is how the result is wrapped (server.ts).
+ * A tool's input schema as small as it can be and still say what to send: the names, types, enums, which are
+ * required, and the descriptions; bounds and patterns are left to the service's answer (issue 27: the tool list is
+ * context an assistant pays for). `X or null` becomes a type list.
  */
-function outputSchema(response: Record<string, unknown>): NonNullable<ToolDef['outputSchema']> {
-  if (response.type === 'object') return response as NonNullable<ToolDef['outputSchema']>;
-  const branches = (response.anyOf ?? response.oneOf) as Record<string, unknown>[] | undefined;
-  if (branches?.length && branches.every((b) => b.type === 'object')) return { type: 'object', ...response };
-  const { $defs, ...data } = response;
-  return { type: 'object', properties: { data }, required: ['data'], ...($defs ? { $defs } : {}) };
+function compact(node: unknown, depth = 0): unknown {
+  if (Array.isArray(node)) return node.map((n) => compact(n, depth));
+  if (!node || typeof node !== 'object') return node;
+  const o = node as Record<string, unknown>;
+  // `X or null` is X: null is what an optional field takes to be cleared on update (the instructions say so)
+  const branches = o.anyOf as Record<string, unknown>[] | undefined;
+  if (branches?.length === 2 && branches.some((b) => b.type === 'null')) {
+    const other = compact(branches.find((b) => b.type !== 'null'), depth) as Record<string, unknown>;
+    const { anyOf: _a, ...rest } = o;
+    return { ...(compact(rest, depth) as object), ...other };
+  }
+  if (Array.isArray(o.type) && o.type.includes('null') && o.type.length === 2) {
+    return compact({ ...o, type: o.type.find((t) => t !== 'null') }, depth);
+  }
+  // below the body's own fields, an object or a list of objects is named by its type and description only: its
+  // full shape is in the resource fleetops://openapi (the server's instructions say so)
+  if (depth >= 3 && (o.type === 'object' || (o.type === 'array' && (o.items as { type?: unknown } | undefined)?.type === 'object'))) {
+    return { type: o.type, ...(o.description ? { description: o.description } : {}) };
+  }
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(o)) {
+    if (CHECKED_BY_THE_SERVICE.has(k) || (k === 'additionalProperties' && v === false && depth > 0)) continue;
+    if (k === 'description' && depth > 3) continue; // inside a field's own object: its name says enough
+    out[k] = k === 'properties' ? Object.fromEntries(Object.entries(v as object).map(([p, x]) => [p, compact(x, depth + 1)])) : compact(v, depth + 1);
+  }
+  return out;
 }
 
 /** A route's description without what concerns REST only (other media types chosen by the Accept header). */
@@ -74,14 +98,46 @@ export function argumentErrors(tool: ToolDef, args: Record<string, unknown>): { 
 /** Writes that take something away or cannot be undone by repeating them. */
 const DESTRUCTIVE = /^(delete|batchDelete|remove|reset)/i;
 
-const HOW: Record<string, string> = {
-  GET: 'Reads data; changes nothing.',
-  POST: 'Creates or runs something; calling it twice does it twice.',
-  PATCH: 'Changes only the fields given; the same call again answers no_changes.',
-  DELETE: 'Deletes (soft-deletes where the resource can be restored).',
-};
 
+/**
+ * The tools, one per route. They declare no output schema: a result is the route's REST answer, whose shape is in
+ * the OpenAPI document (the resource fleetops://openapi). Declaring it on every tool made the list four times the
+ * size an assistant can afford, for shapes it reads from the results themselves (issue 27).
+ */
 export function buildTools(routes: RouteSpec[]): ToolDef[] {
+  // said once: a body another tool takes already is named by that tool; a field's description, by its first tool
+  const bodies = new Map<string, string>();
+  const described = new Set<string>();
+  const sayOnce = (node: unknown, key = ''): unknown => {
+    if (Array.isArray(node)) return node.map((n) => sayOnce(n));
+    if (!node || typeof node !== 'object') return node;
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(node)) {
+      if (k === 'properties' && v && typeof v === 'object') out[k] = Object.fromEntries(Object.entries(v).map(([p, x]) => [p, sayOnce(x, p)]));
+      else if (k === 'description' && key && typeof v === 'string') {
+        const id = `${key}\u0000${v}`;
+        if (!described.has(id)) out[k] = v;
+        described.add(id);
+      } else out[k] = sayOnce(v);
+    }
+    return out;
+  };
+  const namedBody = (schema: Record<string, unknown>): Record<string, unknown> => {
+    const items = schema.items as Record<string, unknown> | undefined;
+    const same = (x: Record<string, unknown>) => bodies.get(JSON.stringify(x));
+    if (schema.type === 'object' && schema.properties) {
+      const properties = Object.fromEntries(
+        Object.entries(schema.properties as Record<string, Record<string, unknown>>).map(([k, v]) => {
+          const it = v.items as Record<string, unknown> | undefined;
+          const tool = it ? same(it) : undefined;
+          return [k, tool ? { ...v, items: { type: 'object', description: `a ${tool} body` } } : v];
+        }),
+      );
+      return { ...schema, properties };
+    }
+    const tool = items ? same(items) : undefined;
+    return tool ? { ...schema, items: { type: 'object', description: `a ${tool} body` } } : schema;
+  };
   return routes.map((r) => {
     const properties: Record<string, unknown> = {};
     const required: string[] = [];
@@ -92,51 +148,35 @@ export function buildTools(routes: RouteSpec[]): ToolDef[] {
       if (part === r.params) required.push(...(js.required ?? Object.keys(js.properties ?? {})));
     }
     if (r.body) {
-      properties.body = { ...jsonSchema(r.body, 'input'), description: `The JSON request body (${r.method} ${r.path})` };
+      const body = compact(rawJsonSchema(r.body, 'input'), 1) as Record<string, unknown>;
+      properties.body = sayOnce(namedBody(body));
+      if (!bodies.has(JSON.stringify(body))) bodies.set(JSON.stringify(body), r.operationId);
       if (!r.optionalBody) required.push('body');
     }
-    const response = jsonSchema(r.response, 'output');
+    for (const [k, v] of Object.entries(properties)) if (k !== 'body') properties[k] = sayOnce(v, k);
     const readOnly = isReadRoute(r);
     const destructive = r.method === 'DELETE' || DESTRUCTIVE.test(r.operationId);
-    const errors = r.errors.length ? ` Errors come back as tool errors with the REST problem detail (HTTP ${r.errors.join(', ')}).` : '';
     return {
       name: r.operationId,
       title: r.summary,
-      description: [
-        `${r.summary}. ${restOnly(r)} ${OPERATION_GUIDANCE[r.operationId] ?? ''}`,
-        `${readOnly ? HOW.GET : HOW[r.method]} Same as REST ${r.method} /api/v1${r.path}.${errors}`,
-        TAG_GUIDANCE[r.tag] ? `About ${r.tag.toLowerCase()}: ${TAG_GUIDANCE[r.tag]}` : '',
-      ]
-        .map((p) => p.replace(/\s+/g, ' ').replace(/\.\./g, '.').trim())
-        .filter(Boolean)
-        .join('\n\n'),
-      inputSchema: { type: 'object', properties, ...(required.length ? { required } : {}), additionalProperties: false },
-      outputSchema: outputSchema(response),
-      annotations: {
-        title: r.summary,
-        readOnlyHint: readOnly,
-        destructiveHint: !readOnly && destructive,
-        idempotentHint: readOnly || r.method === 'PATCH' || r.method === 'DELETE',
-        openWorldHint: false,
-      },
+      // only what this tool adds: what all tools share (the domain, errors, idempotency) is in the server's instructions
+      description: (`${restOnly(r) || `${r.summary}.`} ${OPERATION_GUIDANCE[r.operationId] ?? ''}`).replace(/\s+/g, ' ').replace(/\.\./g, '.').trim(),
+      inputSchema: { type: 'object', properties, ...(required.length ? { required } : {}) },
+      // hints that differ from MCP's defaults (not read-only, destructive, not idempotent, open world)
+      annotations: readOnly
+        ? { readOnlyHint: true, openWorldHint: false }
+        : { ...(destructive ? {} : { destructiveHint: false }), ...(r.method === 'PATCH' || r.method === 'DELETE' ? { idempotentHint: true } : {}), openWorldHint: false },
       route: r,
     };
   });
 }
 
-/** The façade request a tool call stands for: the path with its parameters, the query string, the JSON body. */
-export function toolRequest(tool: ToolDef, args: Record<string, unknown>, origin: string, apiBase: string): Request {
+/** The route call a tool call stands for: path parameters, query parameters and the body, from the arguments. */
+export function toolInput(tool: ToolDef, args: Record<string, unknown>): RouteInput {
   const r = tool.route;
-  const path = r.path.replace(/\{(\w+)\}/g, (_m, name: string) => encodeURIComponent(String(args[name] ?? '')));
-  const url = new URL(origin + apiBase + path);
-  for (const key of Object.keys(r.query?.shape ?? {})) {
-    const v = args[key];
-    if (v !== undefined && v !== null) url.searchParams.set(key, String(v));
-  }
-  const hasBody = r.body && args.body !== undefined;
-  return new Request(url, {
-    method: r.method,
-    headers: { accept: 'application/json', ...(hasBody ? { 'content-type': 'application/json' } : {}) },
-    body: hasBody ? JSON.stringify(args.body) : undefined,
-  });
+  const params: Record<string, string> = {};
+  for (const name of Object.keys(r.params?.shape ?? {})) if (args[name] !== undefined && args[name] !== null) params[name] = String(args[name]);
+  const query: Record<string, unknown> = {};
+  for (const key of Object.keys(r.query?.shape ?? {})) if (args[key] !== undefined && args[key] !== null) query[key] = args[key];
+  return { params, query, body: r.body ? args.body : undefined };
 }

@@ -2,8 +2,8 @@ import { z } from 'zod';
 import type { RequestContext } from '../context.js';
 
 /**
- * The declarative REST contract layer. Each module declares its routes here-shaped: which GraphQL field SOFA
- * executes, the HTTP method/path/status, zod schemas for parameters, body and response (used for request checks
+ * The declarative REST contract layer. Each module declares its routes here-shaped: which GraphQL root field the
+ * route runs (as the operation SOFA would build for it: src/rest/operations.ts), the HTTP method/path/status, zod schemas for parameters, body and response (used for request checks
  * and for the OpenAPI 3.1 document), and an optional `present` step for what GraphQL cannot express (dynamic
  * top-level keys, `fields` projection, omitted optional fields). No business rule lives in a route.
  */
@@ -16,7 +16,7 @@ export interface PresentInput {
 
 export interface RouteSpec {
   operationId: string;
-  /** The GraphQL root field SOFA runs for this route, e.g. `Query.aircraft`. */
+  /** The GraphQL root field this route runs, e.g. `Query.aircraft`. */
   field: `Query.${string}` | `Mutation.${string}`;
   method: HttpMethod;
   /** OpenAPI-style path relative to /api/v1, e.g. `/aircraft/{id}`. */
@@ -38,17 +38,29 @@ export interface RouteSpec {
   /** The GraphQL argument a flat JSON body is passed as (e.g. `input`); without it the body's keys are the arguments. */
   bodyArg?: string;
   /**
-   * The service's own check of a body (no database), run before GraphQL sees it: it throws the service's
-   * ValidationError, so a bad body gets the same message and path as on GraphQL, never a coercion message. It
-   * returns the value handed to GraphQL (the body as sent, or, for flight logs, the flat body in the input's shape).
+   * The service's own check of a body (no database), run by the operation policy inside the route's operation,
+   * before GraphQL coerces the variables: it throws the service's ValidationError, so a bad body gets the same
+   * message and path as on GraphQL, never a coercion message, and a refusal is the operation's result (replayed for
+   * an Idempotency-Key like any). It returns the value handed to GraphQL (the body as sent, or, for flight logs,
+   * the flat body in the input's shape).
    */
   accept?: (body: unknown) => unknown;
-  /** Success status and body (a registered schema). */
+  /** Success status. */
   status: 200 | 201 | 202;
-  response: z.ZodType;
+  /**
+   * The success body's document, where the route's GraphQL type does not say it (a union of shapes, say); by
+   * default the REST representation of the field's GraphQL type (src/rest/representation.ts).
+   */
+  response?: z.ZodType;
+  /**
+   * `fields=a,b` (docs/contract/api-v1.md §4.2): each record of the list's `data` keeps `uid` and the fields named.
+   * The value is the list of names the records can have beyond the GraphQL type's own fields (dynamic tracking
+   * keys), checked at the request.
+   */
+  fields?: boolean;
   /** Error statuses this route can answer besides 401/413/415/429/500. */
   errors: number[];
-  /** Turns the GraphQL field's data into the REST body. */
+  /** Turns the GraphQL field's data into the REST body (being replaced by the derived representation). */
   present?: (data: any, input: PresentInput) => unknown;
   /** Extra response media types (e.g. text/csv), chosen by the Accept header and answered by `handle`. */
   alternates?: Record<string, { description: string; handle: (ctx: RequestContext, query: URLSearchParams) => Promise<Response> }>;

@@ -1,36 +1,32 @@
-import { createSofaRouter, createSofa } from 'sofa-api';
-import {
-  TypeInfo,
-  execute as graphqlExecute,
-  visit,
-  visitWithTypeInfo,
-  type DocumentNode,
-  type GraphQLError,
-  type GraphQLSchema,
-} from 'graphql';
+import type { DocumentNode, ExecutionResult, GraphQLError, GraphQLSchema } from 'graphql';
 import type { Logger } from 'pino';
 import {
   AppError,
   BadRequestError,
-  ForbiddenError,
   MethodNotAllowedError,
   NotFoundError,
+  RateLimitedError,
   ValidationError,
   fieldErrorsFromZod,
+  isPlainObject,
 } from '../errors.js';
 import type { RequestContext } from '../context.js';
-import { internalErrorResponse, problemResponse } from '../http/problem.js';
+import type { Executor } from '../graphql/executor.js';
+import { internalErrorResponse, problemFromError, problemResponse, type Problem } from '../http/problem.js';
 import { readJsonBody } from '../http/body.js';
-import { isReadRoute, type RouteSpec } from './contract.js';
-import { compileRoutes, toSofaPath } from './match.js';
+import type { RouteSpec } from './contract.js';
+import { compileRoutes } from './match.js';
+import { routeOperation } from './operations.js';
+import { fieldType, presenterFor } from './representation.js';
 import { databaseError } from '../db/errors.js';
 
 /**
- * The REST façade at /api/v1. SOFA derives each route from its GraphQL root field (method, path and status from
- * the declarations) and runs it; around it this layer does what SOFA cannot express: declared-routes-only matching
- * (404/405), JSON body reading (400/413/415), parameter checks against the declared schemas, the service's own
- * body check (so REST answers the service's ValidationError, never a GraphQL coercion message), problem+json
- * errors, and each route's `present` step on the way out. docs/decisions/0001-rest-facade.md has the split.
+ * The REST façade at /api/v1 (docs/decisions/0001-rest-facade.md). Each declared route stands for one GraphQL root
+ * field; the façade runs the operation SOFA would build for it (src/rest/operations.ts) through the same executor
+ * and policy as every channel (src/graphql/policy.ts), so key scope, limits, rate-limit charges and idempotency are
+ * the operation's. What is the façade's own is representation only: declared-routes-only matching (404/405), the
+ * JSON body (415/413/400 for what is not JSON), path and query parameters to variables, the route's body mapping
+ * (`accept`, the service's own check, run inside the operation), problem+json errors and the `present` step.
  */
 export interface FacadeOptions {
   schema: GraphQLSchema;
@@ -38,128 +34,145 @@ export interface FacadeOptions {
   basePath: string;
   bodyLimitBytes: number;
   logger: Logger;
+  executor: Executor;
 }
 
-const CONTEXT = Symbol('fleetops.context');
+/** What a route call answers, before it is an HTTP response (MCP tools use this too). */
+export interface RouteAnswer {
+  status: number;
+  body: unknown;
+  /** Set when the answer is an error. */
+  problem?: Problem;
+  headers?: Record<string, string>;
+}
+
+/** A route call as a channel gives it: path parameters, query parameters as strings or typed values, a parsed body. */
+export interface RouteInput {
+  params: Record<string, string>;
+  query: Record<string, unknown>;
+  body?: unknown;
+}
 
 export function createRestFacade(opts: FacadeOptions) {
-  /** Per façade call (its own context object): where execute leaves the result the façade presents. */
-  const slots = new WeakMap<object, { result?: Awaited<ReturnType<typeof graphqlExecute>> }>();
   const match = compileRoutes(opts.routes);
-  const sofaRoutes = Object.fromEntries(
-    opts.routes.map((r) => [r.field, { method: r.method, path: toSofaPath(r.path), responseStatus: r.status }]),
-  );
-  const sofa = createSofaRouter(
-    createSofa({
-      basePath: opts.basePath,
-      schema: opts.schema,
-      routes: sofaRoutes as never,
-      depthLimit: 1,
-      execute: (async (args: Parameters<typeof graphqlExecute>[0]) => {
-        const result = await graphqlExecute({ ...args, document: restSelection(opts.schema, args.document) });
-        const slot = args.contextValue && typeof args.contextValue === 'object' ? slots.get(args.contextValue) : undefined;
-        if (!slot || result.errors || !result.data) return result;
-        // The façade presents this result itself (docs/decisions/0001-rest-facade.md): SOFA gets the root field as
-        // null, so it serialises nothing that would be parsed again and thrown away.
-        slot.result = result;
-        return { data: Object.fromEntries(Object.keys(result.data).map((k) => [k, null])) };
-      }) as never,
-      context: (serverContext: any) => serverContext[CONTEXT],
-      errorHandler: ((errors: ReadonlyArray<GraphQLError>) => errorResponse(errors, opts.logger)) as never,
-    }),
-  );
-
-  // SOFA's own handler per route (it builds the operation from the GraphQL field and executes it). The façade
-  // calls it with the variables it has already checked, so the body is parsed once, no Request is rebuilt and
-  // nothing is read from a query string (docs/decisions/0001-rest-facade.md).
-  const handlers = new Map<string, SofaHandler>();
-  for (const r of (sofa as unknown as { __routes: { method: string; path: string; handler: SofaHandler }[] }).__routes) {
-    handlers.set(`${r.method.toUpperCase()} ${r.path}`, r.handler);
-  }
-  const handlerOf = new Map<RouteSpec, SofaHandler>();
+  const documents = new Map<RouteSpec, DocumentNode>();
+  const presenters = new Map<RouteSpec, (data: unknown) => unknown>();
   for (const r of opts.routes) {
-    const h = handlers.get(`${r.method} ${toSofaPath(r.path)}`);
-    if (!h) throw new Error(`route ${r.operationId}: SOFA has no handler for ${r.method} ${r.path}`);
-    if (r.body && !r.accept) throw new Error(`route ${r.operationId}: a body needs the service's check (accept)`);
-    handlerOf.set(r, h);
+    documents.set(r, opts.executor.prepare(routeOperation(opts.schema, r), r.operationId));
+    const [root, field] = r.field.split('.');
+    presenters.set(r, presenterFor(fieldType(root === 'Query' ? opts.schema.getQueryType() : opts.schema.getMutationType(), field)));
   }
 
-  return async function handle(request: Request, url: URL, ctx: RequestContext): Promise<Response> {
+  /** Runs a route's operation for a call; domain errors come back as the answer, anything else is thrown. */
+  async function invoke(spec: RouteSpec, input: RouteInput, ctx: RequestContext): Promise<RouteAnswer> {
+    const variables: Record<string, unknown> = {};
+    if (spec.params) {
+      const p = spec.params.safeParse(input.params);
+      if (!p.success) throw new ValidationError('invalid path parameter', fieldErrorsFromZod(p.error.issues, '/path'));
+    }
+    if (spec.query) {
+      const q = spec.query.safeParse(input.query);
+      if (!q.success) throw new ValidationError('invalid query parameter', fieldErrorsFromZod(q.error.issues, '/query'));
+      // the checked values, typed (a page size is a number, a flag a boolean), for the field's arguments
+      for (const [k, v] of Object.entries(q.data as Record<string, unknown>)) if (v !== undefined) variables[k] = v;
+    }
+    const accept = spec.accept ?? ((body: unknown) => body);
+    let prepare: ((v: Record<string, unknown>) => Record<string, unknown>) | undefined;
+    if (spec.body && input.body !== undefined) {
+      if (spec.bodyArg) {
+        const arg = spec.bodyArg;
+        variables[arg] = input.body;
+        if (spec.accept) prepare = (v) => ({ ...v, [arg]: accept(v[arg]) });
+      } else {
+        // the body's own keys are the field's arguments: each is a variable of its own, so the operation's checks
+        // see which argument a value feeds (a batch's items are checked one by one, src/graphql/policy.ts)
+        if (!isPlainObject(input.body)) throw new ValidationError('the request body must be a JSON object');
+        const keys = Object.keys(input.body);
+        Object.assign(variables, input.body);
+        if (spec.accept) {
+          prepare = (v) => {
+            const mapped = accept(Object.fromEntries(keys.map((k) => [k, v[k]])));
+            return isPlainObject(mapped) ? { ...v, ...mapped } : v;
+          };
+        }
+      }
+    }
+    Object.assign(variables, input.params);
+    // each call has its own request state (the body mapping is this call's), sharing the request's rate-limit units
+    const callCtx: RequestContext = { ...ctx, request: { ...ctx.request, prepare } };
+    const result = await opts.executor.run(callCtx, documents.get(spec)!, variables);
+    if (result.errors?.length) {
+      const err = errorOf(result.errors, opts.logger);
+      const headers = err instanceof RateLimitedError ? ((err as unknown as { headers?: Record<string, string> }).headers ?? {}) : {};
+      return { status: err.status, body: problemFromError(err), problem: problemFromError(err), headers };
+    }
+    const field = spec.field.split('.')[1];
+    const data = (result as ExecutionResult<Record<string, unknown>>).data?.[field];
+    if (spec.present) return { status: spec.status, body: spec.present(data, { query: new URLSearchParams(stringQuery(input.query)), params: input.params }) };
+    const body = presenters.get(spec)!(data);
+    return { status: spec.status, body: spec.fields ? projected(body, input.query.fields) : body };
+  }
+
+  async function handle(request: Request, url: URL, ctx: RequestContext): Promise<Response> {
     try {
       const path = url.pathname.slice(opts.basePath.length) || '/';
       const m = match(request.method, path);
       if (m.kind === 'none') throw new NotFoundError('route', `${request.method} ${url.pathname}`);
-      if (m.kind === 'method') {
-        throw new MethodNotAllowedError(`${request.method} is not allowed on ${url.pathname}`, m.allow);
-      }
+      if (m.kind === 'method') throw new MethodNotAllowedError(`${request.method} is not allowed on ${url.pathname}`, m.allow);
       const { spec, params } = m;
-      if (ctx.actor.scope === 'read' && !isReadRoute(spec)) {
-        throw new ForbiddenError(`this API key is read-only: ${spec.method} ${spec.path} writes (create a read_write key to write)`);
-      }
-
-      if (spec.params) {
-        const p = spec.params.safeParse(params);
-        if (!p.success) throw new ValidationError('invalid path parameter', fieldErrorsFromZod(p.error.issues, '/path'));
-      }
-      if (spec.query) {
-        const raw: Record<string, string> = {};
-        for (const key of Object.keys(spec.query.shape)) {
-          const v = url.searchParams.get(key);
-          if (v !== null) raw[key] = v;
-        }
-        const q = spec.query.safeParse(raw);
-        if (!q.success) throw new ValidationError('invalid query parameter', fieldErrorsFromZod(q.error.issues, '/query'));
+      const query: Record<string, string> = {};
+      for (const key of Object.keys(spec.query?.shape ?? {})) {
+        const v = url.searchParams.get(key); // the first value
+        if (v !== null) query[key] = v;
       }
 
       const alternate = spec.alternates && preferredAlternate(request.headers.get('accept'), Object.keys(spec.alternates));
-      if (alternate) return await spec.alternates![alternate].handle(ctx, url.searchParams);
-
-      // GraphQL variables: the body (as one argument, or its keys), then query parameters, then path parameters
-      const variables: Record<string, unknown> = {};
-      if (spec.body) {
-        const json = await readJsonBody(request, opts.bodyLimitBytes, { optional: spec.optionalBody });
-        if (json !== undefined) {
-          // the service's own check, before GraphQL sees the body: a bad body gets the service's ValidationError
-          const arg = spec.accept ? spec.accept(json) : json;
-          if (spec.bodyArg) variables[spec.bodyArg] = arg;
-          else if (arg && typeof arg === 'object' && !Array.isArray(arg)) Object.assign(variables, arg);
+      if (alternate) {
+        if (spec.query) {
+          const q = spec.query.safeParse(query);
+          if (!q.success) throw new ValidationError('invalid query parameter', fieldErrorsFromZod(q.error.issues, '/query'));
         }
+        return await spec.alternates![alternate].handle(ctx, url.searchParams);
       }
-      for (const key of Object.keys(spec.query?.shape ?? {})) {
-        const v = url.searchParams.get(key); // the single (first) value that was checked
-        if (v !== null) variables[key] = v;
+
+      const body = spec.body ? await readJsonBody(request, opts.bodyLimitBytes, { optional: spec.optionalBody }) : undefined;
+      const answer = await invoke(spec, { params, query, body }, ctx);
+      if (answer.problem) {
+        return new Response(JSON.stringify(answer.problem), {
+          status: answer.status,
+          headers: { 'content-type': 'application/problem+json', ...(answer.headers ?? {}), ...retryAfter(answer) },
+        });
       }
-      Object.assign(variables, params);
-      const callCtx = { ...ctx };
-      const slot: { result?: Awaited<ReturnType<typeof graphqlExecute>> } = {};
-      if (spec.present) slots.set(callCtx, slot);
-      const res = await handlerOf.get(spec)!(sofaRequest(variables), { [CONTEXT]: callCtx });
-      if (!isReadRoute(spec) && res.status < 400) {
-        // who wrote what: the key, its user and that user's roles (no key material)
-        opts.logger.info({ audit: 'write', operation: spec.operationId, keyId: ctx.actor.keyId, userId: ctx.actor.userId, roles: ctx.actor.roles ?? [], status: res.status }, 'write');
-      }
-      if (res.status >= 400 || !spec.present) return res;
-      const field = spec.field.split('.')[1];
-      const data = slot.result?.data?.[field];
-      return Response.json(spec.present(data, { query: url.searchParams, params }), { status: spec.status });
+      return Response.json(answer.body, { status: answer.status });
     } catch (e) {
       const known = databaseError(e);
       if (known) return problemResponse(known);
       opts.logger.error({ err: e }, 'REST request failed');
       return internalErrorResponse();
     }
-  };
+  }
+
+  return Object.assign(handle, { invoke, match });
 }
 
-type SofaHandler = (request: unknown, serverContext: object) => Promise<Response>;
+export type RestFacade = ReturnType<typeof createRestFacade>;
 
-/**
- * What SOFA's route handler reads of a request: it takes every variable from `params` first (docs/decisions/0001),
- * so the checked values are handed over as they are, with no body to parse and no query string to read.
- */
-function sofaRequest(variables: Record<string, unknown>) {
-  return { url: 'http://fleetops.internal/', method: 'POST', headers: new Headers(), body: null, params: variables };
+const retryAfter = (a: RouteAnswer): Record<string, string> =>
+  a.status === 429 && a.headers?.['retry-after'] === undefined
+    ? { 'retry-after': String(Math.max(1, Number(/reset=(\d+)/.exec(a.headers?.ratelimit ?? '')?.[1] ?? 1))) }
+    : {};
+
+/** `fields=a,b`: each record of the page keeps uid and the fields named (docs/contract/api-v1.md §4.2). */
+function projected(body: unknown, fields: unknown): unknown {
+  if (fields === undefined || fields === null) return body;
+  const names = String(fields).split(',').map((s) => s.trim()); // checked with the query (FieldsParam)
+  const keep = new Set(['uid', ...names]);
+  const page = body as { data: Record<string, unknown>[] };
+  return { ...page, data: page.data.map((r) => Object.fromEntries(Object.entries(r).filter(([k]) => keep.has(k)))) };
 }
+
+const stringQuery = (q: Record<string, unknown>): Record<string, string> =>
+  Object.fromEntries(Object.entries(q).filter(([, v]) => v !== undefined && v !== null).map(([k, v]) => [k, String(v)]));
 
 /** The alternate media type the client prefers over JSON, if any (by Accept order and q-values). */
 function preferredAlternate(accept: string | null, types: string[]): string | undefined {
@@ -177,47 +190,20 @@ function preferredAlternate(accept: string | null, types: string[]): string | un
 }
 
 /**
- * REST bodies carry a resource's own fields: fields marked `extensions: { rest: false }` (relations such as a
- * log's aircraft, for GraphQL clients) are dropped from SOFA's generated selection. Cached per document.
+ * The one domain error an operation's errors stand for: the most severe domain error wins. Errors raised before
+ * anything ran (variables GraphQL's types refuse, which a route's own check should have refused first) are a plain
+ * 400; anything else is a bug, logged, and answered 500.
  */
-const pruned = new WeakMap<DocumentNode, DocumentNode>();
-function restSelection(schema: GraphQLSchema, doc: DocumentNode): DocumentNode {
-  let out = pruned.get(doc);
-  if (!out) {
-    const typeInfo = new TypeInfo(schema);
-    out = visit(
-      doc,
-      visitWithTypeInfo(typeInfo, {
-        Field() {
-          return typeInfo.getFieldDef()?.extensions?.rest === false ? null : undefined;
-        },
-      }),
-    );
-    pruned.set(doc, out);
-  }
-  return out;
-}
-
-/** Maps GraphQL execution errors to one problem+json response: the most severe domain error wins. */
-function errorResponse(errors: ReadonlyArray<GraphQLError | Error>, logger: Logger): Response {
+function errorOf(errors: ReadonlyArray<GraphQLError>, logger: Logger): AppError {
   let chosen: AppError | undefined;
   for (const e of errors) {
-    const original = databaseError((e as GraphQLError).originalError ?? e);
+    const original = databaseError(e.originalError ?? e);
     if (original && (!chosen || original.status > chosen.status)) chosen = original;
   }
-  if (chosen) return problemResponse(chosen);
-  const first = errors[0] as GraphQLError | undefined;
-  const status = (first?.extensions?.http as { status?: number } | undefined)?.status;
-  if (status && status < 500) return problemResponse(new BadRequestError(first!.message));
-  // refused before anything ran: variables GraphQL's types do not take (graphql-js reports each with the inner
-  // coercion error as its originalError). Only a service check that lets through what its GraphQL type refuses
-  // can get here; a plain Error from anywhere else stays a logged 500.
+  if (chosen) return chosen;
   const isGraphQLError = (e: unknown): e is GraphQLError => e instanceof Error && e.name === 'GraphQLError';
-  const refusedBeforeExecution = (e: GraphQLError | Error) =>
-    isGraphQLError(e) && !e.path && (!e.originalError || isGraphQLError(e.originalError));
-  if (first && errors.every(refusedBeforeExecution)) {
-    return problemResponse(new BadRequestError(`invalid request: ${first.message}`));
-  }
+  const refusedBeforeExecution = (e: GraphQLError) => !e.path && (!e.originalError || isGraphQLError(e.originalError));
+  if (errors.every(refusedBeforeExecution)) return new BadRequestError(`invalid request: ${errors[0].message}`);
   logger.error({ errors }, 'REST operation failed');
-  return internalErrorResponse();
+  throw errors.find((e) => !refusedBeforeExecution(e))?.originalError ?? new Error(errors[0].message);
 }

@@ -55,4 +55,3 @@ export function compileRoutes(specs: RouteSpec[]) {
   };
 }
 
-export const toSofaPath = (path: string) => path.replace(/\{(\w+)\}/g, ':$1');

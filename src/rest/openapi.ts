@@ -1,18 +1,25 @@
 import { z } from 'zod';
-import { contractSchemas, type RouteSpec } from './contract.js';
+import type { GraphQLSchema } from 'graphql';
+import { contractSchemas, isReadRoute, type RouteSpec } from './contract.js';
+import { examples as EXAMPLES, type OperationExample } from './examples.js';
+import { fieldType, schemaFor } from './representation.js';
 
 /** Builds the OpenAPI 3.1 document from the declared routes and the named contract schemas. */
 const STATUS_TEXT: Record<number, string> = {
   400: 'Invalid request (problem+json lists each bad field)',
   401: 'Missing, malformed, unknown or revoked API key',
+  403: 'The API key is read-only (scope `read`) and this operation writes',
   404: 'No such record in the caller\u2019s company',
   405: 'Method not allowed on this path',
   409: 'Uniqueness or state conflict',
   413: 'Request body over the size limit',
   415: 'Request body is not application/json',
+  422: 'The Idempotency-Key was used before with another request (method, path or body)',
   429: 'Rate limit exceeded (see Retry-After)',
   500: 'Unexpected server error',
 };
+/** What a 409 also means on a POST or PATCH sent with an Idempotency-Key. */
+const IDEMPOTENCY_409 = '; or a request with the same Idempotency-Key is still running (retry later)';
 
 const ref = (id: string) => ({ $ref: `#/components/schemas/${id}` });
 
@@ -100,8 +107,12 @@ function sample(schema: unknown, schemas: Record<string, unknown>, depth = 0): u
   }
 }
 
-/** Headers every response declares: rate-limit state (IETF draft) and CORS. */
+/** Headers every response declares: the request id, rate-limit state (IETF draft) and CORS. */
 const COMMON_HEADERS = {
+  'X-Request-Id': {
+    description: 'The request\u2019s id (the client\u2019s own when it sent a well-formed one), also in every log line of the request',
+    schema: { type: 'string', maxLength: 128 },
+  },
   RateLimit: { description: 'Remaining requests of the key in the current window (when rate limiting is on)', schema: { type: 'string', maxLength: 100 } },
   'RateLimit-Policy': { description: 'The key\u2019s rate-limit policy, e.g. `120;w=60`', schema: { type: 'string', maxLength: 100 } },
   'Access-Control-Allow-Origin': { description: '`*` when the request has an Origin: keys are bearer tokens, never cookies', schema: { type: 'string', maxLength: 1 } },
@@ -123,7 +134,94 @@ function paramSchema(s: z.ZodType): Record<string, unknown> {
   return json;
 }
 
-export function buildOpenApi(routes: RouteSpec[], opts: { version: string }) {
+/** A JSON field's zod schema as JSON Schema, inside the document (output side). */
+function zodJson(schema: z.ZodType): Record<string, unknown> {
+  const { $schema: _s, ...rest } = z.toJSONSchema(schema, { target: 'draft-2020-12', io: 'output', unrepresentable: 'any' }) as Record<string, unknown>;
+  return rest;
+}
+
+/**
+ * The success body schema of each route: the route's declared document, or the REST representation of its GraphQL
+ * field's type (src/rest/representation.ts), whose object types become components of their GraphQL names.
+ */
+export function responseSchemas(routes: RouteSpec[], schema: GraphQLSchema, components: Record<string, Record<string, unknown>>) {
+  const out = new Map<RouteSpec, Record<string, unknown>>();
+  for (const r of routes) {
+    if (r.response) {
+      out.set(r, ref(idOf(r.response)));
+      continue;
+    }
+    const [root, field] = r.field.split('.');
+    const derived = schemaFor(fieldType(root === 'Query' ? schema.getQueryType() : schema.getMutationType(), field), components, zodJson);
+    out.set(r, r.fields ? projectedList(derived, components) : derived);
+  }
+  return out;
+}
+
+/** The answer of a list that takes `fields=`: the page, or the page as `fields` chose its records (`<Item>ListResponse`). */
+function projectedList(page: Record<string, unknown>, components: Record<string, Record<string, unknown>>): Record<string, unknown> {
+  const base = components[String(page.$ref).split('/').pop()!] as { properties: Record<string, { items?: { $ref?: string } }> };
+  const itemName = String(base.properties.data?.items?.$ref).split('/').pop()!;
+  const id = `${itemName}ListResponse`;
+  components[id] ??= {
+    description: `A page of ${itemName} records; with \`fields\`, each record holds uid and the fields asked for`,
+    anyOf: [page, projection(page, components)],
+  };
+  return ref(id);
+}
+
+/** A page whose records keep uid and the fields named by `fields=` (any of the record's own or dynamic keys). */
+function projection(page: Record<string, unknown>, components: Record<string, Record<string, unknown>>): Record<string, unknown> {
+  const name = String(page.$ref).split('/').pop()!;
+  const id = `${name}Projection`;
+  if (!components[id]) {
+    const base = components[name] as { properties: Record<string, { items?: { $ref?: string } }> };
+    const itemName = String(base.properties.data?.items?.$ref).split('/').pop()!;
+    const item = components[itemName] as { properties: Record<string, unknown>; additionalProperties?: unknown };
+    components[id] = {
+      ...base,
+      description: `A page of ${itemName} records as \`fields\` chose them: uid and the fields named`,
+      properties: {
+        ...base.properties,
+        data: { type: 'array', items: { type: 'object', properties: item.properties, required: ['uid'], additionalProperties: item.additionalProperties ?? true } },
+      },
+    };
+  }
+  return ref(id);
+}
+
+/** POST and PATCH take an Idempotency-Key (src/http/idempotency.ts). */
+const takesIdempotencyKey = (r: RouteSpec) => r.method === 'POST' || r.method === 'PATCH';
+const IDEMPOTENCY_KEY = {
+  name: 'Idempotency-Key',
+  in: 'header',
+  required: false,
+  description:
+    'Makes a retry safe: the first response to a key is kept for 24 h (per company) and answered again to the same ' +
+    'request, with `Idempotent-Replayed: true`; the same key with another request is a 422, one still running a 409.',
+  schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7e]+$' },
+  example: 'b6c1e0a4-2f7d-4b9e-9a51-3f0c2d7e8a10',
+};
+
+/**
+ * Every status an operation can answer (docs/contract/gaps.md §16): its own errors, and those of the layers it goes
+ * through: the key (401), its scope (403 on writes), the rate limit (429), the body (400, 413, 415), an
+ * Idempotency-Key (409, 422 on POST and PATCH), path parameters naming a record (404), the method (405), 500.
+ */
+export function operationStatuses(r: RouteSpec): number[] {
+  const s = new Set([...r.errors, 401, 405, 429, 500]);
+  if (!isReadRoute(r)) s.add(403);
+  if (r.body) for (const x of [400, 413, 415]) s.add(x);
+  if (r.query) s.add(400);
+  if (r.params && Object.keys(r.params.shape).length) s.add(404);
+  if (takesIdempotencyKey(r)) for (const x of [400, 409, 422]) s.add(x); // 400: a malformed key
+  return [...s].sort((a, b) => a - b);
+}
+
+/** The example of an operation (src/rest/examples.ts), or undefined for one that has none yet. */
+const exampleOf = (r: RouteSpec): OperationExample | undefined => EXAMPLES[r.operationId];
+
+export function buildOpenApi(routes: RouteSpec[], opts: { version: string; schema: GraphQLSchema }) {
   // request bodies are the services' input schemas: documented as they are taken (zod's input side, before any
   // transform); everything else as it is sent
   const convert = (io: 'input' | 'output') =>
@@ -151,37 +249,49 @@ export function buildOpenApi(routes: RouteSpec[], opts: { version: string }) {
     schemas[id] = rest;
   }
 
+  const derived: Record<string, Record<string, unknown>> = {};
+  const responseOf = responseSchemas(routes, opts.schema, derived);
+  for (const [id, s] of Object.entries(derived)) {
+    if (schemas[id]) throw new Error(`OpenAPI component ${id} is both a GraphQL type and a declared document`);
+    bound(s, 'response');
+    schemas[id] = s;
+  }
+
   const paths: Record<string, Record<string, unknown>> = {};
   for (const r of routes) {
+    const example = exampleOf(r);
     const parameters: unknown[] = [];
     for (const [name, s] of Object.entries(r.params?.shape ?? {})) {
       const js = paramSchema(s as z.ZodType);
       bound(js, 'param');
-      parameters.push({ name, in: 'path', required: true, description: js.description, schema: js });
+      const ex = example?.params?.[name];
+      parameters.push({ name, in: 'path', required: true, description: js.description, schema: js, ...(ex !== undefined ? { example: ex } : {}) });
     }
     for (const [name, s] of Object.entries(r.query?.shape ?? {})) {
       const js = paramSchema(s as z.ZodType);
       bound(js, 'param');
       const required = !(s as z.ZodType).safeParse(undefined).success;
-      parameters.push({ name, in: 'query', required, description: js.description, schema: js });
+      const ex = example?.query?.[name];
+      parameters.push({ name, in: 'query', required, description: js.description, schema: js, ...(ex !== undefined ? { example: typedExample(js, ex) } : {}) });
     }
+    if (takesIdempotencyKey(r)) parameters.push(IDEMPOTENCY_KEY);
     const responses: Record<string, unknown> = {
       [String(r.status)]: {
         description: r.status === 201 ? 'Created' : r.status === 202 ? 'Accepted' : 'OK',
-        headers: COMMON_HEADERS,
+        headers: takesIdempotencyKey(r)
+          ? { ...COMMON_HEADERS, 'Idempotent-Replayed': { description: '`true` when this is the stored response to an earlier request with the same Idempotency-Key', schema: { type: 'string', enum: ['true'] } } }
+          : COMMON_HEADERS,
         content: {
-          'application/json': { schema: ref(idOf(r.response)) },
+          'application/json': { schema: responseOf.get(r) },
           ...Object.fromEntries(
             Object.entries(r.alternates ?? {}).map(([type, a]) => [type, { schema: { type: 'string', maxLength: 1e12, description: `${a.description} (streamed)` } }]),
           ),
         },
       },
     };
-    const errorStatuses = new Set([...r.errors, 401, 405, 429, 500]);
-    if (r.body) for (const s of [400, 413, 415]) errorStatuses.add(s);
-    for (const s of [...errorStatuses].sort()) {
+    for (const s of operationStatuses(r)) {
       responses[String(s)] = {
-        description: STATUS_TEXT[s] ?? 'Error',
+        description: (STATUS_TEXT[s] ?? 'Error') + (s === 409 && takesIdempotencyKey(r) ? IDEMPOTENCY_409 : ''),
         content: { 'application/problem+json': { schema: ref('Problem') } },
         headers: {
           ...COMMON_HEADERS,
@@ -201,14 +311,14 @@ export function buildOpenApi(routes: RouteSpec[], opts: { version: string }) {
         ? {
             requestBody: {
               required: !r.optionalBody,
-              content: { 'application/json': { schema: ref(idOf(r.body)), example: sample(ref(idOf(r.body)), schemas) } },
+              content: { 'application/json': { schema: ref(idOf(r.body)), example: example && 'body' in example ? example.body : sample(ref(idOf(r.body)), schemas) } },
             },
           }
         : {}),
       responses,
     };
     const ok = (responses[String(r.status)] as { content: Record<string, Record<string, unknown>> }).content['application/json'];
-    ok.example = sample(ok.schema, schemas);
+    ok.example = example ? example.response : sample(ok.schema, schemas);
     (paths[r.path] ??= {})[r.method.toLowerCase()] = op;
   }
 
@@ -233,4 +343,13 @@ export function buildOpenApi(routes: RouteSpec[], opts: { version: string }) {
       schemas,
     },
   };
+}
+
+
+/** A query parameter's example as its schema types it (`limit` 2, not "2"), from the string the URL carries. */
+function typedExample(schema: Record<string, unknown>, value: string): unknown {
+  const types = Array.isArray(schema.type) ? schema.type : [schema.type];
+  if ((types.includes('integer') || types.includes('number')) && value.trim() !== '' && Number.isFinite(Number(value))) return Number(value);
+  if (types.includes('boolean') && (value === 'true' || value === 'false')) return value === 'true';
+  return value;
 }

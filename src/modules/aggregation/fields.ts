@@ -22,8 +22,11 @@ export interface CollectionDef {
   core: Readonly<Record<string, FieldKind>>;
   /** Date field used for startDate/endDate when the request names none. */
   defaultDateField: string;
-  /** Dynamic fields: a bare key reads `column`; `<prefix>.<key>` reads the prefix's column. */
-  dynamic?: { column: string; prefixes: Readonly<Record<string, string>>; keys: () => Prisma.Sql };
+  /**
+   * Dynamic fields: a bare key reads `column`; `<prefix>.<key>` reads the prefix's column. `keys` lists the company's
+   * keys; `has` (a condition on the text expression `name`) says whether one exists, more cheaply where it can.
+   */
+  dynamic?: { column: string; prefixes: Readonly<Record<string, string>>; keys: () => Prisma.Sql; has?: (name: Prisma.Sql) => Prisma.Sql };
   /** Soft-deleted records (this status) are left out unless the request filters on `status`. */
   deletedStatus?: string;
 }
@@ -37,6 +40,13 @@ const assetKeys = (table: 'Aircraft' | 'Vehicle') => () => Prisma.sql`
     LATERAL (SELECT jsonb_object_keys(a."maintenanceTrackingItems") UNION SELECT jsonb_object_keys(a."totals")
              UNION SELECT jsonb_object_keys(a."initialValues")) x(k)
   WHERE a."companyId" = ${COMPANY}`;
+
+/** Whether a row of the company's `table` has the key in one of the JSON objects `columns`. */
+const hasKeyIn =
+  (table: string, columns: string[]) =>
+  (name: Prisma.Sql): Prisma.Sql =>
+    Prisma.sql`EXISTS (SELECT 1 FROM ${Prisma.raw(`"${table}"`)} a WHERE a."companyId" = ${COMPANY}
+      AND (${Prisma.join(columns.map((c) => Prisma.sql`a.${Prisma.raw(`"${c}"`)} -> ${name} IS NOT NULL`), ' OR ')}))`;
 
 export const COLLECTION_DEFS: Readonly<Record<CollectionName, CollectionDef>> = {
   flightLogs: {
@@ -56,6 +66,7 @@ export const COLLECTION_DEFS: Readonly<Record<CollectionName, CollectionDef>> = 
         SELECT k FROM "Aircraft" a,
           LATERAL (SELECT jsonb_object_keys(a."maintenanceTrackingItems") UNION SELECT jsonb_object_keys(a."logTrackingItems")) x(k)
         WHERE a."companyId" = ${COMPANY}`,
+      has: hasKeyIn('Aircraft', ['maintenanceTrackingItems', 'logTrackingItems']),
     },
   },
   completedForms: {
@@ -81,7 +92,10 @@ export const COLLECTION_DEFS: Readonly<Record<CollectionName, CollectionDef>> = 
       ...timestamps,
     },
     defaultDateField: 'createdAt',
-    dynamic: { column: 'totals', prefixes: { totals: 'totals', initialValues: 'initialValues' }, keys: assetKeys('Aircraft') },
+    dynamic: {
+      column: 'totals', prefixes: { totals: 'totals', initialValues: 'initialValues' }, keys: assetKeys('Aircraft'),
+      has: hasKeyIn('Aircraft', ['maintenanceTrackingItems', 'totals', 'initialValues']),
+    },
   },
   vehicles: {
     table: 'Vehicle',
@@ -94,7 +108,10 @@ export const COLLECTION_DEFS: Readonly<Record<CollectionName, CollectionDef>> = 
       ...timestamps,
     },
     defaultDateField: 'createdAt',
-    dynamic: { column: 'totals', prefixes: { totals: 'totals', initialValues: 'initialValues' }, keys: assetKeys('Vehicle') },
+    dynamic: {
+      column: 'totals', prefixes: { totals: 'totals', initialValues: 'initialValues' }, keys: assetKeys('Vehicle'),
+      has: hasKeyIn('Vehicle', ['maintenanceTrackingItems', 'totals', 'initialValues']),
+    },
     deletedStatus: 'deleted',
   },
   schedule: {

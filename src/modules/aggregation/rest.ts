@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { checkedBy, defineRoutes, named } from '../../rest/contract.js';
 import { AggregateDateRangeSchema, AggregateInputSchema, AggregateMetricSchema, COLLECTIONS, checkAggregateShape, DATE_GROUPS, OPERATIONS } from './service.js';
 
-/** REST adapter for aggregation (docs/contract/api-v1.md §2.11, §4.4; docs/contract/gaps.md §5): declarations only; SOFA runs `Query.aggregate`. */
+/** REST adapter for aggregation (docs/contract/api-v1.md §2.11, §4.4; docs/contract/gaps.md §5): declarations only; the route runs `Query.aggregate` (src/rest/facade.ts). */
 export const AggregateBody = named(
   'AggregateBody',
   z

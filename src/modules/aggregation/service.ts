@@ -12,14 +12,18 @@ import {
   type ResolvedField,
 } from './fields.js';
 import { parseTimeZone, type TimeZoneSpec } from './timezone.js';
-import { buildQuery, rollupDaysQuery, rollupServes, type RollupDays, type SqlRow } from './sql.js';
+import { averageToNumber, decimalToNumber } from './exact.js';
+import { rollupSource } from './sizes.js';
+import { buildQuery, rollupServes, type Source, type SqlRow } from './sql.js';
 
 /**
  * Aggregation (docs/contract/api-v1.md §2.11, §4.4; docs/contract/gaps.md §5): sum/count/avg/min/max over one collection of the caller's company,
  * grouped by a field and/or a date period in a time zone. Everything is computed by the database (sql.ts): filtering,
- * bucketing in the time zone, grouping, exact `numeric` arithmetic and the per-group totals, in one statement (two
- * in one snapshot when the flight-log rollup serves the request); the process only shapes the rows. Field names are checked against the collection's core columns (quoted identifiers
- * from a fixed table) and the company's dynamic keys (bound as parameters); the company is a bound parameter.
+ * bucketing in the time zone, grouping, exact `numeric` arithmetic and the per-group totals, in one statement; the
+ * process only shapes the rows and turns exact decimals into the nearest JSON numbers (exact.ts). Field names are
+ * checked against the collection's core columns (quoted identifiers from a fixed table) and the company's dynamic
+ * keys (bound as parameters); the company is a bound parameter. Flight-log sums and counts read whole days from the
+ * exact daily rollup when the company's size makes it pay (sizes.ts, days.ts).
  */
 export { COLLECTIONS, type CollectionName } from './fields.js';
 export const OPERATIONS = ['sum', 'count', 'avg', 'min', 'max'] as const;
@@ -139,178 +143,99 @@ export function checkAggregateShape(raw: unknown) {
   return parsed.data;
 }
 
-export class AggregationService {
-  /** Dynamic field names per collection, read once per request. */
-  private readonly dynamicKeys = new Map<CollectionName, Promise<Set<string>>>();
+type AggregateBody = ReturnType<typeof checkAggregateShape>;
 
-  /** `rollup: false` reads flight logs only from their table (tests compare both plans). */
+/** The field names a request uses (metrics, groupBy, date field, filters). */
+function namesOf(b: AggregateBody): string[] {
+  const names = [
+    ...(b.metrics ?? []).map((m) => m.field),
+    b.metric,
+    b.groupBy,
+    b.dateRange ? b.dateRange.field : b.dateField,
+    ...Object.keys(b.filters ?? {}),
+  ];
+  return names.filter((n): n is string => n != null && n !== COUNT_METRIC);
+}
+
+/** Which plan reads flight logs: chosen by size (`auto`), or fixed (tests compare the plans). */
+export type PlanChoice = 'auto' | 'logs' | 'rollup';
+
+export class AggregationService {
+  /**
+   * `plan`: `auto` picks the rollup or the logs by the company's size (sizes.ts); `logs` and `rollup` fix it where the
+   * rollup can serve (tests compare both: the answers are the same). `rollup: false` is `plan: 'logs'`.
+   * `alterSource` changes the rollup's span or cut days before the statement runs: only tests use it, to show that
+   * the statement's own zone check catches days it was wrongly told are whole.
+   */
   constructor(
     private readonly db: ScopedPrisma,
-    private readonly opts: { rollup?: boolean } = {},
+    private readonly opts: { plan?: PlanChoice; rollup?: boolean; alterSource?: (src: Extract<Source, { kind: 'rollup' }>) => Source } = {},
   ) {}
 
   async aggregate(raw: unknown): Promise<AggregateResult> {
-    const plan = await this.plan(raw);
-    const rows = await this.run(plan);
-    return shape(plan, rows);
-  }
-
-  private keysOf(collection: CollectionName): Promise<Set<string>> {
-    let keys = this.dynamicKeys.get(collection);
-    if (!keys) {
-      const dyn = COLLECTION_DEFS[collection].dynamic;
-      keys = dyn
-        ? this.db.$queryRaw<{ k: string }[]>(dyn.keys()).then((rows) => new Set(rows.map((r) => r.k)))
-        : Promise.resolve(new Set<string>());
-      this.dynamicKeys.set(collection, keys);
-    }
-    return keys;
-  }
-
-  /** Validates the request (every problem at its path, one 400) and resolves its field names. */
-  private async plan(raw: unknown): Promise<Plan> {
     const b = checkAggregateShape(raw);
-    const errors: FieldError[] = [];
     const def = COLLECTION_DEFS[b.collection];
-
-    // the two request forms (§2.11 and §4.4) are not mixed
-    const alternative = b.metrics != null || b.dateRange != null;
-    if (b.metrics != null) {
-      for (const k of ['metric', 'operation'] as const) {
-        if (b[k] != null) errors.push({ path: `/${k}`, message: `${k} cannot be combined with metrics[] (give each metric's field and operation there)` });
+    const dynamic = namesOf(b).filter((n) => !Object.hasOwn(def.core, n));
+    if (!dynamic.length) return this.answer(resolvePlan(b, new Set()), []);
+    // Names that are not core fields are the company's dynamic keys, or unknown. Rather than reading the keys first,
+    // the statement says which of the names exist (`known`): the request is validated as if they all did, and an
+    // answer that names an unknown one is dropped for the 400 the keys give. A name such as `tracking.hobbs` (a
+    // prefix form or a key with a dot) and a request with other mistakes read the keys first, as their messages
+    // depend on them.
+    const prefixes = def.dynamic?.prefixes ?? {};
+    const prefixed = dynamic.some((n) => n.indexOf('.') > 0 && Object.hasOwn(prefixes, n.slice(0, n.indexOf('.'))));
+    let plan: Plan | null = null;
+    if (!prefixed) {
+      try {
+        plan = resolvePlan(b, new Set(dynamic));
+      } catch (e) {
+        if (!(e instanceof ValidationError)) throw e;
       }
-    } else if (b.metric == null) {
-      errors.push({ path: '/metric', message: 'metric is required (a numeric field, or __count__), or metrics[] in the alternative form' });
     }
-    if (b.dateRange != null) {
-      for (const k of ['dateField', 'startDate', 'endDate'] as const) {
-        if (b[k] != null) errors.push({ path: `/${k}`, message: `${k} cannot be combined with dateRange` });
-      }
-    }
-    const dateFieldName = b.dateRange ? (b.dateRange.field ?? null) : (b.dateField ?? null);
-    const startRaw = b.dateRange ? (b.dateRange.start ?? null) : (b.startDate ?? null);
-    const endRaw = b.dateRange ? (b.dateRange.end ?? null) : (b.endDate ?? null);
-    const datePath = b.dateRange ? '/dateRange/field' : '/dateField';
-
-    const timezoneRaw = b.timezone ?? 'UTC';
-    const timezone = parseTimeZone(timezoneRaw);
-    if (!timezone) {
-      errors.push({
-        path: '/timezone',
-        message: `unknown time zone ${JSON.stringify(timezoneRaw)}: give an IANA name (Australia/Sydney), an abbreviation (AEST, AEDT, EST, ...) or an offset (UTC+10, UTC-03:30)`,
-      });
-    }
-    const dateGroup = b.dateGroup ?? 'none';
-
-    const keys = await this.needKeys(b.collection, [
-      ...(b.metrics ?? []).map((m) => m.field),
-      b.metric,
-      b.groupBy,
-      dateFieldName,
-      ...Object.keys(b.filters ?? {}),
-    ]);
-    const resolve = (name: string, path: string): ResolvedField | null => {
-      const f = resolveField(def, name, keys);
-      if (!f) errors.push({ path, message: `unknown field ${JSON.stringify(name)} for ${b.collection}` });
-      return f;
-    };
-
-    const metricList = b.metrics
-      ? b.metrics.map((m, i) => ({ field: m.field, operation: m.operation ?? 'sum', path: `/metrics/${i}/field` }))
-      : b.metric != null
-        ? [{ field: b.metric, operation: b.operation ?? 'sum', path: '/metric' }]
-        : [];
-    const metrics = metricList.map((m) => {
-      if (m.field === COUNT_METRIC) return { field: m.field, operation: m.operation, resolved: null };
-      const resolved = resolve(m.field, m.path);
-      if (resolved && m.operation !== 'count' && !numericExpr(resolved)) {
-        errors.push({ path: m.path, message: `${m.field} is not a numeric field: it can be counted (operation count) or grouped by, not summed or averaged` });
-      }
-      return { field: m.field, operation: m.operation, resolved };
-    });
-
-    const groupBy = b.groupBy != null ? resolve(b.groupBy, '/groupBy') : null;
-
-    let dateField: ResolvedField | null = null;
-    if (dateFieldName != null) {
-      dateField = resolve(dateFieldName, datePath);
-      if (dateField && !(dateField.source === 'core' && isDateKind(dateField.kind))) {
-        const dates = Object.entries(def.core).filter(([, k]) => isDateKind(k)).map(([n]) => n);
-        errors.push({ path: datePath, message: `${dateFieldName} is not a date field; the date fields of ${b.collection} are ${dates.join(', ')}` });
-        dateField = null;
-      }
-    } else if (dateGroup !== 'none') {
-      errors.push({ path: datePath, message: `dateGroup ${dateGroup} needs a dateField (for ${b.collection} typically ${def.defaultDateField})` });
-    } else if (startRaw != null || endRaw != null) {
-      dateField = { name: def.defaultDateField, source: 'core', column: def.defaultDateField, kind: 'date' };
-    }
-
-    const start = startRaw != null ? instant(startRaw) : null;
-    const end = endRaw != null ? endOf(endRaw) : null;
-    if (start && end && start >= end) {
-      errors.push({ path: b.dateRange ? '/dateRange/end' : '/endDate', message: 'the end of the date range is before its start' });
-    }
-
-    const filters: Plan['filters'] = [];
-    for (const [name, value] of Object.entries(b.filters ?? {})) {
-      const path = `/filters/${name.replace(/~/g, '~0').replace(/\//g, '~1')}`;
-      const field = resolve(name, path);
-      if (!field) continue;
-      const v = String(value);
-      const problem = filterProblem(field, v);
-      if (problem) errors.push({ path, message: problem });
-      else filters.push({ field, value: filterValue(field, v) });
-    }
-
-    if (errors.length) invalid('aggregation', errors);
-
-    const params: AggregateParams = {
-      collection: b.collection,
-      metric: metrics[0].field,
-      operation: metrics[0].operation,
-      groupBy: b.groupBy ?? null,
-      dateGroup,
-      dateRange: { start: startRaw, end: endRaw },
-      timezone: timezoneRaw,
-      ...(alternative ? { metrics: metrics.map((m) => ({ field: m.field, operation: m.operation })) } : {}),
-    };
-    return {
-      collection: b.collection,
-      def,
-      metrics,
-      groupBy,
-      dateField,
-      start,
-      end,
-      timezone: timezone!,
-      dateGroup,
-      filters,
-      params,
-      alternative,
-    };
-  }
-
-  /** Dynamic keys are read only when a name is not a core field of the collection. */
-  private async needKeys(collection: CollectionName, names: (string | null | undefined)[]): Promise<Set<string>> {
-    const core = COLLECTION_DEFS[collection].core;
-    const needed = names.some((n) => n != null && n !== COUNT_METRIC && !Object.hasOwn(core, n));
-    return needed ? this.keysOf(collection) : new Set();
-  }
-
-  private async run(plan: Plan): Promise<SqlRow[]> {
+    const checked = async () => this.answer(resolvePlan(b, await this.keysOf(b.collection)), []);
+    if (!plan) return checked();
+    let result: { answer: AggregateResult; known: Set<string> | null };
     try {
-      if ((this.opts.rollup ?? true) && rollupServes(plan)) {
-        // both statements see one snapshot: a log written in between cannot fall outside the days of the first
-        return await this.db.$transaction(
-          async (tx) => {
-            const [days] = await tx.$queryRaw<RollupDays[]>(rollupDaysQuery(plan));
-            if (!days || days.lo === null || days.hi === null) return [];
-            return tx.$queryRaw<SqlRow[]>(buildQuery(plan, days));
-          },
-          { isolationLevel: 'RepeatableRead' },
-        );
-      }
-      return await this.db.$queryRaw<SqlRow[]>(buildQuery(plan));
+      result = await this.answer(plan, dynamic);
+    } catch {
+      // an error from the statement (a zone the database does not know ...) is reported as without speculation: the
+      // names are checked first, so an unknown one is the 400
+      return checked();
+    }
+    if (result.known && result.known.size < new Set(dynamic).size) resolvePlan(b, result.known); // throws the 400
+    return result.answer;
+  }
+
+  /** The company's dynamic keys of the collection. */
+  private async keysOf(collection: CollectionName): Promise<Set<string>> {
+    const dyn = COLLECTION_DEFS[collection].dynamic;
+    if (!dyn) return new Set();
+    return new Set((await this.db.$queryRaw<{ k: string }[]>(dyn.keys())).map((r) => r.k));
+  }
+
+  /** Runs the plan in one statement; `names` are reported back as `known` (see aggregate). */
+  private answer(plan: Plan, names: []): Promise<AggregateResult>;
+  private answer(plan: Plan, names: string[]): Promise<{ answer: AggregateResult; known: Set<string> | null }>;
+  private async answer(plan: Plan, names: string[]): Promise<AggregateResult | { answer: AggregateResult; known: Set<string> | null }> {
+    const choice = this.opts.plan ?? (this.opts.rollup === false ? 'logs' : 'auto');
+    let src: Source = { kind: 'logs' };
+    if (choice !== 'logs' && rollupServes(plan)) src = await rollupSource(this.db, plan, choice === 'rollup');
+    if (src.kind === 'rollup' && this.opts.alterSource) src = this.opts.alterSource(src);
+    let rows = await this.query(plan, src, names);
+    let last = rows[rows.length - 1];
+    if (src.kind === 'rollup' && last?.zone_ok === false) {
+      // the runtime's and the database's time-zone data disagree about a day of the span: read the logs
+      rows = await this.query(plan, { kind: 'logs' }, names);
+      last = rows[rows.length - 1];
+    }
+    const answer = shape(plan, rows);
+    if (!names.length) return answer;
+    return { answer, known: last?.known ? new Set(last.known) : null };
+  }
+
+  private async query(plan: Plan, src: Source, names: string[]): Promise<SqlRow[]> {
+    try {
+      return await this.db.$queryRaw<SqlRow[]>(buildQuery(plan, src, names));
     } catch (e) {
       // a zone name the runtime knows but this database's time zone data does not
       if (plan.timezone.kind === 'iana' && /time zone .* not recognized/i.test(String((e as Error)?.message))) {
@@ -319,6 +244,124 @@ export class AggregationService {
       throw e;
     }
   }
+}
+
+/**
+ * Validates a request whose shape is checked (every problem at its path, one 400) and resolves its field names,
+ * given the company's dynamic keys among the names it uses.
+ */
+function resolvePlan(b: AggregateBody, keys: Set<string>): Plan {
+  const errors: FieldError[] = [];
+  const def = COLLECTION_DEFS[b.collection];
+
+  // the two request forms (§2.11 and §4.4) are not mixed
+  const alternative = b.metrics != null || b.dateRange != null;
+  if (b.metrics != null) {
+    for (const k of ['metric', 'operation'] as const) {
+      if (b[k] != null) errors.push({ path: `/${k}`, message: `${k} cannot be combined with metrics[] (give each metric's field and operation there)` });
+    }
+  } else if (b.metric == null) {
+    errors.push({ path: '/metric', message: 'metric is required (a numeric field, or __count__), or metrics[] in the alternative form' });
+  }
+  if (b.dateRange != null) {
+    for (const k of ['dateField', 'startDate', 'endDate'] as const) {
+      if (b[k] != null) errors.push({ path: `/${k}`, message: `${k} cannot be combined with dateRange` });
+    }
+  }
+  const dateFieldName = b.dateRange ? (b.dateRange.field ?? null) : (b.dateField ?? null);
+  const startRaw = b.dateRange ? (b.dateRange.start ?? null) : (b.startDate ?? null);
+  const endRaw = b.dateRange ? (b.dateRange.end ?? null) : (b.endDate ?? null);
+  const datePath = b.dateRange ? '/dateRange/field' : '/dateField';
+
+  const timezoneRaw = b.timezone ?? 'UTC';
+  const timezone = parseTimeZone(timezoneRaw);
+  if (!timezone) {
+    errors.push({
+      path: '/timezone',
+      message: `unknown time zone ${JSON.stringify(timezoneRaw)}: give an IANA name (Australia/Sydney), an abbreviation (AEST, AEDT, EST, ...) or an offset (UTC+10, UTC-03:30)`,
+    });
+  }
+  const dateGroup = b.dateGroup ?? 'none';
+
+  const resolve = (name: string, path: string): ResolvedField | null => {
+    const f = resolveField(def, name, keys);
+    if (!f) errors.push({ path, message: `unknown field ${JSON.stringify(name)} for ${b.collection}` });
+    return f;
+  };
+
+  const metricList = b.metrics
+    ? b.metrics.map((m, i) => ({ field: m.field, operation: m.operation ?? 'sum', path: `/metrics/${i}/field` }))
+    : b.metric != null
+      ? [{ field: b.metric, operation: b.operation ?? 'sum', path: '/metric' }]
+      : [];
+  const metrics = metricList.map((m) => {
+    if (m.field === COUNT_METRIC) return { field: m.field, operation: m.operation, resolved: null };
+    const resolved = resolve(m.field, m.path);
+    if (resolved && m.operation !== 'count' && !numericExpr(resolved)) {
+      errors.push({ path: m.path, message: `${m.field} is not a numeric field: it can be counted (operation count) or grouped by, not summed or averaged` });
+    }
+    return { field: m.field, operation: m.operation, resolved };
+  });
+
+  const groupBy = b.groupBy != null ? resolve(b.groupBy, '/groupBy') : null;
+
+  let dateField: ResolvedField | null = null;
+  if (dateFieldName != null) {
+    dateField = resolve(dateFieldName, datePath);
+    if (dateField && !(dateField.source === 'core' && isDateKind(dateField.kind))) {
+      const dates = Object.entries(def.core).filter(([, k]) => isDateKind(k)).map(([n]) => n);
+      errors.push({ path: datePath, message: `${dateFieldName} is not a date field; the date fields of ${b.collection} are ${dates.join(', ')}` });
+      dateField = null;
+    }
+  } else if (dateGroup !== 'none') {
+    errors.push({ path: datePath, message: `dateGroup ${dateGroup} needs a dateField (for ${b.collection} typically ${def.defaultDateField})` });
+  } else if (startRaw != null || endRaw != null) {
+    dateField = { name: def.defaultDateField, source: 'core', column: def.defaultDateField, kind: 'date' };
+  }
+
+  const start = startRaw != null ? instant(startRaw) : null;
+  const end = endRaw != null ? endOf(endRaw) : null;
+  if (start && end && start >= end) {
+    errors.push({ path: b.dateRange ? '/dateRange/end' : '/endDate', message: 'the end of the date range is before its start' });
+  }
+
+  const filters: Plan['filters'] = [];
+  for (const [name, value] of Object.entries(b.filters ?? {})) {
+    const path = `/filters/${name.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+    const field = resolve(name, path);
+    if (!field) continue;
+    const v = String(value);
+    const problem = filterProblem(field, v);
+    if (problem) errors.push({ path, message: problem });
+    else filters.push({ field, value: filterValue(field, v) });
+  }
+
+  if (errors.length) invalid('aggregation', errors);
+
+  const params: AggregateParams = {
+    collection: b.collection,
+    metric: metrics[0].field,
+    operation: metrics[0].operation,
+    groupBy: b.groupBy ?? null,
+    dateGroup,
+    dateRange: { start: startRaw, end: endRaw },
+    timezone: timezoneRaw,
+    ...(alternative ? { metrics: metrics.map((m) => ({ field: m.field, operation: m.operation })) } : {}),
+  };
+  return {
+    collection: b.collection,
+    def,
+    metrics,
+    groupBy,
+    dateField,
+    start,
+    end,
+    timezone: timezone!,
+    dateGroup,
+    filters,
+    params,
+    alternative,
+  };
 }
 
 /** A name as a core field, `<prefix>.<key>`, or a dynamic key of the company (core names win). */
@@ -366,9 +409,19 @@ function endOf(v: string): string {
   return new Date(Date.parse(`${p.date}T00:00:00Z`) + 86_400_000).toISOString();
 }
 
-const toNumber = (v: string | null | undefined): number | null => (v === null || v === undefined ? null : Number(v));
+/**
+ * A metric's value from a row: the double nearest to the exact decimal (exact.ts); an average from its exact sum and
+ * count, null when the row has no numeric value.
+ */
+function valueOf(row: SqlRow, i: number, operation: Operation): number | null {
+  const v = row[`v${i}`];
+  if (v === null || v === undefined) return null;
+  if (operation !== 'avg') return decimalToNumber(v);
+  const n = row[`n${i}`];
+  return n == null || n === '0' ? null : averageToNumber(v, n);
+}
 
-/** Rows to the contract's shape; nothing is computed here beyond parsing the database's numbers. */
+/** Rows to the contract's shape; nothing is computed here beyond turning the database's exact figures into numbers. */
 function shape(plan: Plan, rows: SqlRow[]): AggregateResult {
   const perMetric: AggregateMetricResult[] = plan.metrics.map((m) => ({ field: m.field, operation: m.operation, results: [], totals: {} }));
   let totalCount = 0;
@@ -379,7 +432,7 @@ function shape(plan: Plan, rows: SqlRow[]): AggregateResult {
       continue;
     }
     perMetric.forEach((m, i) => {
-      const value = toNumber(row[`v${i}`]);
+      const value = valueOf(row, i, m.operation);
       if (kind === 0) m.results.push({ group: row.g!, period: row.period, value, count: Number(row.c) });
       else m.totals[row.g!] = value;
     });

@@ -1,7 +1,12 @@
 import { builder } from '../../graphql/builder.js';
-import { totalsOf } from './service.js';
+import { jsonOf } from '../../rest/representation.js';
+import { NumberMapSchema, TrackingMapSchema } from '../tracking/schema.js';
+import { totalsOf, type Aircraft } from './service.js';
 
-/** GraphQL adapter for aircraft: types and queries over AircraftService. */
+/**
+ * Aircraft on GraphQL, and through it on REST and MCP (docs/decisions/0007-defined-once.md): the object below is the
+ * one output definition of an aircraft (docs/contract/api-v1.md §2.2).
+ */
 export const AircraftType = builder.prismaObject('Aircraft', {
   description: 'An aircraft; its tracking items declare the dynamic fields flight logs carry.',
   fields: (t) => ({
@@ -18,21 +23,25 @@ export const AircraftType = builder.prismaObject('Aircraft', {
     maintenanceTrackingItems: t.field({
       type: 'JSON',
       description: 'map<string, TrackingItemMetadata>: fields on flight logs that accumulate into totals',
+      extensions: jsonOf(TrackingMapSchema),
       resolve: (a) => a.maintenanceTrackingItems ?? {},
     }),
     logTrackingItems: t.field({
       type: 'JSON',
       description: 'map<string, TrackingItemMetadata>: fields on flight logs that do not accumulate',
+      extensions: jsonOf(TrackingMapSchema),
       resolve: (a) => a.logTrackingItems ?? {},
     }),
     totals: t.field({
       type: 'JSON',
       description: 'map<string, number>: initialValues plus the sum over live flight logs, per maintenance item',
+      extensions: jsonOf(NumberMapSchema),
       resolve: (a) => totalsOf(a),
     }),
     initialValues: t.field({
       type: 'JSON',
       description: 'map<string, number>: starting value per maintenance tracking item',
+      extensions: jsonOf(NumberMapSchema),
       resolve: (a) => a.initialValues ?? {},
     }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
@@ -40,14 +49,12 @@ export const AircraftType = builder.prismaObject('Aircraft', {
   }),
 });
 
-export const AircraftListType = builder
-  .objectRef<{ data: unknown[]; count: number }>('AircraftList')
-  .implement({
-    fields: (t) => ({
-      data: t.field({ type: [AircraftType], resolve: (p) => p.data as never }),
-      count: t.exposeInt('count'),
-    }),
-  });
+export const AircraftListType = builder.objectRef<{ data: Aircraft[]; count: number }>('AircraftList').implement({
+  fields: (t) => ({
+    data: t.field({ type: [AircraftType], resolve: (p) => p.data }),
+    count: t.exposeInt('count'),
+  }),
+});
 
 builder.queryFields((t) => ({
   aircraftList: t.field({

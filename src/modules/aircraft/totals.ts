@@ -1,6 +1,7 @@
 import { Prisma } from '../../generated/prisma/client.js';
 import { lockRows } from '../../db/locks.js';
 import { COMPANY, type ScopedPrisma } from '../../db/scoped.js';
+import { updatedAtNow } from '../../db/timestamps.js';
 
 /**
  * THE totals rule (docs/contract/api-v1.md §2.2, docs/contract/gaps.md §4): for every number maintenance tracking item of an aircraft,
@@ -17,15 +18,21 @@ export async function recomputeAircraftTotals(tx: ScopedPrisma, uids: Iterable<s
   const list = [...new Set(uids)];
   if (!list.length) return;
   await tx.$executeRaw`
-    UPDATE "Aircraft" a SET totals = COALESCE((
+    UPDATE "Aircraft" a SET totals = ${TOTALS_FROM_LOGS}, "updatedAt" = ${updatedAtNow('a')}
+    WHERE a."companyId" = ${COMPANY} AND a.uid = ANY(${list}::text[])`;
+}
+
+/**
+ * The rule from scratch for the aircraft row `a`, as a jsonb expression: the initial value plus the sum over the
+ * aircraft's flight logs of each number maintenance item. Also what `fleetops restore` checks stored totals against.
+ */
+export const TOTALS_FROM_LOGS = Prisma.sql`COALESCE((
       SELECT jsonb_object_agg(k.key, COALESCE((a."initialValues" ->> k.key)::numeric, 0) + COALESCE((
         SELECT SUM((f.tracking ->> k.key)::numeric) FROM "FlightLog" f
         WHERE f."companyId" = a."companyId" AND f."aircraftId" = a.uid
           AND jsonb_typeof(f.tracking -> k.key) = 'number'), 0))
       FROM jsonb_each(a."maintenanceTrackingItems") k
-      WHERE k.value ->> 'type' = 'number'), '{}'::jsonb), "updatedAt" = now()
-    WHERE a."companyId" = ${COMPANY} AND a.uid = ANY(${list}::text[])`;
-}
+      WHERE k.value ->> 'type' = 'number'), '{}'::jsonb)`;
 
 /** Locks aircraft rows (sorted, so two writers never wait on each other in opposite orders). */
 export async function lockAircraft(tx: ScopedPrisma, uids: Iterable<string>): Promise<void> {
@@ -63,6 +70,6 @@ export async function applyTotalsDelta(tx: ScopedPrisma, uid: string, add: Track
 export async function applyTotalsDeltas(tx: ScopedPrisma, uid: string, adds: Record<string, unknown>[], subs: Record<string, unknown>[] = []): Promise<void> {
   await tx.$executeRaw`
     UPDATE "Aircraft" a
-    SET totals = ${totalsAfter(Prisma.sql`${JSON.stringify(adds)}::jsonb`, Prisma.sql`${JSON.stringify(subs)}::jsonb`)}, "updatedAt" = now()
+    SET totals = ${totalsAfter(Prisma.sql`${JSON.stringify(adds)}::jsonb`, Prisma.sql`${JSON.stringify(subs)}::jsonb`)}, "updatedAt" = ${updatedAtNow('a')}
     WHERE a."companyId" = ${COMPANY} AND a.uid = ${uid}`;
 }

@@ -1,7 +1,7 @@
 import type { AircraftService } from '../aircraft/service.js';
 import { totalsOf } from '../aircraft/service.js';
 import type { VehicleService } from '../vehicles/service.js';
-import { asNumberMap, asTrackingMap } from '../tracking/schema.js';
+import { asTrackingMap } from '../tracking/schema.js';
 
 /**
  * Live usage totals of any asset that carries them, in one shape: aircraft (totals from flight logs), vehicles
@@ -62,8 +62,7 @@ export class AssetReader {
     if (type === 'vehicle') {
       const v = await this.vehicles.find(uid);
       if (!v) return null;
-      const totals = asNumberMap(v.totals);
-      const initial = asNumberMap(v.initialValues);
+      const totals = totalsOf(v);
       const items = asTrackingMap(v.maintenanceTrackingItems);
       return {
         type,
@@ -71,7 +70,7 @@ export class AssetReader {
         name: v.registration,
         items: Object.entries(items)
           .filter(([, m]) => m.type === 'number')
-          .map(([key, m]) => ({ key, displayText: m.displayText, precision: m.precision, value: totals[key] ?? initial[key] ?? 0 })),
+          .map(([key, m]) => ({ key, displayText: m.displayText, precision: m.precision, value: totals[key] ?? 0 })),
       };
     }
     return this.components ? this.components.live(uid) : null;

@@ -14,6 +14,8 @@
  * are exact (1200.5 + 0.1 - 0.3 never drifts to 1200.3000000000002).
  */
 export const COUNTER_UNITS = ['hours', 'cycles', 'landings', 'distance'] as const;
+/** Most counters a component has (a real part has a handful; each one is evaluated on every read). */
+export const COUNTERS_MAX = 100;
 export const COUNTER_BASES = ['sinceNew', 'sinceEvent'] as const;
 export const PARENT_TYPES = ['aircraft', 'vehicle', 'component'] as const;
 
@@ -193,26 +195,65 @@ export function effectivePrecision(c: StoredCounter): number {
 
 export const DEFAULT_PRECISION: Record<CounterUnit, number> = { hours: 1, cycles: 0, landings: 0, distance: 0 };
 
+/** Longest derived counter key (before a collision suffix). */
+const KEY_MAX = 60;
+
 /**
  * The counter key for a display text: camelCase of its words (`Hours since overhaul` → `hoursSinceOverhaul`,
  * `TSO (hrs)` → `tsoHrs`), `counter` when no letters or digits remain, prefixed with `counter` when it would start
  * with a digit; `2`, `3`, ... is appended until it is not in `taken`.
  */
 export function deriveKey(displayText: string, taken: ReadonlySet<string>): string {
-  const words = displayText
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
-    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
-    .split(/[^A-Za-z0-9]+/)
-    .filter(Boolean)
-    .map((w) => w.toLowerCase());
-  let base = words.map((w, i) => (i === 0 ? w : w.charAt(0).toUpperCase() + w.slice(1))).join('');
+  let base = camelCaseWords(displayText, KEY_MAX);
   if (!base) base = 'counter';
-  else if (/^[0-9]/.test(base)) base = 'counter' + base;
-  base = base.slice(0, 60);
+  else if (isDigit(base.charCodeAt(0))) base = ('counter' + base).slice(0, KEY_MAX);
   if (!taken.has(base)) return base;
   for (let n = 2; ; n++) if (!taken.has(`${base}${n}`)) return `${base}${n}`;
+}
+
+const isUpper = (c: number) => c >= 65 && c <= 90;
+const isLower = (c: number) => c >= 97 && c <= 122;
+const isDigit = (c: number) => c >= 48 && c <= 57;
+/** Combining diacritical marks, which NFKD splits off accented letters: dropped, so `é` counts as `e`. */
+const isMark = (c: number) => c >= 0x300 && c <= 0x36f;
+
+/**
+ * The first `max` characters of the camelCase of a text's words. Words are runs of ASCII letters and digits
+ * (accents dropped, anything else separates); a word also ends before a capital that follows a lower-case letter
+ * or a digit (`tsoHours`, `v2Hours`), and before the last capital of a run that a lower-case letter follows
+ * (`TSOHours` → `TSO Hours`). One pass over the text, and no further than `max` characters of output need: the
+ * text is user input, so no backtracking regular expression (src/lib/text.ts).
+ */
+function camelCaseWords(text: string, max: number): string {
+  const s = text.normalize('NFKD');
+  let out = '';
+  let word = '';
+  let prev = 0; // the last letter or digit of the current word
+  const flush = () => {
+    if (!word) return;
+    const w = word.toLowerCase();
+    out += out ? w.charAt(0).toUpperCase() + w.slice(1) : w;
+    word = '';
+  };
+  /** Is the next letter or digit after position i (marks skipped) a lower-case letter? */
+  const lowerNext = (i: number) => {
+    let j = i + 1;
+    while (j < s.length && isMark(s.charCodeAt(j))) j++;
+    return j < s.length && isLower(s.charCodeAt(j));
+  };
+  for (let i = 0; i < s.length && out.length + word.length <= max; i++) {
+    const c = s.charCodeAt(i);
+    if (isMark(c)) continue;
+    if (!isUpper(c) && !isLower(c) && !isDigit(c)) {
+      flush();
+      continue;
+    }
+    if (word && isUpper(c) && (isLower(prev) || isDigit(prev) || (isUpper(prev) && lowerNext(i)))) flush();
+    word += s[i];
+    prev = c;
+  }
+  flush();
+  return out.slice(0, max);
 }
 
 /**

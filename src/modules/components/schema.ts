@@ -3,9 +3,12 @@ import { ValidationError, fieldErrorsFromZod, invalid, isPlainObject, type Field
 import { checkKeys, pickKeys } from '../../lib/keys.js';
 import { typedAs } from '../../lib/graphql-hint.js';
 import { BoolParam } from '../../lib/params.js';
+import { trackingValue } from '../tracking/value.js';
+import { LABEL_MAX, LONG_TEXT_MAX, SHORT_TEXT_MAX, tooLong } from '../../lib/text.js';
 import {
   COUNTER_BASES,
   COUNTER_UNITS,
+  COUNTERS_MAX,
   DEFAULT_PRECISION,
   PARENT_TYPES,
   deriveKey,
@@ -43,24 +46,26 @@ export const SERVER_CONTROLLED = [
 /** Fields of the tree: only install and remove change them. */
 const PARENT_FIELDS = ['parent', 'parentUid', 'parentKind'] as const;
 
-const text = (what: string) =>
+const text = (what: string, max = SHORT_TEXT_MAX) =>
   z
     .string({
       error: (i) => (i.input === undefined ? `${what} is required` : i.input === null ? `${what} must not be null` : `${what} must be a string`),
     })
     .trim()
-    .min(1, `${what} must not be empty`);
+    .min(1, `${what} must not be empty`)
+    .max(max, tooLong(what, max));
 /** optional text: null or '' clears it */
-const optionalText = (what: string) =>
+const optionalText = (what: string, max = SHORT_TEXT_MAX) =>
   z
     .string({ error: `${what} must be a string or null` })
+    .max(max, tooLong(what, max))
     .nullable()
     .optional()
     .transform((v) => (v === undefined ? undefined : v === null || v.trim() === '' ? null : v.trim()));
 const stateEnum = (values: readonly string[], what = 'state') =>
   z.enum(values as [string, ...string[]], { error: `${what} must be one of ${values.join(', ')}` });
-const nonNegative = (what: string) =>
-  z.number({ error: `${what} must be a number` }).finite(`${what} must be a finite number`).min(0, `${what} must not be negative`);
+/** A counter figure: a tracking value (below 1e9, at most 6 decimal places) that is not negative. */
+const nonNegative = (what: string) => trackingValue(what).min(0, `${what} must not be negative`);
 
 export const CounterInputSchema = z.object({
   key: z
@@ -68,7 +73,7 @@ export const CounterInputSchema = z.object({
     .min(1, 'key must not be empty')
     .nullish()
     .describe('Update only: the counter to change. Left out on create (derived from displayText) and to add a counter'),
-  displayText: text('displayText').nullish().describe('Required for a new counter'),
+  displayText: text('displayText', LABEL_MAX).nullish().describe(`Required for a new counter; at most ${LABEL_MAX} characters (the key is derived from it)`),
   unit: stateEnum(COUNTER_UNITS, 'unit').nullish().describe('Required for a new counter'),
   basis: stateEnum(COUNTER_BASES, 'basis').nullish().describe('Default sinceNew; fixed once added'),
   initialValue: nonNegative('initialValue').nullish().describe('Default 0; new counters only (values change only through the reset operation)'),
@@ -92,19 +97,24 @@ const bodyShape = {
   partNumber: text('partNumber'),
   serialNumber: text('serialNumber').describe('A part without a serial number is a stock item, not a component'),
   manufacturer: optionalText('manufacturer'),
-  description: optionalText('description'),
+  description: optionalText('description', LONG_TEXT_MAX),
   alternatePartNumbers: z
     .array(text('each alternate part number'), { error: 'alternatePartNumbers must be an array of strings' })
+    .max(COUNTERS_MAX, `alternatePartNumbers holds at most ${COUNTERS_MAX} entries`)
     .nullable()
     .optional(),
   state: stateEnum(COMPONENT_STATES).optional().describe('Default inStores; installed is refused (use the install operation)'),
   location: optionalText('location'),
   condition: optionalText('condition'),
   grn: optionalText('grn'),
-  notes: optionalText('notes'),
+  notes: optionalText('notes', LONG_TEXT_MAX),
   canHaveChildren: z.boolean({ error: 'canHaveChildren must be true or false' }).nullable().optional().describe('Default true'),
   parentType: optionalText('parentType').describe('Intended parent: aircraft, vehicle or a component type'),
-  counters: z.array(CounterInputSchema, { error: 'counters must be an array' }).nullable().optional(),
+  counters: z
+    .array(CounterInputSchema, { error: 'counters must be an array' })
+    .max(COUNTERS_MAX, `a component has at most ${COUNTERS_MAX} counters`)
+    .nullable()
+    .optional(),
 };
 export const CreateSchema = z
   .object(bodyShape)

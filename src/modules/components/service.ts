@@ -1,11 +1,13 @@
 import type { Component, Prisma } from '../../generated/prisma/client.js';
 import { lockAndRead, lockedWrite, type LockTarget } from '../../db/locked.js';
 import { COMPANY, type ScopedPrisma } from '../../db/scoped.js';
+import { updatedAtNow } from '../../db/timestamps.js';
 import { ConflictError, NotFoundError, invalid, type FieldError } from '../../errors.js';
+import { now } from '../../lib/clock.js';
 import { newUid } from '../../lib/ids.js';
 import { jsonEqual } from '../../lib/json.js';
 import type { WriteResult } from '../../lib/write-result.js';
-import { asCounters, bindCounter, exact, freezeCounter, resetCounter, type CounterUnit, type ParentType, type StoredCounter } from './counters.js';
+import { COUNTERS_MAX, asCounters, bindCounter, exact, freezeCounter, resetCounter, type CounterUnit, type ParentType, type StoredCounter } from './counters.js';
 import { ComponentReader, Evaluator, transactionAssets } from './read-model.js';
 import { checkBody, newCounter } from './schema.js';
 
@@ -38,7 +40,7 @@ async function moveDescendants(tx: ScopedPrisma, uid: string, prefix: string[], 
   await tx.$executeRaw`
     UPDATE "Component"
     SET "ancestorUids" = ${prefix}::text[] || "ancestorUids"[array_position("ancestorUids", ${uid}::text):],
-        "rootAssetType" = ${root?.type ?? null}::text, "rootAssetUid" = ${root?.uid ?? null}::text, "updatedAt" = now()
+        "rootAssetType" = ${root?.type ?? null}::text, "rootAssetUid" = ${root?.uid ?? null}::text, "updatedAt" = ${updatedAtNow()}
     WHERE "companyId" = ${COMPANY} AND ${uid}::text = ANY("ancestorUids")`;
 }
 
@@ -139,6 +141,7 @@ export class ComponentService extends ComponentReader {
             precision: c.precision ?? existing.precision,
           };
         });
+        if (counters.length > COUNTERS_MAX) errors.push({ path: '/counters', message: `a component has at most ${COUNTERS_MAX} counters (it has ${asCounters(current.counters).length})` });
       }
       if (errors.length) invalid('component', errors);
       if (conflicts.length) throw new ConflictError(conflicts.join('; '));
@@ -260,7 +263,7 @@ export class ComponentService extends ComponentReader {
         });
         if (errors.length) invalid('install request', errors);
 
-        const now = new Date();
+        const installedAt = now();
         const next = counters.map((c) => {
           const value = current[c.key]?.value ?? exact(c.value);
           const sourceKey = mapped.get(c.key);
@@ -270,7 +273,7 @@ export class ComponentService extends ComponentReader {
             c,
             value,
             { parentType, parentUid: body.parentUid, key: source.key, value: source.currentValue, displayText: source.displayText, precision: source.precision },
-            now,
+            installedAt,
           );
         });
 
@@ -281,7 +284,7 @@ export class ComponentService extends ComponentReader {
             location: null,
             parentKind: parentType,
             parentUid: body.parentUid,
-            installedAt: now,
+            installedAt,
             rootAssetType: root?.type ?? null,
             rootAssetUid: root?.uid ?? null,
             ancestorUids: ancestors,
@@ -361,7 +364,7 @@ export class ComponentService extends ComponentReader {
           parentCurrent = (await ev.asset(b.parentType, b.parentUid))?.items.find((i) => i.key === b.sourceKey)?.value;
         }
       }
-      counters[idx] = resetCounter(c, body.newValue, parentCurrent, new Date());
+      counters[idx] = resetCounter(c, body.newValue, parentCurrent, now());
       await tx.component.updateMany({ where: { uid }, data: { counters: countersJson(counters) } });
       return { uid, status: 'updated' as const };
     });

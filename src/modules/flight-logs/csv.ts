@@ -1,8 +1,9 @@
 import { parse } from 'csv-parse/sync';
 import type { Aircraft } from '../../generated/prisma/client.js';
 import { AppError, oneLineMessage } from '../../errors.js';
+import { checkItemText } from '../../lib/batch.js';
 import { asTrackingMap } from '../tracking/schema.js';
-import { CORE_FIELDS, SERVER_CONTROLLED, type FlightLogService } from './service.js';
+import { CORE_FIELDS, CreateFlightLogCheck, SERVER_CONTROLLED, fromFlatBody, type FlightLogService } from './service.js';
 
 /**
  * Flight logs from CSV (`fleetops import-logs`): one row per log, a header row naming the columns: core fields
@@ -18,6 +19,8 @@ export interface CsvImportResult {
 
 export interface CsvImportOptions {
   onProgress?: (done: number, total: number) => void;
+  /** Told of each rejected row as it is rejected (the result lists them all too). */
+  onReject?: (row: { line: number; error: string }) => void;
   /** Looks up an aircraft of the company (to type tracking cells as the aircraft declares them). */
   aircraft: (uid: string) => Promise<Aircraft | null>;
 }
@@ -78,13 +81,21 @@ export async function importFlightLogsCsv(
     const id = record.aircraftId?.trim() ?? '';
     if (!aircraftCache.has(id)) aircraftCache.set(id, id ? await opts.aircraft(id) : null);
     try {
-      await service.create(cellsToInput(record, aircraftCache.get(id) ?? null));
+      const input = cellsToInput(record, aircraftCache.get(id) ?? null);
+      checkItemText(input); // a row is an item of a batch: NUL is its own error
+      // the same check as the API's (the flat form: tracking columns are top-level keys)
+      await service.create(CreateFlightLogCheck.parse(fromFlatBody(input)));
       result.imported++;
     } catch (e) {
       if (!(e instanceof AppError)) throw e;
-      result.rejected.push({ line: info.lines, error: oneLineMessage(e) });
+      const row = { line: info.lines, error: oneLineMessage(e) };
+      result.rejected.push(row);
+      opts.onReject?.(row);
     }
     opts.onProgress?.(i + 1, records.length);
+    // a turn of the event loop between rows: a server running the import (relayed from `fleetops import-logs`)
+    // keeps answering requests, and its output reaches the caller as it is written
+    await new Promise<void>((resolve) => setImmediate(resolve));
   }
   return result;
 }

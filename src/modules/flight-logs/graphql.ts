@@ -1,13 +1,20 @@
+import { queryFromInfo } from '@pothos/plugin-prisma';
 import { builder } from '../../graphql/builder.js';
-import { AircraftType } from '../aircraft/graphql.js';
 import { UserType } from '../users/graphql.js';
 import { BatchResultType, WriteResultType, stripNulls } from '../../graphql/common.js';
-import { COPILOT_TYPES, CreateFlightLogSchema, FlightLogFilterSchema, UpdateFlightLogSchema, type FlightLogPage } from './service.js';
-import { argsFromZod, inputFromZod } from '../../graphql/zod-input.js';
+import { argsFromSchema, inputFromSchema } from '../../graphql/inputs.js';
+import { INDEPENDENT_ITEMS } from '../../graphql/policy.js';
+import { REST_HIDDEN, REST_NULLABLE, restSpread } from '../../rest/representation.js';
+import { COPILOT_TYPES, CreateFlightLogCheck, FlightLogFilterSchema, TrackingItemsOutSchema, UpdateFlightLogCheck, type FlightLogPage } from './service.js';
 
-/** GraphQL adapter for flight logs: types, queries and mutations over FlightLogService. */
+/**
+ * Flight logs on GraphQL, and through it on REST and MCP (docs/decisions/0007-defined-once.md): the object below is
+ * the one output definition of a log. It is a plugin-prisma object in select mode, so a request reads the columns
+ * it selects and nothing more; the aircraft is a Prisma relation, the pilot a user loaded by uid (DataLoader).
+ */
 export const FlightLogType = builder.prismaObject('FlightLog', {
   description: 'A flight. Tracking values (keys of the aircraft\u2019s tracking items) are in `trackingItems`.',
+  select: { uid: true },
   fields: (t) => ({
     uid: t.exposeID('uid'),
     timeDate: t.expose('timeDate', { type: 'DateTime', description: 'Flight date/time (UTC)' }),
@@ -19,32 +26,32 @@ export const FlightLogType = builder.prismaObject('FlightLog', {
     flightNumber: t.exposeString('flightNumber', { nullable: true }),
     startLocation: t.exposeString('startLocation'),
     endLocation: t.exposeString('endLocation'),
-    pax: t.exposeInt('pax', { nullable: true, description: 'Passenger count' }),
+    pax: t.exposeInt('pax', { nullable: true, description: 'Passenger count', extensions: REST_NULLABLE }),
     notes: t.exposeString('notes', { nullable: true }),
     companyId: t.exposeString('companyId'),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
     trackingItems: t.field({
       type: 'JSON',
-      description: 'map<string, number | string>: the log\u2019s tracking values',
+      description: 'map<string, number | string>: the log\u2019s tracking values (top-level keys of the log on REST)',
+      select: { tracking: true },
+      extensions: restSpread(TrackingItemsOutSchema),
       resolve: (l) => l.tracking ?? {},
     }),
-    aircraft: t.field({
-      type: AircraftType,
-      extensions: { rest: false },
-      resolve: (l, _a, ctx) => ctx.services.aircraft.get(l.aircraftId),
-    }),
+    aircraft: t.relation('aircraft', { extensions: REST_HIDDEN }),
     pilotUser: t.field({
       type: UserType,
       nullable: true,
       description: 'The pilot, when the pilot id is a user of the company',
-      extensions: { rest: false },
+      select: { pilot: true },
+      extensions: REST_HIDDEN,
       resolve: (l, _a, ctx) => ctx.services.users.find(l.pilot),
     }),
     copilotUser: t.field({
       type: UserType,
       nullable: true,
-      extensions: { rest: false },
+      select: { copilot: true },
+      extensions: REST_HIDDEN,
       resolve: (l, _a, ctx) => (l.copilot ? ctx.services.users.find(l.copilot) : null),
     }),
   }),
@@ -54,25 +61,25 @@ export const FlightLogPageType = builder.objectRef<FlightLogPage>('FlightLogPage
   fields: (t) => ({
     data: t.field({ type: [FlightLogType], resolve: (p) => p.data }),
     count: t.exposeInt('count', { description: 'Logs in this page' }),
-    nextCursor: t.exposeString('nextCursor', { nullable: true, description: 'Pass as `cursor` for the next page; null at the end' }),
+    nextCursor: t.exposeString('nextCursor', { nullable: true, description: 'Pass as `cursor` for the next page; null at the end', extensions: REST_NULLABLE }),
   }),
 });
 
-// Inputs are derived from the service's zod schemas (src/graphql/zod-input.ts): defined once, checked there.
-export const CreateFlightLogInput = inputFromZod('CreateFlightLogInput', CreateFlightLogSchema);
-export const UpdateFlightLogInput = inputFromZod('UpdateFlightLogInput', UpdateFlightLogSchema);
+// Inputs are the service's checks (src/graphql/inputs.ts): defined once, checked once, by Pothos' validation plugin.
+export const CreateFlightLogInput = inputFromSchema('CreateFlightLogInput', CreateFlightLogCheck);
+export const UpdateFlightLogInput = inputFromSchema('UpdateFlightLogInput', UpdateFlightLogCheck);
 
 builder.queryFields((t) => ({
   flightLogs: t.field({
     type: FlightLogPageType,
     description: 'Flight logs, newest first (timeDate desc, uid desc), a page at a time.',
-    args: argsFromZod(t, 'FlightLogFilter', FlightLogFilterSchema),
-    resolve: (_r, args, ctx) => ctx.services.flightLogs.list(stripNulls(args)),
+    args: argsFromSchema(t, 'FlightLogFilter', FlightLogFilterSchema, 'flight-log'),
+    resolve: (_r, filter, ctx, info) => ctx.services.flightLogs.list(stripNulls(filter), queryFromInfo({ context: ctx, info, path: ['data'] })),
   }),
   flightLog: t.prismaField({
     type: 'FlightLog',
     args: { id: t.arg.id({ required: true }) },
-    resolve: (_q, _r, args, ctx) => ctx.services.flightLogs.get(String(args.id)),
+    resolve: (query, _r, args, ctx) => ctx.services.flightLogs.get(String(args.id), query),
   }),
 }));
 
@@ -96,13 +103,13 @@ builder.mutationFields((t) => ({
   createFlightLogs: t.field({
     type: BatchResultType,
     description: 'Creates 1 to 50 logs, each independently (CreateFlightLogInput-shaped objects; tracking values may also be top-level keys).',
-    args: { items: t.arg({ type: 'JSON', required: true }) },
+    args: { items: t.arg({ type: 'JSON', required: true, extensions: INDEPENDENT_ITEMS }) }, // NUL checked per item (src/lib/batch.ts)
     resolve: (_r, args, ctx) => ctx.services.flightLogs.batchCreate(args.items),
   }),
   deleteFlightLogs: t.field({
     type: BatchResultType,
     description: 'Deletes 1 to 50 logs by uid, each independently.',
-    args: { ids: t.arg({ type: 'JSON', required: true }) },
+    args: { ids: t.arg({ type: 'JSON', required: true, extensions: INDEPENDENT_ITEMS }) },
     resolve: (_r, args, ctx) => ctx.services.flightLogs.batchDelete(args.ids),
   }),
 }));

@@ -14,12 +14,15 @@ import {
 import { newUid } from '../../lib/ids.js';
 import { typedAs } from '../../lib/graphql-hint.js';
 import { parseIsoInstant } from '../../lib/dates.js';
-import { BATCH_MAX, batchList, runBatch, type BatchOutcome } from '../../lib/batch.js';
+import { BATCH_MAX, batchList, checkItems, runBatch, type BatchOutcome } from '../../lib/batch.js';
 import type { WriteResult as SharedWriteResult, WriteStatus as SharedWriteStatus } from '../../lib/write-result.js';
 import { EndDateParam, LimitParam, PAGE_DEFAULT, PAGE_MAX, StartDateParam, instantRange, parseFilter } from '../../lib/params.js';
 import { applyTotalsDelta, lockAircraft } from '../aircraft/totals.js';
 import { asTrackingMap } from '../tracking/schema.js';
+import { trackingValue } from '../tracking/value.js';
+import { LONG_TEXT_MAX, SHORT_TEXT_MAX, tooLong } from '../../lib/text.js';
 import { afterCursor, allPages, toPage } from '../../db/keyset.js';
+import { withKeys, type RowQuery } from '../../db/selection.js';
 import { retrying } from '../../db/retry.js';
 import { lockAndRead, type LockTarget } from '../../db/locked.js';
 import { jsonEqual } from '../../lib/json.js';
@@ -32,24 +35,18 @@ import { deleteLogsWithTotals, insertLogsIfAircraftUnchanged, type AircraftCheck
  * same transaction as each write (see ../aircraft/totals.ts).
  */
 export type { FlightLog };
-
-export const COPILOT_TYPES = ['Co-Pilot', 'ICUS', 'Dual'] as const;
-export const SERVER_CONTROLLED = ['uid', 'companyId', 'createdAt', 'updatedAt'] as const;
-export const CORE_FIELDS = [
-  'timeDate',
-  'pilot',
-  'copilot',
-  'copilotType',
-  'aircraftId',
-  'aircraftRegistration',
-  'flightNumber',
-  'startLocation',
-  'endLocation',
-  'pax',
-  'notes',
-] as const;
-/** Fields a log has in responses, in contract order (tracking values follow as top-level keys). */
-export const OUTPUT_FIELDS = ['uid', ...CORE_FIELDS, 'companyId', 'createdAt', 'updatedAt'] as const;
+export * from './schema.js';
+import {
+  CORE_FIELDS,
+  CreateFlightLogCheck,
+  FlightLogFilterSchema,
+  OUTPUT_FIELDS,
+  fromFlatBody,
+  type CreateFlightLogInput,
+  type FlightLogFilter,
+  type TrackingValue,
+  type UpdateFlightLogInput,
+} from './schema.js';
 
 export { BATCH_MAX };
 export { PAGE_DEFAULT, PAGE_MAX };
@@ -57,121 +54,6 @@ export { PAGE_DEFAULT, PAGE_MAX };
 export type WriteStatus = Extract<SharedWriteStatus, 'created' | 'updated' | 'deleted' | 'no_changes'>;
 export type WriteResult = SharedWriteResult<WriteStatus>;
 export type BatchResult = BatchOutcome<WriteResult>;
-
-/** An ISO 8601 date or date-time; without an offset it is UTC (src/lib/dates.ts). */
-export const parseIsoDate = parseIsoInstant;
-
-const TIME_DATE = 'timeDate must be an ISO 8601 date-time, e.g. 2026-03-01T09:30:00Z';
-const IsoDate = z
-  .string({ error: TIME_DATE })
-  .transform((v, ctx) => {
-    const d = parseIsoDate(v);
-    if (!d) {
-      ctx.addIssue({ code: 'custom', message: TIME_DATE });
-      return z.NEVER;
-    }
-    return d;
-  })
-  .describe('ISO 8601 date-time (UTC when no offset is given)');
-
-const text = (what: string) => z.string({ error: `${what} must be a string` }).trim().min(1, `${what} must not be empty`);
-const optionalText = (what: string) =>
-  z
-    .string({ error: `${what} must be a string or null` })
-    .nullable()
-    .optional()
-    .transform((v) => (v === undefined ? undefined : v === null || v.trim() === '' ? null : v));
-
-const Pax = z
-  .number({ error: 'pax must be a number or null' })
-  .int('pax must be a whole number')
-  .min(0, 'pax must not be negative')
-  .max(10_000, 'pax must be at most 10000')
-  .nullable();
-
-const CoreCreate = z.object({
-  timeDate: IsoDate,
-  pilot: text('pilot').describe('Pilot user id'),
-  copilot: optionalText('copilot'),
-  copilotType: z
-    .enum(COPILOT_TYPES, { error: `copilotType must be one of ${COPILOT_TYPES.join(', ')}` })
-    .nullable()
-    .optional(),
-  aircraftId: typedAs(text('aircraftId'), 'ID'), // GraphQL calls aircraft uids ID (Aircraft.uid, aircraft(id:))
-  aircraftRegistration: text('aircraftRegistration').describe('Must match the aircraft'),
-  flightNumber: optionalText('flightNumber'),
-  startLocation: text('startLocation'),
-  endLocation: text('endLocation'),
-  pax: Pax.describe('Passenger count or null; required on create (null allowed)'),
-  notes: optionalText('notes'),
-});
-const CoreUpdate = CoreCreate.partial();
-
-const TrackingItems = z
-  .record(z.string(), z.union([z.number(), z.string(), z.null()]))
-  .nullish()
-  .describe('Tracking values keyed by the aircraft\u2019s maintenance or log tracking item keys (null removes one on update)');
-/**
- * The operation inputs: the core fields and `trackingItems`. The GraphQL inputs are derived from these; the REST
- * body is the same with tracking values also allowed as top-level keys (flightLogInput). checkCreate/checkUpdate
- * apply them, with the tracking values split out first (normalize).
- */
-export const CreateFlightLogSchema = CoreCreate.extend({ trackingItems: TrackingItems });
-export const UpdateFlightLogSchema = CoreUpdate.extend({ trackingItems: TrackingItems }).describe(
-  'Only the fields to change; null clears an optional field or removes a tracking value.',
-);
-
-type TrackingValue = number | string | null;
-
-/** A raw body split into core fields and tracking values (from `trackingItems` and extra top-level keys). */
-interface Normalized {
-  core: Record<string, unknown>;
-  tracking: Record<string, TrackingValue>;
-  errors: FieldError[];
-}
-
-/**
- * Tracking values may come in `trackingItems` or as extra top-level properties (docs/contract/gaps.md §4). Server-controlled
- * fields are refused. Values must be number, string or null here; their declared types are checked later.
- */
-function normalize(raw: unknown): Normalized {
-  if (!isPlainObject(raw)) throw new ValidationError('a flight log must be a JSON object');
-  const core: Record<string, unknown> = {};
-  const tracking: Record<string, TrackingValue> = {};
-  const errors: FieldError[] = [];
-  const core_ = new Set<string>(CORE_FIELDS);
-  const serverControlled = new Set<string>(SERVER_CONTROLLED);
-  const put = (key: string, value: unknown, path: string) => {
-    if (key in tracking) {
-      errors.push({ path, message: `${key} is given twice (top level and in trackingItems)` });
-    } else if (value === null || typeof value === 'number' || typeof value === 'string') {
-      if (typeof value === 'number' && !Number.isFinite(value)) errors.push({ path, message: `${key} must be a finite number` });
-      else tracking[key] = value;
-    } else {
-      errors.push({ path, message: `${key} must be a number, a string or null` });
-    }
-  };
-  for (const [key, value] of Object.entries(raw)) {
-    if (serverControlled.has(key)) {
-      errors.push({ path: `/${key}`, message: `${key} is set by the server and must not be sent` });
-    } else if (core_.has(key)) {
-      if (value !== undefined) core[key] = value;
-    } else if (key !== 'trackingItems') {
-      put(key, value, `/${key}`);
-    }
-  }
-  if ('trackingItems' in raw && raw.trackingItems !== undefined && raw.trackingItems !== null) {
-    if (!isPlainObject(raw.trackingItems)) {
-      errors.push({ path: '/trackingItems', message: 'trackingItems must be an object of tracking values' });
-    } else {
-      for (const [key, value] of Object.entries(raw.trackingItems)) {
-        if (serverControlled.has(key)) errors.push({ path: `/${key}`, message: `${key} is set by the server and must not be sent` });
-        else put(key, value, `/trackingItems/${key}`);
-      }
-    }
-  }
-  return { core, tracking, errors };
-}
 
 /** Checks tracking values against the aircraft's declared keys and types. */
 function checkTracking(aircraft: AircraftChecked, tracking: Record<string, TrackingValue>, errors: FieldError[]) {
@@ -199,41 +81,12 @@ function withoutNulls(tracking: Record<string, TrackingValue>): Record<string, n
   return out;
 }
 
-type CreateCore = z.output<typeof CoreCreate>;
+type CreateCore = Omit<CreateFlightLogInput, 'trackingItems'>;
 
-/** A create body checked on its own (no database): its core fields and tracking values, or a 400. */
-function checkCreate(raw: unknown, n = normalize(raw)): { core: CreateCore; tracking: Record<string, TrackingValue> } {
-  const parsed = CoreCreate.safeParse(n.core);
-  const errors = [...n.errors, ...(parsed.success ? [] : fieldErrorsFromZod(parsed.error.issues))];
-  for (const key of ['timeDate', 'pilot', 'aircraftId', 'aircraftRegistration', 'startLocation', 'endLocation', 'pax']) {
-    if (n.core[key] === undefined) {
-      putFieldError(errors, { path: `/${key}`, message: key === 'pax' ? 'pax is required (a number, or null)' : `${key} is required` });
-    }
-  }
-  if (!parsed.success || errors.length) fail(errors);
-  return { core: parsed.data, tracking: n.tracking };
-}
-
-/** An update body checked on its own (no database): the core fields to change and the tracking values, or a 400. */
-function checkUpdate(raw: unknown, n = normalize(raw)): { patch: z.output<typeof CoreUpdate>; tracking: Record<string, TrackingValue> } {
-  const parsed = CoreUpdate.safeParse(n.core);
-  const errors = [...n.errors, ...(parsed.success ? [] : fieldErrorsFromZod(parsed.error.issues))];
-  if (!parsed.success || errors.length) fail(errors);
-  return { patch: parsed.data, tracking: n.tracking };
-}
-
-/**
- * A flat REST body (tracking values may be top-level keys, docs/contract/gaps.md §4) as GraphQL's
- * Create/UpdateFlightLogInput: checked as the create or update checks it (the same 400), then every tracking value
- * in `trackingItems`. The values are passed on as sent; the service checks them again when the mutation runs.
- */
-export function flightLogInput(mode: 'create' | 'update'): (raw: unknown) => Record<string, unknown> {
-  return (raw) => {
-    const n = normalize(raw); // split once: checked, then passed on as sent
-    if (mode === 'create') checkCreate(raw, n);
-    else checkUpdate(raw, n);
-    return Object.keys(n.tracking).length ? { ...n.core, trackingItems: n.tracking } : n.core;
-  };
+/** A checked create input as its core fields and tracking values. */
+function split(input: CreateFlightLogInput): { core: CreateCore; tracking: Record<string, TrackingValue> } {
+  const { trackingItems, ...core } = input;
+  return { core, tracking: trackingItems ?? {} };
 }
 
 /** The stored row of a new log (the registration always the aircraft's). */
@@ -341,20 +194,6 @@ function fail(errors: FieldError[]): never {
   return invalid('flight log', errors);
 }
 
-export const FlightLogFilterSchema = z
-  .object({
-    aircraftId: z.string().min(1).optional().describe('Only logs of this aircraft uid'),
-    aircraftRegistration: z.string().min(1).optional().describe('Only logs with this registration'),
-    pilotId: z.string().min(1).optional().describe('Only logs flown by this pilot user id'),
-    startDate: StartDateParam('logs'),
-    endDate: EndDateParam('logs'),
-    limit: LimitParam.optional()
-      .describe('Page size, 1 to 500 (default 100)'),
-    cursor: z.string().min(1).optional().describe('The nextCursor of the previous page'),
-  })
-  .strict();
-export type FlightLogFilter = z.input<typeof FlightLogFilterSchema>;
-
 export interface FlightLogPage {
   data: FlightLog[];
   count: number;
@@ -381,12 +220,17 @@ export class FlightLogService {
     private readonly aircraftCache?: { clear(uid: string): unknown },
   ) {}
 
-  async list(filter: FlightLogFilter = {}): Promise<FlightLogPage> {
+  /**
+   * A page of logs. `query` is the selection a GraphQL request makes (plugin-prisma's select), so only the columns
+   * it asks for are read; without one, every column. `filter` is checked again when not from GraphQL (cheap).
+   */
+  async list(filter: FlightLogFilter = {}, query?: RowQuery): Promise<FlightLogPage> {
     const f = parseFilter(FlightLogFilterSchema, filter, 'invalid flight-log query');
     const limit = f.limit ?? PAGE_DEFAULT;
     const where = filterWhere(f);
     if (f.cursor) Object.assign(where, afterCursor('timeDate', f.cursor, 'flight-log'));
     const rows = await this.db.flightLog.findMany({
+      ...withKeys(query, ['uid', 'timeDate']),
       where,
       orderBy: [{ timeDate: 'desc' }, { uid: 'desc' }],
       take: limit + 1,
@@ -416,14 +260,15 @@ export class FlightLogService {
     yield* allPages((cursor) => this.list({ ...filter, limit: PAGE_MAX, cursor }));
   }
 
-  async get(uid: string): Promise<FlightLog> {
-    const row = await this.db.flightLog.findFirst({ where: { uid } });
+  async get(uid: string, query?: RowQuery): Promise<FlightLog> {
+    const row = await this.db.flightLog.findFirst({ ...query, where: { uid } });
     if (!row) throw new NotFoundError('flight log', uid);
     return row;
   }
 
-  async create(raw: unknown): Promise<WriteResult> {
-    const { done, refused } = await this.writeNew([{ index: 0, ...checkCreate(raw) }]);
+  /** `input` is checked (CreateFlightLogCheck: GraphQL's validation runs it; other callers parse with it). */
+  async create(input: CreateFlightLogInput): Promise<WriteResult> {
+    const { done, refused } = await this.writeNew([{ index: 0, ...split(input) }]);
     if (refused.length) fail(refused[0].errors);
     return { uid: done[0].uid, status: 'created' };
   }
@@ -460,8 +305,10 @@ export class FlightLogService {
     return plan;
   }
 
-  async update(uid: string, raw: unknown): Promise<WriteResult> {
-    const { patch, tracking: changes } = checkUpdate(raw);
+  /** `input` is checked (UpdateFlightLogCheck). */
+  async update(uid: string, input: UpdateFlightLogInput): Promise<WriteResult> {
+    const { trackingItems, ...patch } = input;
+    const changes = trackingItems ?? {};
     const result = await retrying(() =>
       this.db.$transaction(async (tx) => {
         const current = await this.lockLog(tx, uid);
@@ -533,16 +380,11 @@ export class FlightLogService {
    */
   async batchCreate(items: unknown): Promise<BatchResult> {
     const list = batchList(items, 'items');
-    const out: BatchResult = { results: [], errors: [] };
-    const valid: { index: number; core: CreateCore; tracking: Record<string, TrackingValue> }[] = [];
-    list.forEach((item, index) => {
-      try {
-        valid.push({ index, ...checkCreate(item) });
-      } catch (e) {
-        if (!(e instanceof ValidationError)) throw e;
-        out.errors.push({ index, error: oneLineMessage(e) });
-      }
-    });
+    // each item is checked as a single create is, in either form (tracking values top-level or in trackingItems);
+    // a NUL anywhere in an item is that item's error (src/lib/batch.ts)
+    const { checked, errors } = checkItems(list, (item) => split(CreateFlightLogCheck.parse(fromFlatBody(item))));
+    const out: BatchResult = { results: [], errors };
+    const valid: NewLog[] = checked.map(({ index, item }) => ({ index, ...item }));
     if (valid.length) {
       let written: { index: number; uid: string }[];
       try {
@@ -558,7 +400,7 @@ export class FlightLogService {
       } catch (e) {
         if (e instanceof ValidationError) throw e;
         // the set write failed as a whole (a constraint, a lost race): item by item, each failure its own
-        const fallback = await runBatch(valid, (v) => this.create(list[v.index]));
+        const fallback = await runBatch(valid, (v) => this.create({ ...v.core, trackingItems: v.tracking }));
         written = [];
         let r = 0;
         for (const [i, v] of valid.entries()) {
@@ -580,12 +422,12 @@ export class FlightLogService {
    */
   async batchDelete(ids: unknown): Promise<BatchResult> {
     const list = batchList(ids, 'ids');
-    const out: BatchResult = { results: [], errors: [] };
-    const wanted: { index: number; uid: string }[] = [];
-    list.forEach((id, index) => {
-      if (typeof id !== 'string' || !id) out.errors.push({ index, error: 'each id must be a non-empty string' });
-      else wanted.push({ index, uid: id });
+    const { checked, errors } = checkItems(list, (id) => {
+      if (typeof id !== 'string' || !id) throw new ValidationError('each id must be a non-empty string');
+      return id;
     });
+    const out: BatchResult = { results: [], errors };
+    const wanted = checked.map(({ index, item }) => ({ index, uid: item }));
     if (wanted.length) {
       const uids = [...new Set(wanted.map((w) => w.uid))].sort();
       const found = await retrying(() => deleteLogsWithTotals(this.db, uids));

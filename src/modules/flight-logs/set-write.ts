@@ -1,5 +1,7 @@
 import { Prisma } from '../../generated/prisma/client.js';
 import { COMPANY, type ScopedPrisma } from '../../db/scoped.js';
+import { updatedAtNow } from '../../db/timestamps.js';
+import { writtenAt } from '../../lib/clock.js';
 import { totalsAfter } from '../aircraft/totals.js';
 
 /** A new log's stored row (see `logRow` in service.ts). */
@@ -52,6 +54,7 @@ export async function insertLogsIfAircraftUnchanged(
   const seen = JSON.stringify(
     checked.map((a) => ({ uid: a.uid, registration: a.registration, mti: a.maintenanceTrackingItems ?? {}, lti: a.logTrackingItems ?? {} })),
   );
+  const at = writtenAt();
   const added = Prisma.sql`COALESCE((SELECT jsonb_agg(i.tracking) FROM ins i WHERE i."aircraftId" = a.uid), '[]'::jsonb)`;
   const [r] = await db.$queryRaw<{ inserted: number }[]>`
     WITH seen AS (
@@ -65,16 +68,16 @@ export async function insertLogsIfAircraftUnchanged(
       SELECT (SELECT count(*) FROM locked) = (SELECT count(*) FROM seen) AS ok
     ), ins AS (
       INSERT INTO "FlightLog" ("companyId", uid, "aircraftId", "aircraftRegistration", "timeDate", pilot, copilot,
-        "copilotType", "flightNumber", "startLocation", "endLocation", pax, notes, tracking, "updatedAt")
+        "copilotType", "flightNumber", "startLocation", "endLocation", pax, notes, tracking, "createdAt", "updatedAt")
       SELECT ${COMPANY}, r.uid, r."aircraftId", r."aircraftRegistration", r."timeDate", r.pilot, r.copilot,
-        r."copilotType", r."flightNumber", r."startLocation", r."endLocation", r.pax, r.notes, r.tracking, now()
+        r."copilotType", r."flightNumber", r."startLocation", r."endLocation", r.pax, r.notes, r.tracking, ${at}::timestamptz, ${at}::timestamptz
       FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS r(uid text, "aircraftId" text, "aircraftRegistration" text,
         "timeDate" timestamptz, pilot text, copilot text, "copilotType" text, "flightNumber" text, "startLocation" text,
         "endLocation" text, pax integer, notes text, tracking jsonb)
       WHERE (SELECT ok FROM go)
       RETURNING "aircraftId", tracking
     ), upd AS (
-      UPDATE "Aircraft" a SET totals = ${totalsAfter(added, Prisma.sql`'[]'::jsonb`)}, "updatedAt" = now()
+      UPDATE "Aircraft" a SET totals = ${totalsAfter(added, Prisma.sql`'[]'::jsonb`)}, "updatedAt" = ${updatedAtNow('a')}
       WHERE a."companyId" = ${COMPANY} AND a.uid IN (SELECT "aircraftId" FROM ins)
       RETURNING a.uid
     )
@@ -96,7 +99,7 @@ export async function deleteLogsWithTotals(db: ScopedPrisma, uids: string[]): Pr
       DELETE FROM "FlightLog" WHERE "companyId" = ${COMPANY} AND uid = ANY(${uids}::text[])
       RETURNING uid, "aircraftId", tracking
     ), upd AS (
-      UPDATE "Aircraft" a SET totals = ${totalsAfter(Prisma.sql`'[]'::jsonb`, taken)}, "updatedAt" = now()
+      UPDATE "Aircraft" a SET totals = ${totalsAfter(Prisma.sql`'[]'::jsonb`, taken)}, "updatedAt" = ${updatedAtNow('a')}
       WHERE a."companyId" = ${COMPANY} AND a.uid IN (SELECT "aircraftId" FROM del)
       RETURNING a.uid
     )

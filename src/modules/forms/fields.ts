@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { decimalPlaces } from '../../lib/decimal.js';
+import { trackingValue } from '../tracking/value.js';
 
 /**
  * The field types of a form (docs/forms.md, docs/contract/gaps.md §9). This file is the one source for three things: the
@@ -91,8 +92,8 @@ const files = (f: Field) => (f.multiple ? z.array(FILE_REF).max(50, 'at most 50 
 
 const finiteNumber = z.number({ error: 'must be a number' }).refine(Number.isFinite, 'must be a finite number');
 
-function numberAnswer(f: Field, floor?: number): z.ZodType {
-  let s = z.number({ error: 'must be a number' });
+function numberAnswer(f: Field, floor?: number, base = z.number({ error: 'must be a number' })): z.ZodType {
+  let s = base;
   const min = f.min ?? floor;
   if (min !== undefined) s = s.min(min, `must be at least ${min}`);
   if (f.max !== undefined) s = s.max(f.max, `must be at most ${f.max}`);
@@ -229,7 +230,8 @@ export const FIELD_TYPES = {
       ...numberProps,
     },
     check: minMax,
-    answer: (f) => numberAnswer(f, 0),
+    // a reading becomes the vehicle's total: a tracking figure (below 1e9, at most 6 decimal places)
+    answer: (f) => numberAnswer(f, 0, trackingValue('the reading')),
   },
   defect: {
     description: 'A defect {description, severity?} or an array of them; each creates a Defect schedule item on the asset',

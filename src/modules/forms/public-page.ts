@@ -159,6 +159,39 @@ const SCRIPT = `
     }
     return answers;
   }
+  // what an answer must be, in plain words for the person filling the form (never a field's internal name or id)
+  const blank = (v) => v === undefined || v === '' || (Array.isArray(v) && v.length === 0);
+  const places = (p) => p === 0 ? ' without decimals' : p ? ' with at most ' + p + (p === 1 ? ' decimal place' : ' decimal places') : '';
+  const range = (k) => k.min !== undefined && k.max !== undefined ? ' from ' + k.min + ' to ' + k.max : k.min !== undefined ? ' of at least ' + k.min : k.max !== undefined ? ' of at most ' + k.max : '';
+  function rule(k) {
+    if (k.references === 'aircraft') return 'Choose an aircraft from the list.';
+    if (k.references === 'vehicle') return 'Choose a vehicle from the list.';
+    if (k.references) return 'Choose one from the list.';
+    if (k.type === 'number' || k.type === 'odometer' || k.format === 'number') return 'Enter a number' + range(k) + places(k.precision) + '.';
+    if (k.type === 'date') return 'Enter a date.';
+    if (k.type === 'time') return 'Enter a time.';
+    if (k.type === 'datetime') return 'Enter a date and a time.';
+    if (k.format === 'file') return k.multiple ? 'Enter web links (starting with https://), one per line.' : 'Enter a web link starting with https://.';
+    if (k.type === 'multiselect') return 'Choose from the options.';
+    if (k.enum || k.type === 'boolean' || k.type === 'checklist' || k.type === 'select') return 'Choose one of the options.';
+    if (k.type === 'defect') return 'Describe the defect in a few words' + (k.maxLength ? ' (at most ' + k.maxLength + ' characters)' : '') + '.';
+    if (k.maxLength) return 'Check this answer: at most ' + k.maxLength + ' characters.';
+    return 'Check this answer.';
+  }
+  // an answer the server refused: which one (by its field), and what it must be
+  function explain(name, answers) {
+    const k = byName.get(name);
+    if (!k) return null;
+    if (blank(answers[name])) return k.required ? 'This answer is required.' : rule(k);
+    if (k.references) return 'The ' + (k.references === 'aircraft' ? 'aircraft' : k.references) + ' you chose can no longer be chosen. ' + rule(k);
+    return rule(k);
+  }
+  const REFUSED = {
+    404: 'This form is no longer available.',
+    409: 'This form is no longer taking answers.',
+    413: 'Your answers are too long to send: please shorten them and try again.',
+    429: 'Too many forms were sent from your connection: please wait a minute and try again.',
+  };
   function check(answers) {
     const errors = [];
     for (const k of schema.fields) {
@@ -207,8 +240,17 @@ const SCRIPT = `
         summary.append(p);
         summary.focus();
       } else {
-        const errs = (out.errors || []).map((x) => [String(x.path || '').replace(/^\\/answers\\//, ''), x.message]);
-        report(errs.length ? errs : [['', out.detail || 'The form could not be sent.']], out.detail || 'The form could not be sent.');
+        // the server's errors name answers by JSON Pointer (/answers/<field>); the page speaks of the field instead
+        const errs = [];
+        for (const x of out.errors || []) {
+          const m = /^\\/answers\\/(.+)$/.exec(String(x.path || ''));
+          const name = m ? m[1].replace(/~1/g, '/').replace(/~0/g, '~') : null;
+          const text = name ? explain(name, answers) : String(x.path) === '/submitterName' ? 'Check your name: at most 200 characters.' : null;
+          if (text && !errs.some(([n]) => n === name)) errs.push([name || '', text]);
+        }
+        const general = REFUSED[res.status] || (res.status >= 500 ? 'Something went wrong on our side: your answers were not saved. Please try again later.' : 'The form could not be sent: please check your answers.');
+        if (errs.length) report(errs, 'Please correct ' + errs.length + (errs.length === 1 ? ' answer.' : ' answers.'));
+        else report([], general);
       }
     } catch {
       report([['', 'The form could not be sent: check your connection and try again.']], 'Not sent.');

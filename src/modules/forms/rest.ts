@@ -3,7 +3,7 @@ import { checkedBy, defineRoutes, named, omitNulls } from '../../rest/contract.j
 import { FormFieldsSchema, checkFormCreate, checkFormUpdate, FormFilterSchema, NotificationRecipientSchema } from './service.js';
 import { FIELD_TYPE_NAMES } from './fields.js';
 
-/** REST adapter for form templates (docs/contract/api-v1.md §2.8, §4.3; docs/contract/gaps.md §9): declarations only; SOFA runs the GraphQL fields. */
+/** REST adapter for form templates (docs/contract/api-v1.md §2.8, §4.3; docs/contract/gaps.md §9): declarations only; each route runs its GraphQL field (src/rest/facade.ts). */
 const FieldObjectDoc = z
   .looseObject({
     name: z.string().describe('Unique within the form; the answer key'),

@@ -2,6 +2,7 @@ import { Prisma, type CompletedScheduleItem, type ScheduleItem } from '../../gen
 import { afterCursor, toPage } from '../../db/keyset.js';
 import type { ScopedPrisma } from '../../db/scoped.js';
 import { NotFoundError } from '../../errors.js';
+import { now } from '../../lib/clock.js';
 import { PAGE_DEFAULT, parseFilter } from '../../lib/params.js';
 import type { AssetReader, AssetType, LiveAsset } from '../assets/live.js';
 import type { UserService } from '../users/service.js';
@@ -119,7 +120,7 @@ export class ScheduleReader {
    * user's time zone, as completion uses to roll dates forward, else UTC), most
    * urgent first (rules.compareUrgency). Each asset is read once, and the reads are batched per asset kind.
    */
-  async status(filter: MaintenanceStatusFilter = {}, now: Date = new Date()): Promise<MaintenanceStatusList> {
+  async status(filter: MaintenanceStatusFilter = {}, at: Date = now()): Promise<MaintenanceStatusList> {
     const f = parseFilter(MaintenanceStatusFilterSchema, filter, 'invalid maintenance-status query');
     const timeZone = f.timezone ?? (await this.actorTimeZone());
     const items = await this.db.scheduleItem.findMany({
@@ -151,7 +152,7 @@ export class ScheduleReader {
         currentTotal,
         remaining: i.dueAtInterval !== null && currentTotal !== null ? exactSubtract(i.dueAtInterval.toString(), currentTotal) : null,
         calendarDateDue: i.calendarDateDue,
-        calendarDaysRemaining: dueDate ? calendarDaysRemaining(dueDate, now, timeZone) : null,
+        calendarDaysRemaining: dueDate ? calendarDaysRemaining(dueDate, at, timeZone) : null,
         lastCarriedOutDate: i.lastCarriedOutDate,
         lastCarriedOutValue: (i.lastCarriedOutValue ?? null) as number | string | null,
         status: i.status,

@@ -8,11 +8,9 @@ import { isCalendarDate } from '../../lib/dates.js';
 // Exact decimals live in src/lib/decimal.ts (shared with totals elsewhere); re-exported for the schedule.
 export {
   TRACKING_MAX_ABS,
-  TRACKING_SCALE,
   decimalPlaces,
   exactAddString,
   exactSubtract,
-  fitsTrackingColumn,
   formatDec,
   parseDec,
   roundToTrackingScale,

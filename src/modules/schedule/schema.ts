@@ -3,7 +3,8 @@ import { Prisma, type ScheduleItem } from '../../generated/prisma/client.js';
 import { parseIso } from '../../lib/dates.js';
 import { jsonEqual } from '../../lib/json.js';
 import { BoolParam, LimitParam, WholeParam } from '../../lib/params.js';
-import { TRACKING_MAX_ABS, TRACKING_SCALE, decimalPlaces, dueDateOf, isTimeZone, sameDecimal, storedDueDate } from './rules.js';
+import { dueDateOf, isTimeZone, sameDecimal, storedDueDate } from './rules.js';
+import { trackingValue } from '../tracking/value.js';
 
 /**
  * What a schedule body or query may carry and how it is read (docs/api-notes.md "Maintenance schedule"), and the
@@ -27,13 +28,9 @@ const documentList = (what: string) =>
     .array(str(`each ${what} entry`), { error: `${what} must be an array of strings` })
     .max(200, `${what} holds at most 200 entries`);
 
+/** A tracking figure (the one rule, ../tracking/value.ts: below 1e9, at most 6 decimal places). */
 const trackingNumber = (what: string, opts: { positive?: boolean } = {}) =>
-  z
-    .number({ error: `${what} must be a number` })
-    .refine((n) => Number.isFinite(n), `${what} must be a finite number`)
-    .refine((n) => !opts.positive || n > 0, `${what} must be greater than 0`)
-    .refine((n) => Math.abs(n) < TRACKING_MAX_ABS, `${what} must be less than 10^14 in magnitude`)
-    .refine((n) => !Number.isFinite(n) || decimalPlaces(n) <= TRACKING_SCALE, `${what} has more than ${TRACKING_SCALE} decimal places`);
+  opts.positive ? trackingValue(what).gt(0, `${what} must be greater than 0`) : trackingValue(what);
 
 /** A calendar date; a date-time is accepted and its date as written is used (time and offset are dropped). */
 const CalendarDate = z.string({ error: 'calendarDateDue must be an ISO 8601 date, e.g. 2026-06-30' }).transform((v, ctx) => {
@@ -55,7 +52,7 @@ const Instant = (what: string) =>
     return p;
   });
 
-const CarriedOutValue = z.union([z.number().refine((n) => Number.isFinite(n)), z.string().max(1000)], {
+const CarriedOutValue = z.union([trackingNumber('lastCarriedOutValue'), z.string().max(1000)], {
   error: 'lastCarriedOutValue must be a number or a string',
 });
 

@@ -2,6 +2,7 @@ import { Prisma, type CompletedScheduleItem, type ScheduleItem } from '../../gen
 import { lockedWrite, type LockTarget } from '../../db/locked.js';
 import type { ScopedUpdate } from '../../db/scoped.js';
 import { ConflictError, ValidationError, fieldErrorsFromZod, invalid, isPlainObject, putFieldError, type FieldError } from '../../errors.js';
+import { now } from '../../lib/clock.js';
 import { newUid } from '../../lib/ids.js';
 import { checkKeys, pickKeys } from '../../lib/keys.js';
 import type { WriteResult, WriteStatus } from '../../lib/write-result.js';
@@ -163,7 +164,7 @@ export class ScheduleService extends ScheduleReader {
     source: string;
     link?: string;
   }): Promise<ScheduleWriteResult> {
-    const today = localDate(new Date(), await this.actorTimeZone());
+    const today = localDate(now(), await this.actorTimeZone());
     const name = d.description.length > 200 ? `${d.description.slice(0, 197)}...` : d.description;
     const notes = [d.description, d.severity ? `Severity: ${d.severity}` : null, d.source].filter(Boolean).join('\n');
     return this.create({
@@ -235,7 +236,7 @@ export class ScheduleService extends ScheduleReader {
       completedAt = input.completedAt.instant ?? startOfLocalDay(input.completedAt.date, timeZone);
       completionDate = input.completedAt.instant ? localDate(completedAt, timeZone) : input.completedAt.date;
     } else {
-      completedAt = new Date();
+      completedAt = now();
       completionDate = localDate(completedAt, timeZone);
     }
 

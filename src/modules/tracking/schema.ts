@@ -1,9 +1,11 @@
 import { z } from 'zod';
+import { trackingValue } from './value.js';
+import { LABEL_MAX, tooLong } from '../../lib/text.js';
 
 /** TrackingItemMetadata (docs/contract/api-v1.md §2.1): the value type of aircraft and vehicle tracking-item maps. */
 export const TrackingItemMetadataSchema = z
   .object({
-    displayText: z.string().min(1),
+    displayText: z.string().min(1).max(LABEL_MAX, tooLong('displayText', LABEL_MAX)),
     type: z.enum(['number', 'string']),
     precision: z.number().int().min(0).max(10).optional(),
   })
@@ -34,7 +36,8 @@ export const TrackingMapSchema = z.record(TrackingKeySchema, TrackingItemMetadat
 });
 export type TrackingMap = z.infer<typeof TrackingMapSchema>;
 
-export const NumberMapSchema = z.record(TrackingKeySchema, z.number().finite());
+/** Initial values and totals by tracking key: each a tracking figure (value.ts: below 1e9, at most 6 decimal places). */
+export const NumberMapSchema = z.record(TrackingKeySchema, trackingValue());
 export type NumberMap = z.infer<typeof NumberMapSchema>;
 
 /** JSON columns come back as unknown; tracking maps and totals are objects by construction. */

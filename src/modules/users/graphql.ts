@@ -1,9 +1,13 @@
 import { builder } from '../../graphql/builder.js';
-import { argsFromZod } from '../../graphql/zod-input.js';
-import { USER_STATUSES, UserFilterSchema } from './service.js';
+import { stripNulls } from '../../graphql/common.js';
+import { argsFromSchema, enumOf } from '../../graphql/inputs.js';
+import { USER_ROLES, UserFilterSchema, UserStatusSchema, type User } from './service.js';
 
-/** GraphQL adapter for users: types and queries over UserService. */
-export const UserStatusEnum = builder.enumType('UserStatus', { values: USER_STATUSES });
+/**
+ * Users on GraphQL, and through it on REST and MCP (docs/decisions/0007-defined-once.md): the object below is the one
+ * output definition of a user (docs/contract/api-v1.md §2.12).
+ */
+export const UserStatusEnum = enumOf(UserStatusSchema);
 
 export const UserType = builder.prismaObject('User', {
   description: 'A user of the company (identity-provider user id as uid).',
@@ -14,15 +18,15 @@ export const UserType = builder.prismaObject('User', {
     firstName: t.exposeString('firstName', { nullable: true }),
     lastName: t.exposeString('lastName', { nullable: true }),
     status: t.exposeString('status', { description: 'Active, Pending or Inactive' }),
-    roles: t.exposeStringList('roles'),
+    roles: t.exposeStringList('roles', { description: USER_ROLES }),
     phone: t.exposeString('phone', { nullable: true, description: 'E.164' }),
     timezone: t.exposeString('timezone', { nullable: true }),
   }),
 });
 
-export const UserListType = builder.objectRef<{ data: unknown[]; count: number }>('UserList').implement({
+export const UserListType = builder.objectRef<{ data: User[]; count: number }>('UserList').implement({
   fields: (t) => ({
-    data: t.field({ type: [UserType], resolve: (p) => p.data as never }),
+    data: t.field({ type: [UserType], resolve: (p) => p.data }),
     count: t.exposeInt('count'),
   }),
 });
@@ -31,9 +35,9 @@ builder.queryFields((t) => ({
   users: t.field({
     type: UserListType,
     description: 'Users of the company, optionally filtered by status and role.',
-    args: argsFromZod(t, 'UserFilter', UserFilterSchema, { enums: [UserStatusEnum] }),
+    args: argsFromSchema(t, 'UserFilter', UserFilterSchema, 'user'),
     resolve: async (_root, args, ctx) => {
-      const data = await ctx.services.users.list({ status: args.status ?? undefined, role: args.role ?? undefined });
+      const data = await ctx.services.users.list(stripNulls(args));
       return { data, count: data.length };
     },
   }),

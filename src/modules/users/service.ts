@@ -2,6 +2,7 @@ import type DataLoader from 'dataloader';
 import { parseFilter } from '../../lib/params.js';
 import { uidLoader } from '../../db/loaders.js';
 import { z } from 'zod';
+import { graphqlType } from '../../lib/graphql-hint.js';
 import type { User } from '../../generated/prisma/client.js';
 import type { ScopedPrisma } from '../../db/scoped.js';
 import { NotFoundError, ValidationError, fieldErrorsFromZod } from '../../errors.js';
@@ -10,8 +11,13 @@ import { isTimeZone } from '../schedule/rules.js';
 export type { User };
 
 export const USER_STATUSES = ['Active', 'Pending', 'Inactive'] as const;
+/** A user's status: the GraphQL enum UserStatus too. */
+export const UserStatusSchema = graphqlType(z.enum(USER_STATUSES), 'UserStatus');
 
 /** A user as an import file describes it (docs/contract/api-v1.md §2.12; users are read-only over the API). */
+/** docs/api-notes.md "Authentication": roles are recorded and shown, never checked. */
+export const USER_ROLES = 'Roles in the company, e.g. owner, admin, pilot, driver: information about the user, not permissions (what a key may do is its scope)';
+
 export const UserInputSchema = z
   .object({
     uid: z.string().min(1).max(128),
@@ -20,7 +26,7 @@ export const UserInputSchema = z
     firstName: z.string().optional(),
     lastName: z.string().optional(),
     status: z.enum(USER_STATUSES).default('Active'),
-    roles: z.array(z.string().min(1)).default([]),
+    roles: z.array(z.string().min(1)).default([]).describe(USER_ROLES),
     phone: z
       .string()
       .regex(/^\+[1-9]\d{1,14}$/, 'phone must be in E.164 format, e.g. +61400000000')
@@ -34,7 +40,7 @@ export const UserInputSchema = z
 export type UserInput = z.input<typeof UserInputSchema>;
 
 export const UserFilterSchema = z.object({
-  status: z.enum(USER_STATUSES).optional().describe('Only users with this status'),
+  status: UserStatusSchema.optional().describe('Only users with this status'),
   role: z.string().min(1).optional().describe('Only users that have this role'),
 });
 export type UserFilter = z.infer<typeof UserFilterSchema>;

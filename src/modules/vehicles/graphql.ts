@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { builder } from '../../graphql/builder.js';
+import { INDEPENDENT_ITEMS } from '../../graphql/policy.js';
 import { BatchResultType, WriteResultType, stripNulls } from '../../graphql/common.js';
 import { argsFromZod, inputFromZod } from '../../graphql/zod-input.js';
 import {
@@ -96,7 +97,7 @@ builder.mutationFields((t) => ({
   createVehicles: t.field({
     type: BatchResultType,
     description: '1 to 50 vehicles, each validated and created independently.',
-    args: { items: t.arg({ type: 'JSON', required: true }) },
+    args: { items: t.arg({ type: 'JSON', required: true, extensions: INDEPENDENT_ITEMS }) }, // NUL checked per item (src/lib/batch.ts)
     resolve: (_r, args, ctx) => ctx.services.vehicles.batchCreate(args.items),
   }),
   updateVehicle: t.field({

@@ -1,10 +1,12 @@
 import { z } from 'zod';
 import { batchBody } from '../../lib/batch.js';
 import { defineRoutes, named, omitNulls } from '../../rest/contract.js';
-import { TrackingItemMetadataDoc } from '../aircraft/rest.js';
+import { TrackingItemMetadataSchema } from '../tracking/schema.js';
 import { CreateVehicleBodySchema, UpdateVehicleSchema, VehicleFieldsSchema, VehicleFilterSchema, vehicleInput } from './service.js';
 
-/** REST adapter for vehicles (docs/contract/api-v1.md §2.14, docs/contract/gaps.md §3): declarations only; SOFA runs the GraphQL fields. */
+const TrackingItemMetadataDoc = named('TrackingItemMetadata', TrackingItemMetadataSchema);
+
+/** REST adapter for vehicles (docs/contract/api-v1.md §2.14, docs/contract/gaps.md §3): declarations only; each route runs its GraphQL field (src/rest/facade.ts). */
 const fields = {
   ...VehicleFieldsSchema.shape,
   maintenanceTrackingItems: z.record(z.string(), TrackingItemMetadataDoc).optional(),

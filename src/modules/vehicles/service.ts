@@ -10,6 +10,7 @@ import { BoolParam, parseFilter } from '../../lib/params.js';
 import { lockAndRead, lockedWrite, type LockTarget } from '../../db/locked.js';
 import { batchList, runSetBatch } from '../../lib/batch.js';
 import { jsonEqual } from '../../lib/json.js';
+import { LONG_TEXT_MAX, SHORT_TEXT_MAX, tooLong } from '../../lib/text.js';
 import type { WriteStatus } from '../../lib/write-result.js';
 import { NumberMapSchema, TrackingMapSchema, asNumberMap, type TrackingMap } from '../tracking/schema.js';
 
@@ -38,17 +39,19 @@ export const TrackingDeviceSchema = z
   })
   .strict();
 
+const line = (what: string) => z.string().max(SHORT_TEXT_MAX, tooLong(what, SHORT_TEXT_MAX));
+
 export const VehicleFieldsSchema = z.object({
-  make: z.string().min(1),
-  model: z.string().min(1),
-  registration: z.string().min(1),
-  vin: z.string().optional(),
-  serialNumber: z.string().optional(),
-  color: z.string().optional(),
-  description: z.string().optional(),
-  registrationState: z.string().optional(),
-  engineNumber: z.string().optional(),
-  previousRegistration: z.string().optional(),
+  make: line('make').min(1),
+  model: line('model').min(1),
+  registration: line('registration').min(1),
+  vin: line('vin').optional(),
+  serialNumber: line('serialNumber').optional(),
+  color: line('color').optional(),
+  description: z.string().max(LONG_TEXT_MAX, tooLong('description', LONG_TEXT_MAX)).optional(),
+  registrationState: line('registrationState').optional(),
+  engineNumber: line('engineNumber').optional(),
+  previousRegistration: line('previousRegistration').optional(),
   year: z.number().int().min(1885).max(2200).optional(),
   fuelType: z.enum(FUEL_TYPES).optional(),
   transmissionType: z.enum(TRANSMISSION_TYPES).optional(),
@@ -59,7 +62,7 @@ export const VehicleFieldsSchema = z.object({
   maintenanceTrackingItems: TrackingMapSchema.optional().describe('Defaults to one item from the primary unit (odometer or hours)'),
   logTrackingItems: TrackingMapSchema.optional(),
   initialValues: NumberMapSchema.optional(),
-  location: z.string().optional(),
+  location: line('location').optional(),
   thirdPartyUser: z.record(z.string(), z.unknown()).optional(),
   photos: z.array(z.unknown()).optional(),
 });

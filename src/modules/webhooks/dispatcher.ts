@@ -1,7 +1,8 @@
 import { EventEmitter } from 'node:events';
 import type { Logger } from 'pino';
 import type { Database } from '../../db/database.js';
-import { createSender, type AttemptResult, type SenderOptions } from './send.js';
+import { crossCompany, scopedPrisma } from '../../db/scoped.js';
+import { createSender, notificationEmail, type AttemptResult, type SenderOptions } from './send.js';
 
 /**
  * The delivery dispatcher (docs/contract/gaps.md §6, §10; docs/webhooks.md): sends pending outbox rows after their submission
@@ -43,7 +44,7 @@ const CLAIM_LEASE_MS = 5 * 60_000;
 
 export function createDispatcher(opts: DispatcherOptions) {
   const sender = createSender(opts);
-  const sql = opts.database.sql;
+  const prisma = opts.database.prisma;
   const batch = opts.batch ?? 20;
   let running: Promise<void> | null = null;
   let again = false;
@@ -52,23 +53,20 @@ export function createDispatcher(opts: DispatcherOptions) {
 
   async function claim(): Promise<ClaimedRow[]> {
     const lease = Math.max(CLAIM_LEASE_MS, 3 * opts.timeoutMs);
-    return sql.query<ClaimedRow>(
-      `UPDATE "WebhookDelivery" d SET status = 'sending', "claimedAt" = now()
-       FROM (SELECT "companyId", uid FROM "WebhookDelivery"
-             WHERE status = 'pending' OR (status = 'sending' AND "claimedAt" < now() - ($1::int * interval '1 millisecond'))
-             ORDER BY "createdAt", uid LIMIT $2 FOR UPDATE SKIP LOCKED) c
-       WHERE d."companyId" = c."companyId" AND d.uid = c.uid
-       RETURNING d."companyId", d.uid, d."formId", d.channel, d.target, d."messageId", d.payload`,
-      [lease, batch],
-    );
+    // the outbox is one queue for every company of the database: the claim is the one statement here that is not
+    // company-scoped (each claimed row is then read and recorded through its company's scoped client)
+    return crossCompany(prisma, 'delivery outbox').$queryRaw<ClaimedRow[]>`
+      UPDATE "WebhookDelivery" d SET status = 'sending', "claimedAt" = now()
+      FROM (SELECT "companyId", uid FROM "WebhookDelivery"
+            WHERE status = 'pending' OR (status = 'sending' AND "claimedAt" < now() - (${lease}::int * interval '1 millisecond'))
+            ORDER BY "createdAt", uid LIMIT ${batch}::int FOR UPDATE SKIP LOCKED) c
+      WHERE d."companyId" = c."companyId" AND d.uid = c.uid
+      RETURNING d."companyId", d.uid, d."formId", d.channel, d.target, d."messageId", d.payload`;
   }
 
   async function secretFor(row: ClaimedRow): Promise<string | undefined> {
-    const forms = await sql.query<{ webhooks: { url: string; secret?: string }[] }>(
-      `SELECT webhooks FROM "Form" WHERE "companyId" = $1 AND uid = $2`,
-      [row.companyId, row.formId],
-    );
-    const hooks = forms[0]?.webhooks;
+    const form = await scopedPrisma(prisma, row.companyId).form.findFirst({ where: { uid: row.formId }, select: { webhooks: true } });
+    const hooks = form?.webhooks as { url: string; secret?: string }[] | undefined;
     return Array.isArray(hooks) ? hooks.find((w) => w.url === row.target)?.secret : undefined;
   }
 
@@ -76,14 +74,7 @@ export function createDispatcher(opts: DispatcherOptions) {
     let result: AttemptResult;
     try {
       if (row.channel === 'email') {
-        const p = row.payload;
-        const lines = [
-          `Form: ${p.formName} (${p.formCode})`,
-          `Submitted by: ${p.submitterName ?? p.submittedBy}`,
-          `Submitted at: ${p.submittedAt}`,
-          ...(p.link ? [`View the submission: ${p.link}`] : []),
-        ];
-        result = await sender.email(row.target, { subject: `Form submitted: ${p.formName}`, text: `${p.recipientName ? `Hello ${p.recipientName},\n\n` : ''}${lines.join('\n')}\n` });
+        result = await sender.email(row.target, notificationEmail(row.payload));
       } else {
         const { recipientName: _r, submitterName: _s, link: _l, ...payload } = row.payload;
         result = await sender.webhook(row.target, row.messageId, payload, await secretFor(row));
@@ -91,11 +82,10 @@ export function createDispatcher(opts: DispatcherOptions) {
     } catch (e) {
       result = { status: 'failed', durationMs: 0, error: (e as Error).message };
     }
-    await sql.query(
-      `UPDATE "WebhookDelivery" SET status = $3, "statusCode" = $4, "durationMs" = $5, error = $6, "attemptedAt" = now()
-       WHERE "companyId" = $1 AND uid = $2`,
-      [row.companyId, row.uid, result.status, result.statusCode ?? null, result.durationMs, result.error?.slice(0, 1000) ?? null],
-    );
+    await scopedPrisma(prisma, row.companyId).webhookDelivery.updateMany({
+      where: { uid: row.uid },
+      data: { status: result.status, statusCode: result.statusCode ?? null, durationMs: result.durationMs, error: result.error?.slice(0, 1000) ?? null, attemptedAt: new Date() },
+    });
     opts.onOutcome?.(row.channel, result.status);
     opts.logger.info({ delivery: row.uid, channel: row.channel, status: result.status, statusCode: result.statusCode, ms: result.durationMs }, 'delivery');
   }

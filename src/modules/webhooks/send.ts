@@ -3,6 +3,7 @@ import https from 'node:https';
 import type { Transporter } from 'nodemailer';
 import { RequestFilteringHttpAgent, RequestFilteringHttpsAgent } from 'request-filtering-agent';
 import { Webhook } from 'standardwebhooks';
+import { oneLine } from '../../lib/text.js';
 
 /**
  * One delivery attempt over HTTP or SMTP (docs/contract/gaps.md §6, §10). Webhooks: POST application/json with Standard Webhooks
@@ -26,6 +27,28 @@ export interface SenderOptions {
 }
 
 const RESPONSE_CAP = 16 * 1024;
+
+export interface EmailMessage {
+  subject: string;
+  text: string;
+}
+
+/**
+ * The notification email of a submission (docs/contract/gaps.md §10), from its outbox payload. Every value in it
+ * (form name and code, submitter, recipient name, time, link) comes from a client, so each is put on one line
+ * (oneLine): a name holding "\r\nBcc: ..." adds no header and no line. The body's own lines are the only ones.
+ */
+export function notificationEmail(p: Record<string, unknown>): EmailMessage {
+  const v = (x: unknown) => oneLine(String(x ?? ''));
+  const lines = [
+    `Form: ${v(p.formName)} (${v(p.formCode)})`,
+    `Submitted by: ${v(p.submitterName ?? p.submittedBy)}`,
+    `Submitted at: ${v(p.submittedAt)}`,
+    ...(p.link ? [`View the submission: ${v(p.link)}`] : []),
+  ];
+  const greeting = p.recipientName ? `Hello ${v(p.recipientName)},\n\n` : '';
+  return { subject: `Form submitted: ${v(p.formName)}`, text: `${greeting}${lines.join('\n')}\n` };
+}
 
 export function createSender(opts: SenderOptions) {
   const filter = { allowPrivateIPAddress: opts.allowPrivate, allowMetaIPAddress: opts.allowPrivate, keepAlive: false };
@@ -88,11 +111,12 @@ export function createSender(opts: SenderOptions) {
     });
   }
 
-  async function email(to: string, message: { subject: string; text: string }): Promise<AttemptResult> {
+  /** Sends `message` as it is built (notificationEmail): header values are put on one line here as well. */
+  async function email(to: string, message: EmailMessage): Promise<AttemptResult> {
     const started = performance.now();
     if (!mailer) return { status: 'skipped', durationMs: 0, error: 'SMTP_URL is not set: notification emails are not sent' };
     try {
-      await (await mailer()).sendMail({ from: opts.mailFrom, to, subject: message.subject, text: message.text });
+      await (await mailer()).sendMail({ from: opts.mailFrom, to: oneLine(to), subject: oneLine(message.subject), text: message.text });
       return { status: 'delivered', durationMs: Math.round(performance.now() - started) };
     } catch (e) {
       return { status: 'failed', durationMs: Math.round(performance.now() - started), error: (e as Error).message };

@@ -1,0 +1,134 @@
+import { render } from 'preact';
+import { useCallback, useEffect, useState } from 'preact/hooks';
+import { App, navigation, type AppContext } from './app';
+import { session, UNAUTHORIZED_EVENT } from './api';
+import { match, NAV } from './routes';
+import { SignIn } from './pages/sign-in';
+import { browserTimeZone, timeZones } from './format';
+import { PageTitle } from './ui';
+import './styles.css';
+
+const TZ_KEY = 'fleetops.console.timeZone';
+const here = () => location.pathname + location.search;
+
+/** The shell: sign-in, the header with navigation and the time zone, and the page of the current path. */
+function Console() {
+  const [key, setKey] = useState(session.key);
+  const [path, setPath] = useState(here());
+  const [flash, setFlash] = useState<string | undefined>();
+  const [timeZone, setTimeZone] = useState(() => localStorage.getItem(TZ_KEY) || browserTimeZone());
+  const [navOpen, setNavOpen] = useState(false);
+
+  const navigate = useCallback<AppContext['navigate']>((to, opts = {}) => {
+    if (opts.replace) history.replaceState(null, '', to);
+    else history.pushState(null, '', to);
+    navigation.moved = true;
+    setFlash(opts.flash);
+    setNavOpen(false);
+    setPath(here());
+    window.scrollTo(0, 0);
+  }, []);
+
+  useEffect(() => {
+    const onPop = () => {
+      navigation.moved = true;
+      setFlash(undefined);
+      setPath(here());
+    };
+    // links inside the console navigate in the page; others (public forms, new tabs, downloads) as usual
+    const onClick = (e: MouseEvent) => {
+      if (e.defaultPrevented || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
+      const a = (e.target as Element).closest?.('a');
+      if (!a || a.target || a.hasAttribute('download') || a.origin !== location.origin) return;
+      if (a.pathname !== '/console' && !a.pathname.startsWith('/console/')) return;
+      e.preventDefault();
+      navigate(a.pathname + a.search);
+    };
+    const onUnauthorized = () => {
+      session.signOut();
+      setKey(null);
+    };
+    addEventListener('popstate', onPop);
+    document.addEventListener('click', onClick);
+    addEventListener(UNAUTHORIZED_EVENT, onUnauthorized);
+    return () => {
+      removeEventListener('popstate', onPop);
+      document.removeEventListener('click', onClick);
+      removeEventListener(UNAUTHORIZED_EVENT, onUnauthorized);
+    };
+  }, [navigate]);
+
+  if (!key) return <SignIn onSignedIn={(k) => (session.signIn(k), setKey(k))} />;
+
+  const pathname = path.split('?')[0];
+  const page = match(pathname);
+  const changeZone = (tz: string) => {
+    localStorage.setItem(TZ_KEY, tz);
+    setTimeZone(tz);
+  };
+  return (
+    <App.Provider value={{ timeZone, location: path, navigate, flash }}>
+      <a class="skip" href="#main">
+        Skip to content
+      </a>
+      <header class="top">
+        <a class="brand" href="/console">
+          Fleet Ops
+        </a>
+        <button class="menu" type="button" aria-expanded={navOpen} aria-controls="nav" onClick={() => setNavOpen(!navOpen)}>
+          Menu
+        </button>
+        <nav id="nav" aria-label="Console" class={navOpen ? 'open' : ''}>
+          <ul>
+            {NAV.filter((n) => !n.admin).map((n) => (
+              <li key={n.href}>
+                <a href={n.href} aria-current={n.section.test(pathname) ? 'page' : undefined}>
+                  {n.label}
+                </a>
+              </li>
+            ))}
+          </ul>
+        </nav>
+        <div class="session">
+          <label class="tz">
+            <span>Time zone</span>
+            <select onChange={(e) => changeZone((e.target as HTMLSelectElement).value)}>
+              {(timeZones().includes(timeZone) ? timeZones() : [timeZone, ...timeZones()]).map((z) => (
+                <option key={z} value={z} selected={z === timeZone}>
+                  {z}
+                </option>
+              ))}
+            </select>
+          </label>
+          <button
+            type="button"
+            class="secondary"
+            onClick={() => {
+              session.signOut();
+              setKey(null);
+            }}
+          >
+            Sign out
+          </button>
+        </div>
+      </header>
+      <main id="main">
+        {flash ? (
+          <p class="flash" role="status">
+            {flash}
+          </p>
+        ) : null}
+        {page ?? (
+          <>
+            <PageTitle title="Not found">Page not found</PageTitle>
+            <p>
+              There is no console page at <code>{pathname}</code>. <a href="/console">Go to the fleet overview</a>.
+            </p>
+          </>
+        )}
+      </main>
+    </App.Provider>
+  );
+}
+
+render(<Console />, document.getElementById('app')!);

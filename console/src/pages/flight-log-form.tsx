@@ -1,0 +1,257 @@
+import { useEffect, useState } from 'preact/hooks';
+import {
+  CreateFlightLogDocument,
+  DeleteFlightLogDocument,
+  FlightLogChoicesDocument,
+  FlightLogDocument,
+  UpdateFlightLogDocument,
+} from '../../generated/graphql';
+import { ApiError, errorsByField, gql, useQuery } from '../api';
+import { useApp, useSearch } from '../app';
+import { fromZonedLocal, num, toZonedLocal } from '../format';
+import { numberMap, trackingMap } from '../tracking';
+import { ErrorBox, Field, Loading, PageTitle } from '../ui';
+
+const COPILOT_TYPES = ['Co-Pilot', 'ICUS', 'Dual'];
+const TEXT_FIELDS = ['flightNumber', 'startLocation', 'endLocation', 'notes', 'copilot', 'copilotType', 'pilot'] as const;
+
+type Values = Record<string, string>;
+
+/**
+ * Log a flight or edit one. The aircraft's own tracking fields (maintenance items that accumulate into its totals,
+ * and log items) are asked for; mistakes are the API's own messages, shown at the field they concern. The form does
+ * not check anything itself (noValidate), so what the user reads is what every client of the API is told.
+ */
+export function FlightLogFormPage({ id }: { id?: string }) {
+  const { timeZone, navigate } = useApp();
+  const search = useSearch();
+  const choices = useQuery(FlightLogChoicesDocument, {});
+  const existing = useQuery(FlightLogDocument, { id: id ?? '' }, { skip: !id });
+  const [values, setValues] = useState<Values>({ aircraftId: search.get('aircraftId') ?? '' });
+  // the log whose values the form holds: an edit form is shown only once they are the log's, never blank first
+  const [loaded, setLoaded] = useState<string | null>(null);
+  const [tracking, setTracking] = useState<Values>({});
+  const [error, setError] = useState<ApiError | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  const log = existing.data?.flightLog;
+  useEffect(() => {
+    if (!log) return;
+    setValues({
+      aircraftId: log.aircraftId,
+      timeDate: toZonedLocal(log.timeDate, timeZone),
+      pax: log.pax === null || log.pax === undefined ? '' : String(log.pax),
+      ...Object.fromEntries(TEXT_FIELDS.map((k) => [k, (log[k] as string | null | undefined) ?? ''])),
+    });
+    setTracking(Object.fromEntries(Object.entries((log.trackingItems ?? {}) as Record<string, unknown>).map(([k, v]) => [k, String(v)])));
+    setLoaded(log.uid);
+  }, [log, timeZone]);
+
+  const aircraftList = choices.data?.aircraftList.data ?? [];
+  const aircraft = aircraftList.find((a) => a.uid === values.aircraftId);
+  const maint = trackingMap(aircraft?.maintenanceTrackingItems);
+  const logItems = trackingMap(aircraft?.logTrackingItems);
+  const totals = numberMap(aircraft?.totals);
+  const users = (choices.data?.users.data ?? []).filter((u) => u.status !== 'Inactive' || u.uid === values.pilot || u.uid === values.copilot);
+  const errors = errorsByField(error ?? undefined);
+  const set = (k: string) => (e: Event) => setValues({ ...values, [k]: (e.target as HTMLInputElement).value });
+  const setT = (k: string) => (e: Event) => setTracking({ ...tracking, [k]: (e.target as HTMLInputElement).value });
+  const trackingError = (k: string) => errors[`trackingItems.${k}`] ?? errors[k];
+
+  const input = (): Record<string, unknown> => {
+    const out: Record<string, unknown> = {};
+    const blank = (k: string) => (values[k] ?? '').trim() === '';
+    out.aircraftId = values.aircraftId || (id ? undefined : null);
+    if (aircraft) out.aircraftRegistration = aircraft.registration;
+    if (!blank('timeDate')) out.timeDate = fromZonedLocal(values.timeDate, timeZone);
+    else if (id) out.timeDate = null;
+    for (const k of TEXT_FIELDS) {
+      if (!blank(k)) out[k] = values[k].trim();
+      else if (id) out[k] = null;
+    }
+    if (!blank('pax')) out.pax = Number(values.pax);
+    else out.pax = null;
+    const items: Record<string, unknown> = {};
+    const declared = { ...logItems, ...maint };
+    for (const [k, v] of Object.entries(tracking)) {
+      if (!(k in declared) && !id) continue;
+      if (v.trim() === '') {
+        if (id && log && k in ((log.trackingItems ?? {}) as object)) items[k] = null;
+        continue;
+      }
+      items[k] = declared[k]?.type === 'number' && Number.isFinite(Number(v)) ? Number(v) : v;
+    }
+    if (Object.keys(items).length) out.trackingItems = items;
+    return out;
+  };
+
+  const submit = async (e: Event) => {
+    e.preventDefault();
+    setBusy(true);
+    setError(null);
+    try {
+      if (id) {
+        const r = await gql(UpdateFlightLogDocument, { id, input: input() as never });
+        navigate(`/console/aircraft/${encodeURIComponent(values.aircraftId)}`, { flash: r.updateFlightLog.status === 'no_changes' ? 'No changes to save.' : 'Flight log updated.' });
+      } else {
+        await gql(CreateFlightLogDocument, { input: input() as never });
+        navigate(`/console/aircraft/${encodeURIComponent(values.aircraftId)}`, { flash: `Flight logged on ${aircraft?.registration ?? values.aircraftId}.` });
+      }
+    } catch (err) {
+      setError(err as ApiError);
+      setBusy(false);
+      // the first field with a message takes focus (the summary above is announced as an alert)
+      requestAnimationFrame(() => ((document.querySelector('form [aria-invalid="true"]') ?? document.getElementById('form-errors')) as HTMLElement | null)?.focus());
+    }
+  };
+
+  const remove = async () => {
+    if (!id || !confirm('Delete this flight log? The aircraft’s totals go down by its values.')) return;
+    try {
+      await gql(DeleteFlightLogDocument, { id });
+      navigate(`/console/aircraft/${encodeURIComponent(values.aircraftId)}`, { flash: 'Flight log deleted.' });
+    } catch (err) {
+      setError(err as ApiError);
+    }
+  };
+
+  const title = id ? 'Edit flight log' : 'Log a flight';
+  if (choices.error || existing.error) return (<><PageTitle title={title}>{title}</PageTitle><ErrorBox error={choices.error ?? existing.error} /></>);
+  if (!choices.data || (id && (!log || loaded !== log.uid))) return (<><PageTitle title={title}>{title}</PageTitle><Loading /></>);
+  const placed = new Set(['aircraftId', 'aircraftRegistration', 'timeDate', 'pax', ...TEXT_FIELDS, ...Object.keys(maint).flatMap((k) => [k, `trackingItems.${k}`]), ...Object.keys(logItems).flatMap((k) => [k, `trackingItems.${k}`])]);
+  const unplaced = Object.entries(errors).filter(([k]) => !placed.has(k));
+  const trackingInput = (k: string, meta: { displayText: string; type: string; precision?: number }, accumulates: boolean) => (
+    <Field
+      key={k}
+      id={`t-${k}`}
+      label={meta.displayText}
+      error={trackingError(k)}
+      hint={accumulates ? `Adds to the total (now ${num(totals[k], meta.precision)})` : undefined}
+    >
+      {(p) =>
+        meta.type === 'number' ? (
+          <input {...p} type="number" inputMode="decimal" step="any" value={tracking[k] ?? ''} onInput={setT(k)} />
+        ) : (
+          <input {...p} type="text" value={tracking[k] ?? ''} onInput={setT(k)} />
+        )
+      }
+    </Field>
+  );
+  return (
+    <>
+      <PageTitle title={title}>{title}</PageTitle>
+      <form class="stacked" onSubmit={submit} noValidate>
+        {error ? (
+          <div class="error-box" role="alert" id="form-errors" tabIndex={-1}>
+            <strong>Not saved.</strong> {error.fieldErrors.length ? `${error.fieldErrors.length === 1 ? 'One field needs' : `${error.fieldErrors.length} fields need`} attention.` : error.message}
+            {unplaced.length ? (
+              <ul>
+                {unplaced.map(([k, m]) => (
+                  <li key={k}>{k ? `${k}: ${m}` : m}</li>
+                ))}
+              </ul>
+            ) : null}
+          </div>
+        ) : null}
+        <fieldset>
+          <legend>Flight</legend>
+          <Field id="aircraftId" label="Aircraft" error={errors.aircraftId ?? errors.aircraftRegistration}>
+            {(p) => (
+              <select {...p} value={values.aircraftId ?? ''} onChange={set('aircraftId')}>
+                <option value="">Choose an aircraft</option>
+                {aircraftList.map((a) => (
+                  <option key={a.uid} value={a.uid}>
+                    {a.registration}
+                    {a.model ? ` (${a.model})` : ''}
+                  </option>
+                ))}
+              </select>
+            )}
+          </Field>
+          <Field id="timeDate" label={`Date and time (${timeZone})`} error={errors.timeDate}>
+            {(p) => <input {...p} type="datetime-local" value={values.timeDate ?? ''} onInput={set('timeDate')} />}
+          </Field>
+          <Field id="pilot" label="Pilot" error={errors.pilot}>
+            {(p) => (
+              <select {...p} value={values.pilot ?? ''} onChange={set('pilot')}>
+                <option value="">Choose the pilot</option>
+                {users.map((u) => (
+                  <option key={u.uid} value={u.uid}>
+                    {u.displayName}
+                  </option>
+                ))}
+                {values.pilot && !users.some((u) => u.uid === values.pilot) ? <option value={values.pilot}>{values.pilot}</option> : null}
+              </select>
+            )}
+          </Field>
+          <div class="row">
+            <Field id="copilot" label="Co-pilot" error={errors.copilot}>
+              {(p) => (
+                <select {...p} value={values.copilot ?? ''} onChange={set('copilot')}>
+                  <option value="">None</option>
+                  {users.map((u) => (
+                    <option key={u.uid} value={u.uid}>
+                      {u.displayName}
+                    </option>
+                  ))}
+                  {values.copilot && !users.some((u) => u.uid === values.copilot) ? <option value={values.copilot}>{values.copilot}</option> : null}
+                </select>
+              )}
+            </Field>
+            <Field id="copilotType" label="Co-pilot role" error={errors.copilotType}>
+              {(p) => (
+                <select {...p} value={values.copilotType ?? ''} onChange={set('copilotType')}>
+                  <option value="">Not given</option>
+                  {COPILOT_TYPES.map((t) => (
+                    <option key={t} value={t}>
+                      {t}
+                    </option>
+                  ))}
+                </select>
+              )}
+            </Field>
+          </div>
+          <div class="row">
+            <Field id="startLocation" label="From" error={errors.startLocation}>
+              {(p) => <input {...p} type="text" value={values.startLocation ?? ''} onInput={set('startLocation')} />}
+            </Field>
+            <Field id="endLocation" label="To" error={errors.endLocation}>
+              {(p) => <input {...p} type="text" value={values.endLocation ?? ''} onInput={set('endLocation')} />}
+            </Field>
+          </div>
+          <div class="row">
+            <Field id="flightNumber" label="Flight number" error={errors.flightNumber}>
+              {(p) => <input {...p} type="text" value={values.flightNumber ?? ''} onInput={set('flightNumber')} />}
+            </Field>
+            <Field id="pax" label="Passengers" error={errors.pax}>
+              {(p) => <input {...p} type="number" inputMode="numeric" step="1" min="0" value={values.pax ?? ''} onInput={set('pax')} />}
+            </Field>
+          </div>
+          <Field id="notes" label="Notes" error={errors.notes}>
+            {(p) => <textarea {...p} rows={3} value={values.notes ?? ''} onInput={set('notes')} />}
+          </Field>
+        </fieldset>
+        {aircraft ? (
+          <fieldset>
+            <legend>Tracking of {aircraft.registration}</legend>
+            {Object.entries(maint).map(([k, m]) => trackingInput(k, m, m.type === 'number'))}
+            {Object.entries(logItems).map(([k, m]) => trackingInput(k, m, false))}
+            {!Object.keys(maint).length && !Object.keys(logItems).length ? <p>This aircraft declares no tracking items.</p> : null}
+          </fieldset>
+        ) : (
+          <p class="muted">Choose the aircraft to enter its tracking values.</p>
+        )}
+        <p class="actions">
+          <button type="submit" disabled={busy}>
+            {busy ? 'Saving…' : id ? 'Save changes' : 'Log flight'}
+          </button>{' '}
+          {id ? (
+            <button type="button" class="danger" onClick={remove}>
+              Delete
+            </button>
+          ) : null}
+        </p>
+      </form>
+    </>
+  );
+}

@@ -1,0 +1,301 @@
+import { useState } from 'preact/hooks';
+import { FormFillDocument, SubmitFormDocument } from '../../generated/graphql';
+import { ApiError, errorsByField, gql, useQuery } from '../api';
+import { useApp } from '../app';
+import { fromZonedLocal } from '../format';
+import { CHECKLIST_DEFAULT, sectionsOf, type FormField } from '../forms-model';
+import { ErrorBox, Loading, PageTitle } from '../ui';
+
+type Raw = Record<string, string | string[] | boolean>;
+interface Choice {
+  uid: string;
+  label: string;
+}
+
+/** The answers as the API takes them, keyed by field name (companions `<field>__<companion>`); blanks left out. */
+function collect(fields: FormField[], raw: Raw, timeZone: string): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const f of fields) {
+    const v = raw[f.name];
+    const s = typeof v === 'string' ? v.trim() : '';
+    if (f.type === 'boolean') {
+      if (v === 'yes' || v === 'no') out[f.name] = v === 'yes';
+    } else if (f.type === 'multiselect') {
+      if (Array.isArray(v) && v.length) out[f.name] = v;
+    } else if (f.type === 'number' || f.type === 'odometer') {
+      if (s !== '') out[f.name] = Number.isFinite(Number(s)) ? Number(s) : s;
+    } else if (f.type === 'datetime') {
+      if (s) out[f.name] = fromZonedLocal(s, timeZone);
+    } else if (f.type === 'defect') {
+      const sev = String(raw[`${f.name}__severity`] ?? '');
+      if (s) out[f.name] = sev ? { description: s, severity: sev } : { description: s };
+    } else if (['signature', 'file', 'photo'].includes(f.type) && f.multiple) {
+      const list = s.split(/\n+/).map((x) => x.trim()).filter(Boolean);
+      if (list.length) out[f.name] = list;
+    } else if (s !== '') out[f.name] = s;
+    for (const c of f.companions ?? []) {
+      const key = `${f.name}__${c.name}`;
+      const cv = raw[key];
+      if (c.type === 'boolean') {
+        if (cv === true) out[key] = true;
+      } else if (typeof cv === 'string' && cv.trim() !== '') out[key] = c.type === 'number' && Number.isFinite(Number(cv)) ? Number(cv) : cv.trim();
+    }
+  }
+  return out;
+}
+
+/**
+ * Filling a form in the browser: every field type of the field schema, the API's messages at each answer, and on
+ * success the completion page with its side effects and deliveries.
+ */
+export function FormFillPage({ id }: { id: string }) {
+  const { timeZone, navigate } = useApp();
+  const q = useQuery(FormFillDocument, { id });
+  const [raw, setRaw] = useState<Raw>({});
+  const [submitter, setSubmitter] = useState('');
+  const [error, setError] = useState<ApiError | null>(null);
+  const [busy, setBusy] = useState(false);
+  const form = q.data?.form;
+  if (!form) {
+    return (
+      <>
+        <PageTitle title="Fill in a form">Fill in a form</PageTitle>
+        <ErrorBox error={q.error} />
+        {q.error ? null : <Loading />}
+      </>
+    );
+  }
+  const sections = sectionsOf(form.sections);
+  const fields = sections.flatMap((s) => s.fields);
+  const errors = errorsByField(error ?? undefined);
+  const errorOf = (name: string) => errors[`answers.${name}`];
+  const placed = new Set(fields.flatMap((f) => [`answers.${f.name}`, ...(f.companions ?? []).map((c) => `answers.${f.name}__${c.name}`)]));
+  const unplaced = Object.entries(errors).filter(([k]) => !placed.has(k));
+  const choices: Record<string, Choice[]> = {
+    aircraft: q.data!.aircraftList.data.map((a) => ({ uid: a.uid, label: a.model ? `${a.registration} (${a.model})` : a.registration })),
+    vehicle: q.data!.vehicles.data.map((v) => ({ uid: v.uid, label: `${v.registration} (${v.make} ${v.model})` })),
+    user: q.data!.users.data.map((u) => ({ uid: u.uid, label: u.displayName })),
+  };
+  const set = (name: string, value: string | string[] | boolean) => setRaw((r) => ({ ...r, [name]: value }));
+
+  const submit = async (e: Event) => {
+    e.preventDefault();
+    setBusy(true);
+    setError(null);
+    try {
+      const r = await gql(SubmitFormDocument, {
+        input: {
+          formId: form.uid,
+          answers: collect(fields, raw, timeZone),
+          ...(submitter.trim() ? { submitterName: submitter.trim() } : {}),
+          appBaseUrl: new URL('/console', location.origin).href,
+        },
+      });
+      const fx = r.createFormCompletion.sideEffects;
+      navigate(`/console/completions/${encodeURIComponent(r.createFormCompletion.uid)}`, {
+        flash: `Submitted: ${fx.scheduleItemsCreated} defect${fx.scheduleItemsCreated === 1 ? '' : 's'} raised, ${fx.vehiclesUpdated} vehicle${fx.vehiclesUpdated === 1 ? '' : 's'} updated.`,
+      });
+    } catch (err) {
+      setError(err as ApiError);
+      setBusy(false);
+      requestAnimationFrame(() => ((document.querySelector('form [aria-invalid="true"], form fieldset[aria-invalid="true"] input') ?? document.getElementById('form-errors')) as HTMLElement | null)?.focus());
+    }
+  };
+
+  const control = (f: FormField, fid: string, describedBy: string | undefined, invalid: boolean) => {
+    const common = { id: fid, name: f.name, 'aria-describedby': describedBy, 'aria-invalid': invalid ? ('true' as const) : undefined };
+    const str = typeof raw[f.name] === 'string' ? (raw[f.name] as string) : '';
+    const onInput = (e: Event) => set(f.name, (e.target as HTMLInputElement).value);
+    const group = (type: 'radio' | 'checkbox', options: string[]) => (
+      <fieldset class="choices" id={fid} aria-describedby={describedBy} aria-invalid={invalid ? 'true' : undefined}>
+        <legend>
+          {f.label}
+          {f.required ? <span class="req"> (required)</span> : null}
+        </legend>
+        {options.map((o, i) => (
+          <label key={o}>
+            <input
+              type={type}
+              name={f.name}
+              id={`${fid}-${i}`}
+              value={o}
+              checked={type === 'radio' ? raw[f.name] === o : Array.isArray(raw[f.name]) && (raw[f.name] as string[]).includes(o)}
+              onChange={(e) => {
+                const on = (e.target as HTMLInputElement).checked;
+                if (type === 'radio') set(f.name, o);
+                else {
+                  const now = Array.isArray(raw[f.name]) ? (raw[f.name] as string[]) : [];
+                  set(f.name, on ? [...now, o] : now.filter((x) => x !== o));
+                }
+              }}
+            />{' '}
+            {o}
+          </label>
+        ))}
+      </fieldset>
+    );
+    switch (f.type) {
+      case 'textarea':
+        return <textarea {...common} rows={4} maxLength={f.maxLength} value={str} onInput={onInput} />;
+      case 'number':
+      case 'odometer':
+        return <input {...common} type="number" inputMode="decimal" step="any" min={f.min} max={f.max} value={str} onInput={onInput} />;
+      case 'boolean':
+        return group('radio', ['yes', 'no']);
+      case 'checklist':
+        return group('radio', f.options ?? CHECKLIST_DEFAULT);
+      case 'multiselect':
+        return group('checkbox', f.options ?? []);
+      case 'select':
+        return (
+          <select {...common} value={str} onChange={onInput}>
+            <option value="">Choose…</option>
+            {(f.options ?? []).map((o) => (
+              <option key={o} value={o}>
+                {o}
+              </option>
+            ))}
+          </select>
+        );
+      case 'aircraft':
+      case 'vehicle':
+      case 'user':
+        return (
+          <select {...common} value={str} onChange={onInput}>
+            <option value="">Choose…</option>
+            {choices[f.type].map((c) => (
+              <option key={c.uid} value={c.uid}>
+                {c.label}
+              </option>
+            ))}
+          </select>
+        );
+      case 'date':
+        return <input {...common} type="date" value={str} onInput={onInput} />;
+      case 'time':
+        return <input {...common} type="time" value={str} onInput={onInput} />;
+      case 'datetime':
+        return <input {...common} type="datetime-local" value={str} onInput={onInput} />;
+      case 'signature':
+      case 'file':
+      case 'photo':
+        return f.multiple ? (
+          <textarea {...common} rows={3} placeholder="One link per line" value={str} onInput={onInput} />
+        ) : (
+          <input {...common} type="url" placeholder="https://…" value={str} onInput={onInput} />
+        );
+      case 'defect':
+        return (
+          <>
+            <textarea {...common} rows={3} placeholder="Describe the defect (leave empty if none)" value={str} onInput={onInput} />
+            <label class="sub" for={`${fid}-severity`}>
+              Severity
+            </label>
+            <select id={`${fid}-severity`} value={String(raw[`${f.name}__severity`] ?? '')} onChange={(e) => set(`${f.name}__severity`, (e.target as HTMLSelectElement).value)}>
+              <option value="">Not given</option>
+              {['low', 'medium', 'high', 'critical'].map((s) => (
+                <option key={s} value={s}>
+                  {s}
+                </option>
+              ))}
+            </select>
+          </>
+        );
+      default:
+        return <input {...common} type="text" maxLength={f.maxLength} placeholder={f.placeholder} value={str} onInput={onInput} />;
+    }
+  };
+
+  const GROUPED = new Set(['boolean', 'checklist', 'multiselect']);
+  return (
+    <>
+      <PageTitle title={form.name}>{form.name}</PageTitle>
+      <p class="lead">
+        {form.department}
+        {form.revision !== null && form.revision !== undefined ? `, revision ${form.revision}` : ''}. Times are in {timeZone}.
+      </p>
+      <form class="stacked fill" onSubmit={submit} noValidate>
+        {error ? (
+          <div class="error-box" role="alert" id="form-errors" tabIndex={-1}>
+            <strong>Not submitted.</strong>{' '}
+            {error.fieldErrors.length ? `${error.fieldErrors.length === 1 ? 'One answer needs' : `${error.fieldErrors.length} answers need`} attention.` : error.message}
+            {unplaced.length ? (
+              <ul>
+                {unplaced.map(([k, m]) => (
+                  <li key={k}>{m}</li>
+                ))}
+              </ul>
+            ) : null}
+          </div>
+        ) : null}
+        {sections.map((s, si) => (
+          <fieldset key={si} class="section">
+            <legend>{s.name}</legend>
+            {s.description ? <p class="hint">{s.description}</p> : null}
+            {s.fields.map((f, fi) => {
+              const fid = `q-${si}-${fi}`;
+              const err = errorOf(f.name);
+              const describedBy = [f.description ? `${fid}-hint` : '', err ? `${fid}-error` : ''].filter(Boolean).join(' ') || undefined;
+              return (
+                <div key={f.name} class={`field${err ? ' invalid' : ''}`} data-field={f.name}>
+                  {GROUPED.has(f.type) ? null : (
+                    <label for={fid}>
+                      {f.label}
+                      {f.required ? <span class="req"> (required)</span> : null}
+                    </label>
+                  )}
+                  {control(f, fid, describedBy, !!err)}
+                  {f.description ? (
+                    <p class="hint" id={`${fid}-hint`}>
+                      {f.description}
+                    </p>
+                  ) : null}
+                  {err ? (
+                    <p class="field-error" id={`${fid}-error`}>
+                      {err}
+                    </p>
+                  ) : null}
+                  {(f.companions ?? []).map((c) => {
+                    const key = `${f.name}__${c.name}`;
+                    const cid = `${fid}-${c.name}`;
+                    const cerr = errors[`answers.${key}`];
+                    return (
+                      <div class="companion" key={key}>
+                        <label for={cid}>
+                          {c.label ?? c.name}
+                          <span class="visually-hidden"> ({f.label})</span>
+                        </label>
+                        {c.type === 'boolean' ? (
+                          <input id={cid} type="checkbox" checked={raw[key] === true} onChange={(e) => set(key, (e.target as HTMLInputElement).checked)} />
+                        ) : c.type === 'textarea' ? (
+                          <textarea id={cid} rows={2} value={String(raw[key] ?? '')} onInput={(e) => set(key, (e.target as HTMLTextAreaElement).value)} />
+                        ) : (
+                          <input
+                            id={cid}
+                            type={(c.type === 'number' ? 'number' : c.type === 'photo' ? 'url' : 'text') as 'text'}
+                            value={String(raw[key] ?? '')}
+                            onInput={(e) => set(key, (e.target as HTMLInputElement).value)}
+                          />
+                        )}
+                        {cerr ? <p class="field-error">{cerr}</p> : null}
+                      </div>
+                    );
+                  })}
+                </div>
+              );
+            })}
+          </fieldset>
+        ))}
+        <div class="field">
+          <label for="submitterName">Your name</label>
+          <input id="submitterName" type="text" autoComplete="name" value={submitter} onInput={(e) => setSubmitter((e.target as HTMLInputElement).value)} />
+        </div>
+        <p class="actions">
+          <button type="submit" disabled={busy}>
+            {busy ? 'Submitting…' : 'Submit'}
+          </button>
+        </p>
+      </form>
+    </>
+  );
+}

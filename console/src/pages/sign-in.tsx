@@ -1,0 +1,53 @@
+import { useState } from 'preact/hooks';
+import { ApiError, gql } from '../api';
+import { SignInCheckDocument } from '../../generated/graphql';
+import { ErrorBox, PageTitle } from '../ui';
+
+/** Signing in: an API key, checked with one read, kept for this browser session only. */
+export function SignIn({ onSignedIn }: { onSignedIn: (key: string) => void }) {
+  const [key, setKey] = useState('');
+  const [error, setError] = useState<ApiError | null>(null);
+  const [busy, setBusy] = useState(false);
+  const submit = async (e: Event) => {
+    e.preventDefault();
+    const k = key.trim();
+    if (!k) return setError(new ApiError('Enter an API key.', 'REQUIRED'));
+    setBusy(true);
+    try {
+      await gql(SignInCheckDocument, {}, k);
+      onSignedIn(k);
+    } catch (err) {
+      setError(err as ApiError);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <main id="main" class="sign-in">
+      <PageTitle title="Sign in">Fleet Ops console</PageTitle>
+      <p>Sign in with an API key of your company. It is kept in this browser tab until you sign out or close it.</p>
+      <form onSubmit={submit} noValidate>
+        <div class={`field${error ? ' invalid' : ''}`}>
+          <label for="api-key">API key</label>
+          <input
+            id="api-key"
+            type="password"
+            autoComplete="off"
+            spellcheck={false}
+            value={key}
+            onInput={(e) => setKey((e.target as HTMLInputElement).value)}
+            aria-invalid={error ? 'true' : undefined}
+            aria-describedby="api-key-hint"
+          />
+          <p class="hint" id="api-key-hint">
+            <code>fleetops demo</code> prints one for the demo company; <code>fleetops keys create</code> makes others.
+          </p>
+        </div>
+        <ErrorBox error={error} title="Not signed in." />
+        <button type="submit" disabled={busy}>
+          {busy ? 'Signing in…' : 'Sign in'}
+        </button>
+      </form>
+    </main>
+  );
+}

@@ -1,0 +1,98 @@
+import type { ComponentChildren, JSX } from 'preact';
+import { useEffect, useRef } from 'preact/hooks';
+import type { ApiError } from './api';
+import { navigation } from './app';
+import { URGENCY_LABEL, type Urgency } from './status';
+
+/**
+ * The page's heading: focused after each navigation inside the console so screen readers announce the new page
+ * (not on the first load, where focus starts at the top as usual); sets the document title.
+ */
+export function PageTitle({ children, title }: { children: ComponentChildren; title: string }) {
+  const ref = useRef<HTMLHeadingElement>(null);
+  useEffect(() => {
+    document.title = `${title} · Fleet Ops`;
+    if (navigation.moved) ref.current?.focus();
+  }, [title]);
+  return (
+    <h1 ref={ref} tabIndex={-1}>
+      {children}
+    </h1>
+  );
+}
+
+export function Loading({ what = 'Loading' }: { what?: string }) {
+  return (
+    <p class="loading" role="status">
+      {what}…
+    </p>
+  );
+}
+
+export function ErrorBox({ error, title }: { error?: ApiError | null; title?: string }) {
+  if (!error) return null;
+  return (
+    <div class="error-box" role="alert">
+      {title ? <strong>{title} </strong> : null}
+      {error.message}
+    </div>
+  );
+}
+
+/** A wide table that scrolls sideways on a narrow screen (focusable, so it scrolls by keyboard too). */
+export function TableWrap({ label, children }: { label: string; children: ComponentChildren }) {
+  return (
+    <div class="table-wrap" role="region" aria-label={label} tabIndex={0}>
+      {children}
+    </div>
+  );
+}
+
+export function Badge({ urgency }: { urgency: Urgency }) {
+  return <span class={`badge badge-${urgency}`}>{URGENCY_LABEL[urgency]}</span>;
+}
+
+/** A labelled form control with the API's message for it below (aria-invalid and aria-describedby set). */
+export function Field({
+  id,
+  label,
+  error,
+  hint,
+  children,
+}: {
+  id: string;
+  label: ComponentChildren;
+  error?: string;
+  hint?: string;
+  children: (props: { id: string; 'aria-invalid'?: 'true'; 'aria-describedby'?: string }) => JSX.Element;
+}) {
+  const described = [hint ? `${id}-hint` : '', error ? `${id}-error` : ''].filter(Boolean).join(' ') || undefined;
+  return (
+    <div class={`field${error ? ' invalid' : ''}`}>
+      <label for={id}>{label}</label>
+      {children({ id, 'aria-invalid': error ? 'true' : undefined, 'aria-describedby': described })}
+      {hint ? (
+        <p class="hint" id={`${id}-hint`}>
+          {hint}
+        </p>
+      ) : null}
+      {error ? (
+        <p class="field-error" id={`${id}-error`}>
+          {error}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+/** A download of text made in the browser (CSV export, templates). */
+export function download(filename: string, text: string, type = 'text/csv;charset=utf-8') {
+  const url = URL.createObjectURL(new Blob([text], { type }));
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = filename;
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}

@@ -1,0 +1,30 @@
+import { envelop, useEngine, useSchema } from '@envelop/core';
+import type { Plugin } from 'graphql-yoga';
+import { execute, parse, specifiedRules, validate, type DocumentNode, type ExecutionResult, type GraphQLSchema } from 'graphql';
+import type { RequestContext } from '../context.js';
+
+/**
+ * The operation executor of the channels that build their own operations (the REST façade, MCP tools): the same
+ * envelop plugins as GraphQL over HTTP (src/graphql/policy.ts), so each operation gets the same policy. Documents
+ * are built and validated once, when the channel starts; a call only executes.
+ */
+export interface Executor {
+  /** Validates a document the channel built; throws at start-up when it does not fit the schema. */
+  prepare(document: DocumentNode, name: string): DocumentNode;
+  run(ctx: RequestContext, document: DocumentNode, variables: Record<string, unknown>): Promise<ExecutionResult>;
+}
+
+export function createExecutor(schema: GraphQLSchema, plugins: Plugin[]): Executor {
+  const getEnveloped = envelop({ plugins: [useEngine({ parse, validate, execute, specifiedRules }), useSchema(schema), ...(plugins as never[])] });
+  return {
+    prepare(document, name) {
+      const errors = validate(schema, document);
+      if (errors.length) throw new Error(`operation ${name} does not fit the schema: ${errors.map((e) => e.message).join('; ')}`);
+      return document;
+    },
+    async run(ctx, document, variables) {
+      const { execute } = getEnveloped(ctx);
+      return (await execute({ schema, document, variableValues: variables, contextValue: ctx })) as ExecutionResult;
+    },
+  };
+}

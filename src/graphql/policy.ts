@@ -1,0 +1,369 @@
+import { EnvelopArmorPlugin } from '@escape.tech/graphql-armor';
+import {
+  GraphQLError,
+  GraphQLIncludeDirective,
+  GraphQLSkipDirective,
+  Kind,
+  getDirectiveValues,
+  getNamedType,
+  getNullableType,
+  isInputObjectType,
+  isListType,
+  typeFromAST,
+  type ExecutionResult,
+  TypeInfo,
+  getOperationAST,
+  visit,
+  visitWithTypeInfo,
+  type DocumentNode,
+  type FieldNode,
+  type FragmentDefinitionNode,
+  type FragmentSpreadNode,
+  type InlineFragmentNode,
+  type GraphQLField,
+  type GraphQLSchema,
+  type OperationDefinitionNode,
+  type SelectionSetNode,
+  type ValidationRule,
+} from 'graphql';
+import { useExecutionCancellation, type Plugin } from 'graphql-yoga';
+import type { Logger } from 'pino';
+import type { RequestContext } from '../context.js';
+import { AppError, RateLimitedError, ValidationError } from '../errors.js';
+import { findNul, MAX_JSON_DEPTH } from '../http/json-guard.js';
+import { createIdempotency } from './idempotency.js';
+import { appErrorAsGraphQL } from './errors.js';
+import { validationErrorFrom } from './validation.js';
+import { checkOf } from './inputs.js';
+
+/**
+ * The one policy of every request (docs/decisions/0006-policy-at-the-operation.md). Every channel (GraphQL over
+ * HTTP, the REST façade, MCP tools) ends in a GraphQL operation run through the plugins below, so what is decided
+ * here holds whatever the channel or content type:
+ * - validation (the document as parsed): graphql-armor's depth, alias, token, directive and cost limits; at most
+ *   MAX_MUTATIONS root mutation fields, fragments included; literals nested at most MAX_JSON_DEPTH deep; no NUL in
+ *   literals, except inside an argument whose items are independent (batches report those per item);
+ * - execution (the operation with its variables as received): variables nested at most MAX_JSON_DEPTH deep and
+ *   without NUL (same exception); the rate-limit charge, one unit per operation or per executed root mutation field,
+ *   whichever is more (a request's first unit is charged when its key authenticates); idempotency per company, API
+ *   key and Idempotency-Key for mutations;
+ * - per field: the key's scope (Pothos scope-auth, src/graphql/builder.ts).
+ */
+export const LIMITS = { maxDepth: 10, maxAliases: 20, maxTokens: 3000, maxDirectives: 20, maxCost: 20_000, maxMutations: 10, maxValueDepth: MAX_JSON_DEPTH };
+
+/** The argument takes a list of independent items: a NUL in one item is that item's error (gaps §11), not the request's. */
+export const INDEPENDENT_ITEMS = { independentItems: true } as const;
+const independent = (arg: { extensions?: Record<string, unknown> } | null | undefined) => arg?.extensions?.independentItems === true;
+
+const validationError = (message: string, node?: { loc?: unknown } & object) =>
+  new GraphQLError(message, { nodes: node ? [node as never] : undefined, extensions: { code: 'VALIDATION_ERROR' } });
+
+/** Literals: no NUL (outside independent items), nested at most maxValueDepth. */
+const literalValues: ValidationRule = (context) => {
+  const typeInfo = new TypeInfo(context.getSchema());
+  let depth = 0;
+  let reportedDepth = false;
+  return visitWithTypeInfo(typeInfo, {
+    Argument: {
+      enter() {
+        // items are checked one by one by the batch runner: a NUL in one is that item's error
+        if (independent(typeInfo.getArgument())) return false;
+        return undefined;
+      },
+    },
+    ObjectValue: {
+      enter(node) {
+        if (++depth > LIMITS.maxValueDepth && !reportedDepth) {
+          reportedDepth = true;
+          context.reportError(validationError(`values may be nested at most ${LIMITS.maxValueDepth} levels deep`, node));
+        }
+      },
+      leave() {
+        depth--;
+      },
+    },
+    ListValue: {
+      enter(node) {
+        if (++depth > LIMITS.maxValueDepth && !reportedDepth) {
+          reportedDepth = true;
+          context.reportError(validationError(`values may be nested at most ${LIMITS.maxValueDepth} levels deep`, node));
+        }
+      },
+      leave() {
+        depth--;
+      },
+    },
+    StringValue(node) {
+      if (node.value.includes('\u0000')) context.reportError(validationError('strings must not contain the NUL character (\\u0000)', node));
+    },
+  });
+};
+
+/** The response keys a selection set runs at its root, fragments followed (directives not evaluated: an upper bound). */
+function rootResponseKeys(selectionSet: SelectionSetNode, fragment: (name: string) => FragmentDefinitionNode | null | undefined): Set<string> {
+  const keys = new Set<string>();
+  const seen = new Set<string>();
+  const stack: SelectionSetNode[] = [selectionSet];
+  while (stack.length) {
+    for (const s of stack.pop()!.selections) {
+      if (s.kind === Kind.FIELD) keys.add((s.alias ?? s.name).value);
+      else if (s.kind === Kind.INLINE_FRAGMENT) stack.push(s.selectionSet);
+      else if (!seen.has(s.name.value)) {
+        seen.add(s.name.value);
+        const f = fragment(s.name.value);
+        if (f) stack.push(f.selectionSet);
+      }
+    }
+  }
+  return keys;
+}
+
+const mutationCap: ValidationRule = (context) => ({
+  OperationDefinition(node) {
+    if (node.operation !== 'mutation') return;
+    const n = rootResponseKeys(node.selectionSet, (name) => context.getFragment(name)).size;
+    if (n > LIMITS.maxMutations) {
+      context.reportError(validationError(`a request may run at most ${LIMITS.maxMutations} mutations (got ${n}); use the batch operations`, node));
+    }
+  },
+});
+
+/** The root fields an operation executes with these variables (fragments followed, @skip/@include evaluated). */
+export function executedRootFields(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  op: OperationDefinitionNode,
+  variables: Record<string, unknown>,
+): { node: FieldNode; def: GraphQLField<unknown, unknown> | undefined }[] {
+  const root = schema.getRootType(op.operation);
+  if (!root) return [];
+  const fragments = new Map<string, FragmentDefinitionNode>();
+  for (const d of document.definitions) if (d.kind === Kind.FRAGMENT_DEFINITION) fragments.set(d.name.value, d);
+  const included = (node: FieldNode | FragmentSpreadNode | InlineFragmentNode) =>
+    getDirectiveValues(GraphQLSkipDirective, node, variables)?.if !== true && getDirectiveValues(GraphQLIncludeDirective, node, variables)?.if !== false;
+  const byKey = new Map<string, FieldNode>();
+  const seen = new Set<string>();
+  const defs = root.getFields();
+  // depth first, in document order (the order the fields execute in)
+  const stack: SelectionSetNode[] = [op.selectionSet];
+  const visit = (set: SelectionSetNode) => {
+    for (const s of set.selections) {
+      if (!included(s)) continue;
+      if (s.kind === Kind.FIELD) {
+        const key = (s.alias ?? s.name).value;
+        if (!byKey.has(key)) byKey.set(key, s);
+      } else if (s.kind === Kind.INLINE_FRAGMENT) {
+        stack.push(s.selectionSet);
+        visitAll();
+      } else if (!seen.has(s.name.value)) {
+        seen.add(s.name.value);
+        const f = fragments.get(s.name.value);
+        if (f) {
+          stack.push(f.selectionSet);
+          visitAll();
+        }
+      }
+    }
+  };
+  const visitAll = () => {
+    while (stack.length) visit(stack.pop()!);
+  };
+  visitAll();
+  return [...byKey.values()].map((node) => ({ node, def: defs[node.name.value] }));
+}
+
+/** Variables as received: nested at most maxValueDepth, no NUL except in a variable that feeds independent items. */
+function checkVariables(
+  executed: ReturnType<typeof executedRootFields>,
+  variables: Record<string, unknown> | null | undefined,
+): AppError | null {
+  if (!variables) return null;
+  const itemVariables = new Set<string>();
+  for (const { node, def } of executed) {
+    for (const arg of node.arguments ?? []) {
+      if (arg.value.kind === Kind.VARIABLE && independent(def?.args.find((a) => a.name === arg.name.value))) itemVariables.add(arg.value.name.value);
+    }
+  }
+  for (const [name, value] of Object.entries(variables)) {
+    const depth = valueDepth(value);
+    if (depth > LIMITS.maxValueDepth) {
+      return new ValidationError(`invalid request: $${name} is nested more than ${LIMITS.maxValueDepth} levels deep`, [
+        { path: '', message: `nested more than ${LIMITS.maxValueDepth} levels deep` },
+      ]);
+    }
+    if (itemVariables.has(name)) continue;
+    const at = findNul(value);
+    if (at !== null) {
+      return new ValidationError(`invalid request: ${at || `$${name}`}: text must not contain the NUL character (\\u0000)`, [
+        { path: at, message: 'must not contain the NUL character (\\u0000)' },
+      ]);
+    }
+  }
+  return null;
+}
+
+/** How deep objects and arrays nest in a value (iterative: a value a million levels deep is measured, not recursed). */
+export function valueDepth(value: unknown): number {
+  let max = 0;
+  const stack: [unknown, number][] = [[value, 0]];
+  while (stack.length) {
+    const [v, d] = stack.pop()!;
+    if (v === null || typeof v !== 'object') continue;
+    const depth = d + 1;
+    if (depth > max) max = depth;
+    if (max > LIMITS.maxValueDepth) return max;
+    for (const x of Array.isArray(v) ? v : Object.values(v)) if (x !== null && typeof x === 'object') stack.push([x, depth]);
+  }
+  return max;
+}
+
+/**
+ * When GraphQL refused an operation's variables before running it (a value its input types do not take), the
+ * check of the input type each refused variable stands for (the service's schema, Pothos' validation plugin) is
+ * run on the value as received: its ValidationError, with the service's message and paths, is the answer on every
+ * channel. Null when there is nothing to explain (the schema took the value: GraphQL's own error stands).
+ */
+function explainRefusedVariables(schema: GraphQLSchema, op: OperationDefinitionNode, variables: Record<string, unknown>, result: ExecutionResult): AppError | null {
+  if (!result.errors?.length || result.data !== undefined || result.errors.some((e) => e.path)) return null;
+  for (const def of op.variableDefinitions ?? []) {
+    const value = variables[def.variable.name.value];
+    if (value === undefined) continue; // a variable not sent: GraphQL's own message names it
+    const type = typeFromAST(schema, def.type);
+    const named = type && getNamedType(type);
+    if (!named || !isInputObjectType(named)) continue;
+    const check = checkOf(named);
+    if (!check) continue;
+    const items = type && isListType(getNullableType(type)) && Array.isArray(value) ? value : [value];
+    for (const [index, item] of items.entries()) {
+      const outcome = check['~standard'].validate(item);
+      if (outcome.issues?.length) {
+        const err = validationErrorFrom(outcome.issues);
+        return items === value ? indexed(err, index) : err;
+      }
+    }
+  }
+  return null;
+}
+
+const indexed = (e: ValidationError, index: number) =>
+  new ValidationError(`item ${index}: ${e.message}`, e.errors?.map((f) => ({ ...f, path: `/${index}${f.path}` })));
+
+/** An AppError as the operation's only error: every channel maps it as it maps a resolver's. */
+export const errorResult = (e: AppError) => ({ errors: [appErrorAsGraphQL(e)] });
+
+export interface PolicyDeps {
+  /** Honour Idempotency-Key (records in the database). */
+  idempotency?: boolean;
+  /** Who wrote what: each mutation is logged with its fields, key and user (never key material). */
+  logger?: Pick<Logger, 'info'>;
+  /** Counts operations by type (metrics). */
+  onOperation?: (type: string) => void;
+}
+
+export function operationPolicy(deps: PolicyDeps = {}): Plugin<{ fleet?: RequestContext }> {
+  const idempotency = deps.idempotency ? createIdempotency() : null;
+  return {
+    onValidate({ addValidationRule }) {
+      addValidationRule(literalValues);
+      addValidationRule(mutationCap);
+    },
+    async onExecute({ args, executeFn, setExecuteFn, setResultAndStopExecution }) {
+      const ctx = args.contextValue as unknown as RequestContext;
+      const op = getOperationAST(args.document, args.operationName);
+      if (!op || !ctx?.request) return;
+      const variables = (args.variableValues ?? {}) as Record<string, unknown>;
+      const executed = executedRootFields(args.schema, args.document, op, variables);
+      if (ctx.request.channel === 'graphql') deps.onOperation?.(op.operation);
+      // who wrote what, once the write is done: the fields, the key, its user and that user's roles (no key material)
+      const audit =
+        op.operation === 'mutation' && deps.logger
+          ? (result: { errors?: ReadonlyArray<{ originalError?: unknown }> }) => {
+              const failed = result.errors?.map((e) => (e.originalError instanceof AppError ? e.originalError.code : 'error'));
+              deps.logger!.info(
+                {
+                  audit: 'write',
+                  operation: executed.map((f) => f.node.name.value).join(','),
+                  channel: ctx.request.channel,
+                  keyId: ctx.actor.keyId,
+                  userId: ctx.actor.userId,
+                  roles: ctx.actor.roles ?? [],
+                  outcome: failed?.length ? failed.join(',') : 'ok',
+                },
+                'write',
+              );
+            }
+          : null;
+      const refused = checkVariables(executed, variables);
+      if (refused) return setResultAndStopExecution(errorResult(refused));
+
+      // the rate limit: an operation is one unit, or one per executed root mutation field
+      const units = op.operation === 'mutation' ? Math.max(1, executed.length) : 1;
+      const state = ctx.request;
+      state.units.used += units;
+      if (state.units.used > state.units.charged) {
+        const more = state.units.used - state.units.charged;
+        state.units.charged = state.units.used;
+        try {
+          await state.charge(more);
+        } catch (e) {
+          if (e instanceof RateLimitedError) return setResultAndStopExecution(errorResult(e));
+          throw e;
+        }
+      }
+
+      let claim: Extract<Awaited<ReturnType<NonNullable<typeof idempotency>['claim']>>, { kind: 'run' }> | null = null;
+      if (op.operation === 'mutation' && state.idempotencyKey && idempotency) {
+        const c = await idempotency.claim(ctx, args.document, args.operationName ?? null, variables);
+        if (c.kind === 'refused') return setResultAndStopExecution(errorResult(c.error));
+        if (c.kind === 'replay') {
+          state.headers['idempotent-replayed'] = 'true';
+          return setResultAndStopExecution(c.result);
+        }
+        claim = c;
+      }
+      // a channel that maps its own representation to the operation's variables does it here, inside the
+      // operation: its refusal is the operation's result (kept for a repeat like any other)
+      if (state.prepare) {
+        let prepared: Record<string, unknown>;
+        try {
+          prepared = state.prepare(variables);
+        } catch (e) {
+          if (!(e instanceof AppError)) throw e;
+          const result = errorResult(e);
+          await claim?.settle(result);
+          audit?.(result);
+          return setResultAndStopExecution(result);
+        }
+        setExecuteFn((a) => executeFn({ ...a, variableValues: prepared }));
+      }
+      return {
+        async onExecuteDone({ result, setResult }) {
+          if (Symbol.asyncIterator in (result as object)) return; // no streamed results here
+          // variables GraphQL's types refused: the service's own check says what is wrong, in its words
+          const explained = explainRefusedVariables(args.schema, op, variables, result as ExecutionResult);
+          const final = explained ? errorResult(explained) : (result as ExecutionResult);
+          if (explained) setResult(final);
+          await claim?.settle(final);
+          audit?.(final);
+        },
+      };
+    },
+  };
+}
+
+/** Every GraphQL plugin of the policy, for Yoga and for the internal executor alike. */
+export function policyPlugins(production: boolean, deps: PolicyDeps): Plugin[] {
+  return [
+    // a client that goes away stops the work it asked for
+    useExecutionCancellation(),
+    EnvelopArmorPlugin({
+      maxDepth: { n: LIMITS.maxDepth },
+      maxAliases: { n: LIMITS.maxAliases },
+      maxTokens: { n: LIMITS.maxTokens },
+      maxDirectives: { n: LIMITS.maxDirectives },
+      costLimit: { maxCost: LIMITS.maxCost },
+      blockFieldSuggestion: { enabled: production },
+    }) as Plugin,
+    operationPolicy(deps) as Plugin,
+  ];
+}

@@ -1,0 +1,47 @@
+/**
+ * Text a client sends, handled in time linear in its length (issue 21: one 200,000-character display text held
+ * the event loop for two minutes in a backtracking regular expression). The rule for `src/`: user text goes
+ * through no regular expression that can backtrack more than a constant per character. An anchored pattern of
+ * plain character classes (`^[A-Za-z_][A-Za-z0-9_]{0,63}$`) is fine; a quantified run that can fail after the
+ * run and be retried from each position (`/\/+$/`, `/([A-Z]+)([A-Z][a-z])/g`, `/0+$/`) is not: such a job is a
+ * loop here. docs/api-notes.md ("Text") lists the length limits.
+ */
+
+/** Longest one-line text field (names, part numbers, locations, registrations, ...). */
+export const SHORT_TEXT_MAX = 1000;
+/** Longest free text (notes, descriptions, string tracking values). */
+export const LONG_TEXT_MAX = 10_000;
+/** Longest display text of a tracking item or counter (a label; a counter's key is derived from it). */
+export const LABEL_MAX = 200;
+
+/** The message of a text over its limit. */
+export const tooLong = (what: string, max: number) => `${what} is too long (${max} characters at most)`;
+
+/** `text` without the trailing run of `ch` (one character), e.g. `https://a.example//` → `https://a.example`. */
+export function trimTrailing(text: string, ch: string): string {
+  let end = text.length;
+  while (end > 0 && text[end - 1] === ch) end--;
+  return text.slice(0, end);
+}
+
+/** Line breaks: CR, LF, vertical tab, form feed, NEL, line and paragraph separators. */
+function isLineBreak(code: number): boolean {
+  return code === 0x0a || code === 0x0d || code === 0x0b || code === 0x0c || code === 0x85 || code === 0x2028 || code === 0x2029;
+}
+
+/**
+ * `text` on one line: each run of line breaks becomes one space. Every text that goes into an email (subject,
+ * body lines, header values) or an SMS goes through this, so a value a client sent (a submitter's name, a form
+ * name, an answer) cannot add a header or a line of its own.
+ */
+export function oneLine(text: string): string {
+  let out = '';
+  let from = 0;
+  for (let i = 0; i < text.length; i++) {
+    if (!isLineBreak(text.charCodeAt(i))) continue;
+    out += text.slice(from, i) + ' ';
+    while (i + 1 < text.length && isLineBreak(text.charCodeAt(i + 1))) i++;
+    from = i + 1;
+  }
+  return from === 0 ? text : out + text.slice(from);
+}

@@ -1,0 +1,30 @@
+import { z } from 'zod';
+import { TRACKING_SCALE, decimalPlaces } from '../../lib/decimal.js';
+
+/**
+ * The one rule for every tracking figure a client sends (docs/contract/gaps.md §11, "Tracking values, counters and
+ * totals stay exact"): flight-log tracking values, aircraft and vehicle initial values and starting totals,
+ * component counter initial values and resets, schedule thresholds, intervals and completion values, odometer
+ * answers. A figure is a finite number whose magnitude is below 1e9, with at most 6 decimal places; anything else
+ * is a 400 at its path (per item in a batch).
+ *
+ * Why these bounds: a double holds 15 significant decimal digits exactly, and 9 before the point plus 6 after
+ * is 15, so every accepted figure is the exact decimal the client wrote, and sums of them are computed exactly in
+ * `numeric` (src/lib/decimal.ts, the aircraft totals in SQL). 1e25 would be stored as 1e+25 and totals built on it
+ * would stop being exact.
+ */
+export const TRACKING_VALUE_LIMIT = 1e9;
+export const TRACKING_VALUE_PLACES = TRACKING_SCALE;
+
+/**
+ * A tracking figure as a zod schema (`what` names it in messages; the path says where it is). The bounds are
+ * `gt`/`lt` checks so that the OpenAPI document shows them (exclusiveMinimum/exclusiveMaximum).
+ */
+export function trackingValue(what = 'a tracking value') {
+  const range = `${what} must be less than 1000000000 (1e9) in magnitude`;
+  return z
+    .number({ error: `${what} must be a number` })
+    .gt(-TRACKING_VALUE_LIMIT, range)
+    .lt(TRACKING_VALUE_LIMIT, range)
+    .refine((n) => !Number.isFinite(n) || decimalPlaces(n) <= TRACKING_VALUE_PLACES, `${what} must have at most ${TRACKING_VALUE_PLACES} decimal places`);
+}

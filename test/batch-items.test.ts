@@ -1,0 +1,157 @@
+// Batches (docs/contract/gaps.md §11): an item that fails any check — a NUL character anywhere in it, an
+// out-of-range number, a reference of another company, a wrong type — is reported in `errors` with its index and
+// the other items are processed; only a body that is not the documented envelope fails the whole request. The
+// batch runner (src/lib/batch.ts) checks each item for NUL itself, iteratively, before the item's own check.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createServices } from '../src/context.js';
+import { scopedPrisma } from '../src/db/scoped.js';
+import { importFlightLogsCsv } from '../src/modules/flight-logs/csv.js';
+import { createTestEnv, flightLogBody, uniq, type TestEnv } from './helpers.js';
+import { expectValidation } from './assertions.js';
+
+let env: TestEnv;
+const services = () => createServices(scopedPrisma(env.database.prisma, env.a.id));
+const NUL_MESSAGE = /text must not contain the NUL character \(\\u0000\)/;
+
+type Outcome = { results: { uid: string; status: string }[]; errors: { index: number; error: string }[] };
+const indexes = (o: Outcome) => o.errors.map((e) => e.index);
+const errorAt = (o: Outcome, index: number) => o.errors.find((e) => e.index === index)?.error ?? '';
+
+/** An item nested `depth` levels deep with NUL at the bottom (deeper than any recursion would survive). */
+function deep(depth: number): unknown {
+  let v: unknown = 'bottom\u0000';
+  for (let i = 0; i < depth; i++) v = [v];
+  return v;
+}
+
+beforeAll(async () => {
+  env = await createTestEnv();
+});
+afterAll(async () => {
+  await env?.close();
+});
+
+describe('the batch runner, at the service', () => {
+  it('flight logs: NUL in a value, a key or a nested value, a wrong type, another company\u2019s aircraft and an out-of-range figure are each their item\u2019s error', async () => {
+    const logsBefore = (await env.rest.get('/flight-logs?aircraftId=acme-ac-1')).body.count;
+    const out = await services().flightLogs.batchCreate([
+      flightLogBody({ notes: 'first' }),
+      flightLogBody({ pilot: 'pat\u0000' }),
+      flightLogBody({ trackingItems: { 'rem\u0000arks': 'x' } }),
+      flightLogBody({ remarks: { nested: ['ok', 'not\u0000ok'] } }),
+      flightLogBody({ pax: 'two' }),
+      flightLogBody({ aircraftId: 'globex-ac-1', aircraftRegistration: 'VH-GLO' }),
+      flightLogBody({ hobbs: 1e25 }),
+      flightLogBody({ notes: 'last' }),
+    ]);
+    expect(indexes(out)).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(out.results).toHaveLength(2);
+    expect(errorAt(out, 1)).toMatch(/^invalid item: \/pilot: /);
+    expect(errorAt(out, 1)).toMatch(NUL_MESSAGE);
+    expect(errorAt(out, 2)).toContain('/trackingItems/rem\\u0000arks');
+    expect(errorAt(out, 2)).not.toContain('\u0000'); // the message names the key without carrying the character
+    expect(errorAt(out, 3)).toContain('/remarks/nested/1');
+    expect(errorAt(out, 4)).toMatch(/\/pax/);
+    expect(errorAt(out, 5)).toMatch(/globex-ac-1 is not an aircraft of your company/);
+    expect(errorAt(out, 6)).toMatch(/\/hobbs: .*1e9/);
+    expect((await env.rest.get('/flight-logs?aircraftId=acme-ac-1')).body.count).toBe(logsBefore + 2);
+  });
+
+  it('finds NUL 5,000 levels deep without recursion, before the item\u2019s own check', async () => {
+    const out = await services().flightLogs.batchCreate([{ pilot: deep(5000) }, flightLogBody()]);
+    expect(indexes(out)).toEqual([0]);
+    expect(errorAt(out, 0)).toMatch(NUL_MESSAGE);
+    expect(errorAt(out, 0)).toContain('/pilot' + '/0'.repeat(5000));
+    expect(out.results).toHaveLength(1);
+  });
+
+  it('flight-log batch delete: an id holding NUL, a number and an unknown id are errors; the others are deleted', async () => {
+    const made = await services().flightLogs.batchCreate([flightLogBody(), flightLogBody()]);
+    const [a, b] = made.results.map((r) => r.uid);
+    const out = await services().flightLogs.batchDelete([a, `${b}\u0000`, 7, 'fl_nope', b]);
+    expect(indexes(out)).toEqual([1, 2, 3]);
+    expect(errorAt(out, 1)).toMatch(NUL_MESSAGE);
+    expect(errorAt(out, 2)).toBe('each id must be a non-empty string');
+    expect(out.results.map((r) => r.uid)).toEqual([a, b]);
+  });
+
+  it('vehicles: NUL, a wrong type and an out-of-range figure are each their item\u2019s error', async () => {
+    const v = (over: Record<string, unknown> = {}) => ({ make: 'Isuzu', model: 'NPR', registration: `NUL-${uniq()}`, ...over });
+    const out = await services().vehicles.batchCreate([v(), v({ color: 'red\u0000' }), v({ year: 'old' }), v({ initialValues: { odometer: 1e9 } }), v({ photos: [{ caption: '\u0000' }] }), v()]);
+    expect(indexes(out)).toEqual([1, 2, 3, 4]);
+    expect(errorAt(out, 1)).toMatch(/\/color: text must not contain the NUL/);
+    expect(errorAt(out, 4)).toContain('/photos/0/caption');
+    expect(out.results).toHaveLength(2);
+  });
+
+  it('an envelope that is not a list of 1 to 50 fails the whole batch', async () => {
+    await expect(services().flightLogs.batchCreate({ 0: flightLogBody() })).rejects.toThrow(/items must be an array/);
+    await expect(services().vehicles.batchCreate([])).rejects.toThrow(/1 to 50/);
+    await expect(services().flightLogs.batchDelete(Array.from({ length: 51 }, (_, i) => `fl_${i}`))).rejects.toThrow(/1 to 50/);
+  });
+
+  it('CSV import-logs: a row holding NUL is rejected by its line, the others are imported', async () => {
+    const csv = ['timeDate,pilot,aircraftId,aircraftRegistration,startLocation,endLocation,pax,hobbs', `2026-04-01T08:00:00Z,acme-pilot,acme-ac-2,VH-ACZ,YSSY,YS\u0000BK,1,`, '2026-04-02T08:00:00Z,acme-pilot,acme-ac-2,VH-ACZ,YSSY,YSBK,1,'].join('\n');
+    const s = services();
+    const r = await importFlightLogsCsv(s.flightLogs, csv, { aircraft: (uid) => s.aircraft.find(uid) });
+    expect(r.imported).toBe(1);
+    expect(r.rejected).toEqual([{ line: 2, error: expect.stringMatching(/\/endLocation: text must not contain the NUL/) }]);
+  });
+});
+
+describe('the batch routes', () => {
+  it('REST: a wrong type, another company\u2019s aircraft and an out-of-range figure are per item', async () => {
+    const r = await env.rest.post('/flight-logs/batch', {
+      items: [flightLogBody({ pax: 'two' }), flightLogBody(), flightLogBody({ aircraftId: 'globex-ac-1', aircraftRegistration: 'VH-GLO' }), flightLogBody({ landings: 0.1234567 })],
+    });
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    expect(indexes(r.body)).toEqual([0, 2, 3]);
+    expect(r.body.results).toHaveLength(1);
+  });
+
+  it('REST: an envelope that is not the documented one fails the whole request', async () => {
+    expectValidation(await env.rest.post('/flight-logs/batch', { items: [] }), '/items');
+    expectValidation(await env.rest.post('/vehicles/batch', { items: {} }), '/items');
+    expectValidation(await env.rest.post('/flight-logs/batch-delete', { ids: 'fl_1' }), '/ids');
+  });
+
+  // The operation-level NUL check (src/graphql/policy.ts) leaves the items of these arguments to the batch runner:
+  // they are declared INDEPENDENT_ITEMS.
+  it('GraphQL: NUL inside an item given as a literal is that item\u2019s error', async () => {
+    const r = await env.gql(`mutation {
+      createFlightLogs(items: [
+        { timeDate: "2026-03-01T09:30:00Z", pilot: "acme-pilot", aircraftId: "acme-ac-1", aircraftRegistration: "VH-ACM", startLocation: "YSSY", endLocation: "YSBK", pax: 1, notes: "a\\u0000b" },
+        { timeDate: "2026-03-01T09:30:00Z", pilot: "acme-pilot", aircraftId: "acme-ac-1", aircraftRegistration: "VH-ACM", startLocation: "YSSY", endLocation: "YSBK", pax: 1 }
+      ]) { results { uid } errors { index error } }
+      deleteFlightLogs(ids: ["fl_\\u0000", "fl_nope"]) { results { uid } errors { index error } }
+    }`);
+    expect(r.body.errors).toBeUndefined();
+    expect(r.body.data.createFlightLogs.results).toHaveLength(1);
+    expect(r.body.data.createFlightLogs.errors).toEqual([{ index: 0, error: expect.stringMatching(/\/notes: text must not contain the NUL/) }]);
+    expect(r.body.data.deleteFlightLogs.errors).toEqual([
+      { index: 0, error: expect.stringMatching(NUL_MESSAGE) },
+      { index: 1, error: expect.stringMatching(/not found/) },
+    ]);
+  });
+
+  // over REST the envelope's keys are the operation's variables, so the operation sees `items`/`ids` feed a batch
+  it('REST: NUL in one item of /flight-logs/batch, /vehicles/batch and /flight-logs/batch-delete is that item\u2019s error', async () => {
+    const logs = await env.rest.post('/flight-logs/batch', { items: [flightLogBody({ pilot: 'p\u0000' }), flightLogBody()] });
+    expect(logs.status, JSON.stringify(logs.body)).toBe(200);
+    expect(indexes(logs.body)).toEqual([0]);
+    const vehicles = await env.rest.post('/vehicles/batch', { items: [{ make: 'A', model: 'B', registration: `R-${uniq()}\u0000` }, { make: 'A', model: 'B', registration: `R-${uniq()}` }] });
+    expect(vehicles.status, JSON.stringify(vehicles.body)).toBe(200);
+    expect(indexes(vehicles.body)).toEqual([0]);
+    const deleted = await env.rest.post('/flight-logs/batch-delete', { ids: ['fl_\u0000', 'fl_nope'] });
+    expect(deleted.status, JSON.stringify(deleted.body)).toBe(200);
+    expect(indexes(deleted.body)).toEqual([0, 1]);
+  });
+
+  it('GraphQL: NUL in one item given in variables is that item\u2019s error', async () => {
+    const r = await env.gql(`mutation($items: JSON!) { createVehicles(items: $items) { results { uid } errors { index error } } }`, {
+      items: [{ make: 'A\u0000', model: 'B', registration: `R-${uniq()}` }, { make: 'A', model: 'B', registration: `R-${uniq()}` }],
+    });
+    expect(r.status).toBe(200);
+    expect(r.body.data.createVehicles.errors.map((e: { index: number }) => e.index)).toEqual([0]);
+  });
+});

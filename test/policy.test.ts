@@ -1,0 +1,219 @@
+// One policy for every request (issue 21, docs/decisions/0006-policy-at-the-operation.md): key scope, the mutation
+// cap and rate-limit charge (fragments included), variable depth and NUL, and Idempotency-Key are decided at the
+// GraphQL operation, so they hold whatever the channel (REST, GraphQL, MCP) or the content type.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ApiKeyService } from '../src/auth/keys.js';
+import { createTestEnv, flightLogBody, type TestEnv } from './helpers.js';
+import { expectProblem } from './assertions.js';
+
+let env: TestEnv;
+let readKey: string;
+beforeAll(async () => {
+  env = await createTestEnv({ rateLimitPerMinute: 100_000 });
+  readKey = (await new ApiKeyService(env.database.prisma).create({ companyId: env.a.id, name: 'reader', scope: 'read' })).key;
+});
+afterAll(async () => {
+  await env?.close();
+});
+
+const vehicleColor = async () => (await env.json('GET', '/api/v1/vehicles/acme-v-1')).body.color ?? null;
+const logCount = async () => (await env.gql('{ flightLogs(limit: 500) { count } }')).body.data.flightLogs.count as number;
+/** Units left in the key's rate-limit budget, as the last answer said. */
+const remaining = (res: Response) => Number(/remaining=(\d+)/.exec(res.headers.get('ratelimit') ?? '')?.[1]);
+const mutation = (color: string) => `mutation { updateVehicle(id: "acme-v-1", input: { color: "${color}" }) { status } }`;
+
+async function raw(type: string | null, body: BodyInit, key = env.a.key, method = 'POST', path = '/graphql') {
+  const headers: Record<string, string> = { authorization: `Bearer ${key}` };
+  if (type) headers['content-type'] = type;
+  return env.app.fetch(new Request(`http://fleetops.test${path}`, { method, headers, body: method === 'GET' ? undefined : body }));
+}
+
+describe('/graphql takes JSON only: every other body Yoga could read is a 415, whatever the key', () => {
+  const form = () => {
+    const f = new FormData();
+    f.set('operations', JSON.stringify({ query: mutation('multipart') }));
+    f.set('map', '{}');
+    return f;
+  };
+  const bodies: [string, string | null, () => BodyInit][] = [
+    ['application/graphql', 'application/graphql', () => mutation('graphql-body')],
+    ['application/x-www-form-urlencoded', 'application/x-www-form-urlencoded', () => new URLSearchParams({ query: mutation('form') }).toString()],
+    ['multipart/form-data', null, form], // fetch sets the boundary
+    ['text/plain', 'text/plain', () => JSON.stringify({ query: mutation('text') })],
+    ['no content type', null, () => JSON.stringify({ query: mutation('none') })],
+  ];
+  for (const [name, type, body] of bodies) {
+    it(`${name}: 415 for a read key and for a read_write key; nothing changes`, async () => {
+      const before = await vehicleColor();
+      for (const key of [readKey, env.a.key]) {
+        const res = await raw(type, body(), key);
+        expect(res.status, name).toBe(415);
+        expect(res.headers.get('content-type')).toMatch(/problem\+json/);
+      }
+      expect(await vehicleColor()).toBe(before);
+    });
+  }
+
+  it('a mutation in a GET is refused (405) for every key; a query in a GET runs', async () => {
+    const before = await vehicleColor();
+    for (const key of [readKey, env.a.key]) {
+      const res = await raw(null, '', key, 'GET', `/graphql?query=${encodeURIComponent(mutation('get'))}`);
+      expect(res.status).toBe(405);
+    }
+    expect(await vehicleColor()).toBe(before);
+    const q = await raw(null, '', readKey, 'GET', `/graphql?query=${encodeURIComponent('{ aircraftList { count } }')}`);
+    expect(q.status).toBe(200);
+    expect((await q.json()).data.aircraftList.count).toBe(2);
+  });
+
+  it('JSON: a read key gets 403 and changes nothing; a read_write key writes', async () => {
+    const before = await vehicleColor();
+    const refused = await raw('application/json', JSON.stringify({ query: mutation('by-reader') }), readKey);
+    expect(refused.status).toBe(403);
+    expect((await refused.json()).errors[0].extensions.code).toBe('FORBIDDEN');
+    expect(await vehicleColor()).toBe(before);
+    const ok = await raw('application/json', JSON.stringify({ query: mutation('by-writer') }));
+    expect(ok.status).toBe(200);
+    expect(await vehicleColor()).toBe('by-writer');
+  });
+});
+
+describe('mutations inside fragments count like any other', () => {
+  const spread = (n: number, color: string) =>
+    `mutation { ...M } fragment M on Mutation { ${Array.from({ length: n }, (_, i) => `m${i}: updateVehicle(id: "acme-v-1", input: { color: "${color}-${i}" }) { status }`).join(' ')} }`;
+
+  it('more than 10 through a fragment (or an inline fragment) are refused before any runs', async () => {
+    const before = await vehicleColor();
+    for (const query of [spread(11, 'frag'), `mutation { ... on Mutation { ${Array.from({ length: 11 }, (_, i) => `m${i}: updateVehicle(id: "acme-v-1", input: { color: "inline-${i}" }) { status }`).join(' ')} } }`]) {
+      const r = await env.gql(query);
+      expect(r.body.errors![0].message).toMatch(/at most 10 mutations \(got 11\)/);
+      expect(r.body.data).toBeUndefined();
+    }
+    expect(await vehicleColor()).toBe(before);
+  });
+
+  it('each executed mutation field is charged, fragments included; a read key runs none of them', async () => {
+    const first = await env.request('POST', '/graphql', { body: { query: '{ aircraftList { count } }' } });
+    const three = await env.request('POST', '/graphql', { body: { query: spread(3, 'charged') } });
+    expect(three.status).toBe(200);
+    expect(remaining(first) - remaining(three)).toBe(3); // one for the request, one more for each mutation past the first
+    const skipped = await env.request('POST', '/graphql', {
+      body: { query: 'mutation($no: Boolean!) { ...M } fragment M on Mutation { a: updateVehicle(id: "acme-v-1", input: { color: "x" }) @skip(if: $no) { status } b: updateVehicle(id: "acme-v-1", input: { color: "skip-b" }) { status } }', variables: { no: true } },
+    });
+    expect(remaining(three) - remaining(skipped)).toBe(1); // a skipped field does not run and is not charged
+    const before = await vehicleColor();
+    const r = await env.gql(spread(3, 'reader'), undefined, readKey);
+    expect(r.status).toBe(403);
+    expect(r.body.errors![0].extensions.code).toBe('FORBIDDEN'); // the first is refused, and nothing after it runs
+    expect(await vehicleColor()).toBe(before);
+  });
+});
+
+describe('variables and literals: nested at most 64 levels, no NUL, on every channel', () => {
+  // JSON written by hand: JSON.stringify itself recurses and cannot write 5,000 levels
+  const nested = (depth: number) => '{"x":'.repeat(depth) + '"leaf"' + '}'.repeat(depth);
+  const vehicle = (registration: string, depth: number) =>
+    `{"make":"Deep","model":"D","registration":"${registration}","thirdPartyUser":${nested(depth)}}`;
+  const create = 'mutation($input: CreateVehicleInput!) { createVehicle(input: $input) { uid } }';
+  const countVehicles = async () => (await env.json('GET', '/api/v1/vehicles')).body.count as number;
+
+  it('a variable 100 or 5,000 levels deep is a 400 (never stored, never a 500); 60 levels are taken', async () => {
+    const before = await countVehicles();
+    for (const depth of [100, 5_000]) {
+      const r = await env.json('POST', '/graphql', { body: `{"query":${JSON.stringify(create)},"variables":{"input":${vehicle(`DEEP-${depth}`, depth)}}}` });
+      expect(r.status, String(depth)).toBe(400);
+      expect(r.body.errors![0].message).toMatch(/nested more than 64 levels/);
+      expectProblem(await env.json('POST', '/api/v1/vehicles', { body: vehicle(`DEEP-R-${depth}`, depth) }), 400);
+      const mcp = await env.json('POST', '/mcp', {
+        headers: { accept: 'application/json, text/event-stream' },
+        body: `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"createVehicle","arguments":{"body":${vehicle(`DEEP-M-${depth}`, depth)}}}}`,
+      });
+      expect(mcp.body.result.isError, String(depth)).toBe(true);
+      expect(mcp.body.result.content[0].text).toMatch(/nested more than 64 levels/);
+    }
+    expect(await countVehicles()).toBe(before);
+    const ok = await env.json('POST', '/graphql', { body: `{"query":${JSON.stringify(create)},"variables":{"input":${vehicle('DEEP-60', 60)}}}` });
+    expect(ok.body.errors).toBeUndefined();
+  });
+
+  it('a literal nested deeper than 64 levels is refused by validation', async () => {
+    let literal = '"leaf"';
+    for (let i = 0; i < 70; i++) literal = `{ x: ${literal} }`;
+    const r = await env.gql(`mutation { createVehicle(input: { make: "L", model: "L", registration: "LIT-70", thirdPartyUser: ${literal} }) { uid } }`);
+    expect(r.body.errors![0].message).toMatch(/nested at most 64 levels/);
+  });
+
+  it('NUL in a variable or a literal is a 400 naming where', async () => {
+    const v = await env.gql(create, { input: { make: 'N\u0000', model: 'N', registration: 'NUL-1' } });
+    expect(v.body.errors![0].message).toMatch(/\/make: text must not contain the NUL character/);
+    const l = await env.gql('mutation { createVehicle(input: { make: "N\\u0000", model: "N", registration: "NUL-2" }) { uid } }');
+    expect(l.body.errors![0].message).toMatch(/NUL/);
+  });
+});
+
+describe('Idempotency-Key, at the operation: GraphQL, MCP and REST alike, bound to the key that made it', () => {
+  const gqlWith = (key: string, query: string, variables: unknown, apiKey = env.a.key) =>
+    env.request('POST', '/graphql', { key: apiKey, body: { query, variables }, headers: { 'idempotency-key': key } });
+  const create = 'mutation($input: CreateFlightLogInput!) { createFlightLog(input: $input) { uid status } }';
+
+  it('GraphQL: the same key and mutation twice writes once and replays the first result', async () => {
+    const before = await logCount();
+    const input = flightLogBody({ timeDate: '2025-07-01T01:00:00Z' });
+    const first = await gqlWith('gql-1', create, { input });
+    const again = await gqlWith('gql-1', create, { input });
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(await again.json()).toEqual(await first.json());
+    expect(await logCount()).toBe(before + 1);
+    const other = await gqlWith('gql-1', create, { input: { ...input, pax: 3 } });
+    expect((await other.json()).errors[0].extensions.code).toBe('IDEMPOTENCY_MISMATCH');
+    expect(other.status).toBe(422);
+  });
+
+  it('a read key resending a read_write key\u2019s Idempotency-Key and body is refused (403), not replayed', async () => {
+    const body = flightLogBody({ timeDate: '2025-07-02T01:00:00Z' });
+    const first = await env.json('POST', '/api/v1/flight-logs', { body, headers: { 'idempotency-key': 'shared-1' } });
+    expect(first.status).toBe(201);
+    const byReader = await env.json('POST', '/api/v1/flight-logs', { key: readKey, body, headers: { 'idempotency-key': 'shared-1' } });
+    expectProblem(byReader, 403, 'forbidden');
+    expect(byReader.res.headers.get('idempotent-replayed')).toBeNull();
+    const input = flightLogBody({ timeDate: '2025-07-02T02:00:00Z' });
+    expect((await gqlWith('shared-2', create, { input })).status).toBe(200);
+    const gql = await gqlWith('shared-2', create, { input }, readKey);
+    expect(gql.status).toBe(403);
+    expect(gql.headers.get('idempotent-replayed')).toBeNull();
+  });
+
+  it('the same key on another channel names another operation: 422', async () => {
+    const body = flightLogBody({ timeDate: '2025-07-03T01:00:00Z' });
+    expect((await env.json('POST', '/api/v1/flight-logs', { body, headers: { 'idempotency-key': 'cross-1' } })).status).toBe(201);
+    const gql = await gqlWith('cross-1', create, { input: body });
+    expect(gql.status).toBe(422);
+  });
+
+  it('MCP: the same key twice creates one log', async () => {
+    const before = await logCount();
+    const call = (id: number) =>
+      env.request('POST', '/mcp', {
+        headers: { 'idempotency-key': 'mcp-1', accept: 'application/json, text/event-stream' },
+        body: { jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'createFlightLog', arguments: { body: flightLogBody({ timeDate: '2025-07-04T01:00:00Z' }) } } },
+      });
+    const first = await (await call(1)).json();
+    const second = await call(2);
+    expect(second.headers.get('idempotent-replayed')).toBe('true');
+    expect((await second.json()).result).toEqual(first.result);
+    expect(first.result.isError).toBeFalsy();
+    expect(await logCount()).toBe(before + 1);
+  });
+});
+
+describe('MCP batches are charged per call', () => {
+  it('a JSON-RPC batch of 5 tool calls costs 5 units', async () => {
+    const probe = await env.request('POST', '/graphql', { body: { query: '{ aircraftList { count } }' } });
+    const batch = Array.from({ length: 5 }, (_, i) => ({ jsonrpc: '2.0', id: i + 1, method: 'tools/call', params: { name: 'listAircraft', arguments: {} } }));
+    const res = await env.request('POST', '/mcp', { headers: { accept: 'application/json, text/event-stream' }, body: batch });
+    expect(res.status).toBe(200);
+    const answers = await res.json();
+    expect(answers).toHaveLength(5);
+    expect(remaining(probe) - remaining(res)).toBe(5);
+  });
+});
