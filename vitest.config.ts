@@ -14,8 +14,9 @@ export default defineConfig({
     globalSetup: ['test/global-setup.ts'],
     // the service's clock is fixed per file (TEST_CLOCK, else the file's start): see test/setup-clock.ts
     setupFiles: ['test/setup-clock.ts'],
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
+    // generous: a limit guards against a hang, never a measure of speed (the machine may be shared and slow)
+    testTimeout: 120_000,
+    hookTimeout: 180_000,
     // PGlite opens one in-memory database per test file; two cores, so keep it to two workers
     maxWorkers: 2,
     fileParallelism: true,

@@ -34,7 +34,7 @@ import { openDatabase, type Database } from '../src/db/database.js';
 import { importData } from '../src/modules/companies/import.js';
 import type { Prisma } from '../src/generated/prisma/client.js';
 import { COMPANY, scopedPrisma } from '../src/db/scoped.js';
-import { AggregationService } from '../src/modules/aggregation/service.js';
+import { AggregateCheck, AggregationService } from '../src/modules/aggregation/service.js';
 import { aggregateFloorHandler, floorStatement } from './aggregate-floor.js';
 import { withTempDatabase } from './pg.js';
 
@@ -232,7 +232,7 @@ async function breakdown(
           };
         },
       });
-      await new AggregationService(capture).aggregate(shape.body);
+      await new AggregationService(capture).aggregate(AggregateCheck.parse(shape.body));
       const ours = statement as Prisma.Sql | null;
       if (!ours) throw new Error('no statement captured');
       const ourValues = ours.values.map((v) => (v === COMPANY ? c.id : v));
@@ -241,7 +241,7 @@ async function breakdown(
         () => database.sql.query(hand.text, hand.params),
         () => database.sql.query(ours.text, ourValues),
         () => db.$queryRaw(ours),
-        () => new AggregationService(db).aggregate(shape.body),
+        () => new AggregationService(db).aggregate(AggregateCheck.parse(shape.body)),
         () =>
           app.fetch(new Request('http://bench.test/api/v1/aggregate', {
             method: 'POST', headers: { authorization: `Bearer ${c.key}`, 'content-type': 'application/json' }, body: JSON.stringify(shape.body),

@@ -9,7 +9,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { scopedPrisma } from '../src/db/scoped.js';
 import { averageToNumber, decimalToNumber, nearestDouble } from '../src/modules/aggregation/exact.js';
-import { AggregationService } from '../src/modules/aggregation/service.js';
+import { AggregateCheck, AggregationService } from '../src/modules/aggregation/service.js';
 import { forgetSizes } from '../src/modules/aggregation/sizes.js';
 import { createTestEnv, flightLogBody, flightLogBody2, type TestEnv } from './helpers.js';
 
@@ -208,7 +208,7 @@ describe('POST /aggregate: every figure is the nearest double to the exact one',
         };
 
         forgetSizes(); // the rollup plan's span then covers this run's window
-        const answers = [await env.json('POST', '/api/v1/aggregate', { body: request }).then((r) => r.body), ...(await Promise.all(plans.map((p) => p.aggregate(request))))];
+        const answers = [await env.json('POST', '/api/v1/aggregate', { body: request }).then((r) => r.body), ...(await Promise.all(plans.map((p) => p.aggregate(AggregateCheck.parse(request)))))];
         // the rollup answers sums, counts and averages; min and max read the logs whatever the plan
         for (const answer of answers) {
           for (const m of answer.metrics!) {

@@ -9,7 +9,7 @@
 // - a small company reads its logs, a dense one the rollup, and both answer what the other plan answers.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { scopedPrisma } from '../src/db/scoped.js';
-import { AggregationService } from '../src/modules/aggregation/service.js';
+import { AggregateCheck, AggregationService } from '../src/modules/aggregation/service.js';
 import { cutDays, dayOf } from '../src/modules/aggregation/days.js';
 import { forgetSizes, planCosts } from '../src/modules/aggregation/sizes.js';
 import { parseTimeZone, type TimeZoneSpec } from '../src/modules/aggregation/timezone.js';
@@ -150,7 +150,7 @@ describe('the plan by size', () => {
         const main = statements.filter((s) => s.includes('GROUPING SETS'));
         expect(main).toHaveLength(1);
         expect(main[0], `${dateGroup} ${timezone}`).toContain('"FlightLogDaily" x JOIN dd');
-        expect(r.body).toEqual(JSON.parse(JSON.stringify(await logs.aggregate(b))));
+        expect(r.body).toEqual(JSON.parse(JSON.stringify(await logs.aggregate(AggregateCheck.parse(b)))));
       }
     }
   });
@@ -158,10 +158,10 @@ describe('the plan by size', () => {
   it('if the runtime and the database disagreed about a day, the answer comes from the logs', async () => {
     const db = scopedPrisma(env.database.prisma, env.a.id);
     const b = { collection: 'flightLogs', metric: 'hobbs', groupBy: 'aircraftId', dateField: 'timeDate', dateGroup: 'month', timezone: 'Australia/Sydney' };
-    const expected = await new AggregationService(db, { plan: 'logs' }).aggregate(b);
+    const expected = await new AggregationService(db, { plan: 'logs' }).aggregate(AggregateCheck.parse(b));
     // the statement is told that no day is cut (as if the zone had no months): its check refuses the month boundaries
     statements.length = 0;
-    const got = await new AggregationService(db, { plan: 'rollup', alterSource: (src) => ({ ...src, cut: [] }) }).aggregate(b);
+    const got = await new AggregationService(db, { plan: 'rollup', alterSource: (src) => ({ ...src, cut: [] }) }).aggregate(AggregateCheck.parse(b));
     expect(got).toEqual(expected);
     const main = statements.filter((s) => s.includes('GROUPING SETS'));
     expect(main).toHaveLength(2); // the rollup's answer, refused by its own check, then the logs

@@ -9,7 +9,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestEnv, flightLogBody, type TestEnv } from './helpers.js';
 import { scopedPrisma } from '../src/db/scoped.js';
-import { AggregationService } from '../src/modules/aggregation/service.js';
+import { AggregateCheck, AggregationService } from '../src/modules/aggregation/service.js';
 import { rollupServes } from '../src/modules/aggregation/sql.js';
 
 const API = '/api/v1';
@@ -159,8 +159,8 @@ describe('the rollup plan answers what the raw-table plan answers', () => {
             ...(compared % 2 ? { groupBy: 'aircraftId' } : {}),
             ...(compared % 5 === 0 ? { filters: { aircraftId: 'acme-ac-1' } } : {}),
           };
-          const a = await rollup.aggregate(body);
-          const b = await rawOnly.aggregate(body);
+          const a = await rollup.aggregate(AggregateCheck.parse(body));
+          const b = await rawOnly.aggregate(AggregateCheck.parse(body));
           expect(a, JSON.stringify(body)).toEqual(b);
           compared++;
         }
@@ -194,7 +194,7 @@ describe('the rollup plan answers what the raw-table plan answers', () => {
     const ask = async (body: Body) => {
       const r = await env.json('POST', `${API}/aggregate`, { body });
       expect(r.status, JSON.stringify(r.body)).toBe(200);
-      expect(JSON.parse(JSON.stringify(await rollup.aggregate(body))), JSON.stringify(body)).toEqual(r.body);
+      expect(JSON.parse(JSON.stringify(await rollup.aggregate(AggregateCheck.parse(body)))), JSON.stringify(body)).toEqual(r.body);
       return r.body as { results: { group: string; period: string; value: number; count: number }[] };
     };
     const days = async (timezone: string, startDate: string, endDate: string) => {

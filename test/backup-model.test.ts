@@ -17,7 +17,7 @@ import path from 'node:path';
 let db: Database;
 beforeAll(async () => {
   db = await openEmbeddedTestDatabase();
-}, 60_000);
+}, 180_000);
 afterAll(async () => {
   await db?.close();
 });
@@ -80,5 +80,5 @@ describe('the tables of a backup', () => {
       await app.close();
       fs.rmSync(path.dirname(file), { recursive: true, force: true });
     }
-  }, 120_000);
+  }, 180_000);
 });

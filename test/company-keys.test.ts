@@ -38,7 +38,7 @@ beforeAll(async () => {
      WHERE s.nspname = current_schema() AND (x.indisunique OR x.indisprimary)
      ORDER BY 1, 2`,
   );
-}, 60_000);
+}, 180_000);
 afterAll(async () => {
   await db?.close();
 });

@@ -20,7 +20,7 @@ describe('one definition, every channel', () => {
       openapi: { type: 'string', description: 'The radio call sign', maxLength: expect.any(Number) },
       mcp: 'VHONE-CALL',
     });
-  }, 90_000);
+  }, 180_000);
 });
 
 describe('GraphQL stays compatible', () => {

@@ -19,7 +19,7 @@ beforeAll(async () => {
   // a company of its own: test files share one PostgreSQL database, and others load the demo too
   demo = await loadDemo(database, COMPANY);
   app = createApp({ database, config: { rateLimitPerMinute: 0, authFailLimitPerMinute: 0, bodyLimitBytes: 1 << 20, logLevel: 'silent' }, dispatch: false });
-}, 120_000);
+}, 180_000);
 afterAll(async () => {
   await app?.close();
   await database?.close();
@@ -149,5 +149,5 @@ describe('fleetops demo', () => {
     expect(again).toMatchObject({ flightLogs: demo.flightLogs, components: demo.components, scheduleItems: demo.scheduleItems, formCompletions: 2 });
     expect(await aircraft(again.key)).toEqual(before);
     expect((await call('GET', '/api/v1/vehicles/demo-trailer')).status).toBe(200); // the earlier key still works
-  }, 120_000);
+  }, 180_000);
 });

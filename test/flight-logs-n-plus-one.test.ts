@@ -8,7 +8,7 @@ beforeAll(async () => {
   env = await createTestEnv({ onQuery: (q) => { statements++; if (process.env.DEBUG_SQL) console.log(statements, q.slice(0, 150)); } });
   await env.gql('{ __typename }'); // the key's first use: looked up, then known (counts below leave it out)
   await new Promise((r) => setTimeout(r, 50)); // its lastUsedAt write happens off the request's path
-}, 60_000);
+}, 180_000);
 afterAll(() => env?.close());
 
 async function createLogs(n: number, from: number) {

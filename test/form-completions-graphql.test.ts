@@ -19,7 +19,7 @@ beforeAll(async () => {
     },
   });
   formId = r.body.uid;
-}, 60_000);
+}, 180_000);
 afterAll(() => env?.close());
 
 async function submit(n: number) {

@@ -35,7 +35,7 @@ describe.skipIf(!available)('front door in chromium', () => {
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
-  }, 120_000);
+  }, 180_000);
 
   afterAll(async () => {
     await browser?.close();
@@ -98,7 +98,7 @@ describe.skipIf(!available)('front door in chromium', () => {
     expect(foreign(requests)).toEqual([]);
     expect(problems).toEqual([]);
     await page.close();
-  }, 90_000);
+  }, 180_000);
 
   it('GraphiQL at /graphql runs a query with the demo key, from local assets only', async () => {
     const { page, requests, problems } = await open();
@@ -123,9 +123,9 @@ describe.skipIf(!available)('front door in chromium', () => {
     expect(body.errors).toBeUndefined();
     expect(body.data.aircraftList.data.map((a: any) => a.registration).sort()).toEqual(['VH-ABC', 'VH-XYZ']);
     // and GraphiQL shows the answer
-    await page.locator('.graphiql-response', { hasText: 'VH-XYZ' }).first().waitFor({ timeout: 10_000 });
+    await page.locator('.graphiql-response', { hasText: 'VH-XYZ' }).first().waitFor({ timeout: 30_000 });
     expect(foreign(requests)).toEqual([]);
     expect(problems).toEqual([]);
     await page.close();
-  }, 90_000);
+  }, 180_000);
 });

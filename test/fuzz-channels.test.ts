@@ -102,7 +102,7 @@ describe('GraphQL in every content type, with a read key and a read_write key', 
         }),
         { seed: SEED, numRuns: RUNS },
       );
-    }, 120_000);
+    }, 180_000);
   }
 });
 
@@ -136,7 +136,7 @@ describe('a read key\u2019s valid writes, on every channel', () => {
     const first = restRoutes.find((r) => r.operationId === 'createFlightLog')!;
     expect((await env.request('POST', `/api/v1${first.path}`, { key, body: examples.createFlightLog.body })).status).toBe(201);
     expect(await demoSnapshot()).not.toBe(before);
-  }, 120_000);
+  }, 180_000);
 });
 
 describe('REST writes with a read key', () => {
@@ -154,7 +154,7 @@ describe('REST writes with a read key', () => {
         }),
         { seed: SEED, numRuns: Math.max(2, Math.round(RUNS / 2)) },
       );
-    }, 60_000);
+    }, 180_000);
   }
 });
 
@@ -187,7 +187,7 @@ describe('MCP tools and resources, with a read key and a read_write key', () => 
       ),
       { seed: SEED, numRuns: RUNS * 6 },
     );
-  }, 120_000);
+  }, 180_000);
 
   it('resources: bad URIs are JSON-RPC errors in the specification\u2019s codes, with no internals', async () => {
     const uris = ['fleetops://aircraft/acme-ac-1', 'fleetops://aircraft/nope', 'fleetops://aircraft/%00', 'fleetops://aircraft/a\u0000b', 'fleetops://aircraft/%E0%A4%A', 'fleetops://nothing', 'x'.repeat(5000), 'fleetops://forms/field-schema', 'fleetops://maintenance-status'];

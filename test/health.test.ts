@@ -89,7 +89,7 @@ describe.skipIf(onPostgres)('the real server on SIGTERM (DRAIN_DELAY_MS)', () =>
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
-  }, 60_000);
+  }, 180_000);
 });
 
 describe.skipIf(onPostgres)('behind a load balancer (TRUST_PROXY)', () => {
@@ -110,7 +110,7 @@ describe.skipIf(onPostgres)('behind a load balancer (TRUST_PROXY)', () => {
         fs.rmSync(dir, { recursive: true, force: true });
       }
     }
-  }, 120_000);
+  }, 180_000);
 
   it('a TRUST_PROXY that is not an address list is a configuration error', () => {
     expect(() => loadConfig({ TRUST_PROXY: 'not an address' }, { dotenv: false })).toThrow(/TRUST_PROXY is a comma-separated list of addresses or CIDR ranges/);

@@ -48,5 +48,5 @@ describe('MCP Inspector CLI', () => {
     expect(one.structuredContent).toMatchObject({ uid: 'acme-ac-1', registration: 'VH-ACM' });
     const missing = await inspector('--method', 'tools/call', '--tool-name', 'getAircraft', '--tool-arg', 'id=globex-ac-1');
     expect(missing.isError).toBe(true);
-  }, 120_000);
+  }, 180_000);
 });

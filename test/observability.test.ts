@@ -59,7 +59,7 @@ describe.skipIf(onPostgres)('the real server: oversized headers and graceful shu
     const config = { ...loadConfig({ DATA_DIR: dir, PORT: '0', LOG_LEVEL: 'silent', SHUTDOWN_TIMEOUT_MS: '5000' }, { dotenv: false }) };
     server = await startServer(config);
     await importData(server.database, { companies: [companyFixture('obs', key, 'acme')] });
-  }, 60_000);
+  }, 180_000);
   afterAll(async () => {
     await server?.close();
     fs.rmSync(dir, { recursive: true, force: true });
@@ -109,7 +109,7 @@ describe.skipIf(onPostgres)('the real server: oversized headers and graceful shu
     await ended;
     expect(answer).toMatch(/^HTTP\/1\.1 201/);
     await closing;
-  }, 30_000);
+  }, 180_000);
 });
 
 describe('a client that goes away', () => {

@@ -22,7 +22,7 @@ beforeAll(async () => {
   ({ key, companyId } = await loadDemo(database, `demo-${uniq()}`));
   app = createApp({ database, config: { rateLimitPerMinute: 0, authFailLimitPerMinute: 0, bodyLimitBytes: 1 << 20, logLevel: 'silent' }, dispatch: false });
   doc = await (await app.fetch(new Request('http://fleetops.test/api/v1/openapi.json'))).json();
-}, 120_000);
+}, 180_000);
 afterAll(async () => {
   await app?.close();
   await database?.close();
@@ -65,7 +65,7 @@ describe('examples', () => {
       if (res.ok) expect(String(res.status), op.operationId).toBe(documented);
     }
     expect(failures).toEqual([]);
-  }, 120_000);
+  }, 180_000);
 
   it('every example (request bodies, parameters, responses) validates against its schema', () => {
     const ajv = new Ajv2020({ strict: false, allErrors: true });

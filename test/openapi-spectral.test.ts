@@ -17,7 +17,7 @@ describe('Spectral OWASP', () => {
     const errors = results.filter((r) => r.severity === 0).map((r) => `${r.code} at ${r.path.join('.')}: ${r.message}`);
     expect(errors).toEqual([]);
     expect(results.length).toBeGreaterThan(0); // it did lint: warnings such as string-restricted remain
-  }, 120_000);
+  }, 180_000);
 
   it('a `fields` list answer matches FlightLogListResponse', async () => {
     const env = await createTestEnv();

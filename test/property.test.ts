@@ -93,7 +93,7 @@ describe('REST routes under generated malformed requests', () => {
         }),
         { seed: SEED, numRuns: RUNS },
       );
-    }, 120_000);
+    }, 180_000);
   }
 });
 
@@ -125,6 +125,6 @@ describe('GraphQL mutations under generated arguments', () => {
         }),
         { seed: SEED, numRuns: Math.max(10, Math.round(RUNS / 2)) },
       );
-    }, 120_000);
+    }, 180_000);
   }
 });

@@ -65,7 +65,7 @@ describe.skipIf(!chromiumAvailable)('public form in chromium', () => {
     server = await serveApp(env.app);
     base = server.base;
     browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
-  }, 60_000);
+  }, 180_000);
 
   afterAll(async () => {
     await browser?.close();
@@ -114,7 +114,7 @@ describe.skipIf(!chromiumAvailable)('public form in chromium', () => {
     };
     await odometer.fill('48250.5'); // the form takes whole kilometres
     await page.getByRole('button', { name: 'Submit' }).click();
-    await page.locator('#f-0-1-err:not(:empty)').waitFor({ timeout: 10_000 });
+    await page.locator('#f-0-1-err:not(:empty)').waitFor({ timeout: 30_000 });
     await expect(plain('#f-0-1-err')).resolves.toBe('Enter a number of at least 0 without decimals.');
     await expect(page.locator('#f-0-1').getAttribute('aria-invalid')).resolves.toBe('true');
     await expect(plain('#summary')).resolves.toMatch(/^Please correct 1 answer\.$/);
@@ -122,7 +122,7 @@ describe.skipIf(!chromiumAvailable)('public form in chromium', () => {
     // the chosen vehicle leaves the fleet while the form is open
     expect((await env.json('DELETE', '/api/v1/vehicles/acme-v-1')).status).toBe(200);
     await page.getByRole('button', { name: 'Submit' }).click();
-    await page.locator('#f-0-0-err:not(:empty)').waitFor({ timeout: 10_000 });
+    await page.locator('#f-0-0-err:not(:empty)').waitFor({ timeout: 30_000 });
     await expect(plain('#f-0-0-err')).resolves.toBe('The vehicle you chose can no longer be chosen. Choose a vehicle from the list.');
     await expect(page.locator('#f-0-1-err').textContent()).resolves.toBe('');
     expect((await env.json('GET', `/api/v1/form-completions?formId=${formId}`)).body.count).toBe(0);
@@ -130,7 +130,7 @@ describe.skipIf(!chromiumAvailable)('public form in chromium', () => {
 
     await page.getByRole('button', { name: 'Submit' }).click();
     const id = page.locator('#completion-id');
-    await id.waitFor({ timeout: 10_000 });
+    await id.waitFor({ timeout: 30_000 });
     const uid = (await id.textContent())!;
     await expect(summary.textContent()).resolves.toMatch(/Thank you/);
     await expect(page.locator('#public-form').isHidden()).resolves.toBe(true);
@@ -156,5 +156,5 @@ describe.skipIf(!chromiumAvailable)('public form in chromium', () => {
     expect(log).toHaveLength(1);
     expect(log[0]).toMatchObject({ completionId: uid, status: 'delivered', statusCode: 200 });
     expect(JSON.parse(hooks[0])).toMatchObject({ submittedBy: 'public', completionId: uid });
-  }, 60_000);
+  }, 180_000);
 });

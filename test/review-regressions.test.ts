@@ -6,7 +6,7 @@ import { companyFixture, createTestEnv, newKey, uniq, type TestEnv } from './hel
 let env: TestEnv;
 beforeAll(async () => {
   env = await createTestEnv();
-}, 60_000);
+}, 180_000);
 afterAll(() => env?.close());
 
 const log = {
