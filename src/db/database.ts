@@ -106,8 +106,8 @@ export interface OpenOptions {
 
 function pgliteSql(db: PGlite): RawSql {
   const self: RawSql = {
-    async query(text, params) {
-      return (await db.query(text, params as unknown[])).rows as never;
+    async query<T>(text: string, params?: unknown[]) {
+      return (await db.query<T>(text, params)).rows;
     },
     async exec(text) {
       await db.exec(text);
@@ -115,7 +115,7 @@ function pgliteSql(db: PGlite): RawSql {
     async transaction(fn) {
       return db.transaction(async (tx) => {
         const inner: RawSql = {
-          query: async (text, params) => (await tx.query(text, params as unknown[])).rows as never,
+          query: async <T,>(text: string, params?: unknown[]) => (await tx.query<T>(text, params)).rows,
           exec: async (text) => void (await tx.exec(text)),
           transaction: (f) => f(inner),
         };

@@ -5,6 +5,7 @@ import ValidationPlugin from '@pothos/plugin-validation';
 import { GraphQLError, GraphQLScalarType, Kind, type ValueNode } from 'graphql';
 import { getDatamodel } from '../generated/pothos-types.js';
 import type PrismaTypes from '../generated/pothos-types.js';
+import type { PrismaClient } from '../generated/prisma/client.js';
 import type { RequestContext } from '../context.js';
 import { ForbiddenError } from '../errors.js';
 import { canWrite, forbiddenMessage } from '../auth/scopes.js';
@@ -38,8 +39,9 @@ export const builder = new SchemaBuilder<{
     validationError: (result) => validationErrorFrom(result.issues),
   },
   prisma: {
-    // relations load through the request's company-scoped client
-    client: (ctx) => ctx.db as never,
+    // relations load through the request's company-scoped client: a Proxy over the PrismaClient whose delegates add
+    // the company to every query; its types narrow the delegates' arguments, so the plugin's PrismaClient type needs the widening
+    client: (ctx) => ctx.db as unknown as PrismaClient,
     dmmf: getDatamodel(),
     exposeDescriptions: false,
     filterConnectionTotalCount: true,

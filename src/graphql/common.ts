@@ -37,5 +37,7 @@ export const BatchResultType = builder
 
 /** GraphQL optional args arrive as null; services take absent. */
 export function stripNulls<T extends Record<string, unknown>>(o: T): { [K in keyof T]?: Exclude<T[K], null> } {
-  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== null && v !== undefined)) as never;
+  const out: { [K in keyof T]?: Exclude<T[K], null> } = {};
+  for (const [k, v] of Object.entries(o) as [keyof T, T[keyof T]][]) if (v !== null && v !== undefined) out[k] = v as Exclude<T[keyof T], null>;
+  return out;
 }

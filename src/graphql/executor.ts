@@ -1,4 +1,4 @@
-import { envelop, useEngine, useSchema } from '@envelop/core';
+import { envelop, useEngine, useSchema, type Plugin as EnvelopPlugin } from '@envelop/core';
 import type { Plugin } from 'graphql-yoga';
 import { execute, parse, specifiedRules, validate, type DocumentNode, type ExecutionResult, type GraphQLSchema } from 'graphql';
 import type { RequestContext } from '../context.js';
@@ -15,7 +15,10 @@ export interface Executor {
 }
 
 export function createExecutor(schema: GraphQLSchema, plugins: Plugin[]): Executor {
-  const getEnveloped = envelop({ plugins: [useEngine({ parse, validate, execute, specifiedRules }), useSchema(schema), ...(plugins as never[])] });
+  const getEnveloped = envelop({ plugins: [useEngine({ parse, validate, execute, specifiedRules }), useSchema(schema), 
+    // yoga's Plugin type is envelop's with yoga's request fields in its context; these channels run only the policy's
+    // envelop hooks, which read the request context this executor passes (library types force the widening)
+    ...(plugins as unknown as EnvelopPlugin[])] });
   return {
     prepare(document, name) {
       const errors = validate(schema, document);

@@ -31,8 +31,8 @@ type Claim =
   | { kind: 'refused'; error: AppError };
 
 interface StoredResult {
-  data?: unknown;
-  errors?: { message: string; path?: (string | number)[]; status: number; code: string; title: string; errors?: { path: string; message: string }[] }[];
+  data?: ExecutionResult['data'];
+  errors?: { message: string; path?: ReadonlyArray<string | number>; status: number; code: string; title: string; errors?: { path: string; message: string }[] }[];
 }
 
 const printed = new WeakMap<DocumentNode, string>();
@@ -55,11 +55,11 @@ function storable(result: ExecutionResult): StoredResult | null {
   for (const e of result.errors ?? []) {
     const original = databaseError(e.originalError ?? null) ?? e.originalError;
     if (original instanceof AppError) {
-      errors.push({ message: original.message, path: e.path as never, status: original.status, code: original.code, title: original.title, errors: original.errors });
+      errors.push({ message: original.message, path: e.path, status: original.status, code: original.code, title: original.title, errors: original.errors });
     } else if (e.originalError && !(e.originalError instanceof GraphQLError)) {
       return null; // a bug or an outage: not an answer to keep
     } else {
-      errors.push({ message: e.message, path: e.path as never, status: 400, code: 'bad_request', title: 'Bad request' });
+      errors.push({ message: e.message, path: e.path, status: 400, code: 'bad_request', title: 'Bad request' });
     }
   }
   return { ...(result.data !== undefined ? { data: result.data } : {}), ...(errors.length ? { errors } : {}) };
@@ -67,7 +67,7 @@ function storable(result: ExecutionResult): StoredResult | null {
 
 function replayed(stored: StoredResult): ExecutionResult {
   return {
-    ...(stored.data !== undefined ? { data: stored.data as never } : {}),
+    ...(stored.data !== undefined ? { data: stored.data } : {}),
     ...(stored.errors
       ? {
           errors: stored.errors.map((e) => appErrorAsGraphQL(new ReportedError(e.status, e.code, e.title, e.message, e.errors), { path: e.path })),

@@ -1,4 +1,4 @@
-import type { ArgumentRef, EnumRef, InputFieldRef, InputFieldsFromShape, InputObjectRef, SchemaTypes } from '@pothos/core';
+import type { ArgumentRef, InputFieldMap, EnumRef, InputFieldRef, InputFieldsFromShape, InputObjectRef, SchemaTypes } from '@pothos/core';
 import { z } from 'zod';
 import { builder } from './builder.js';
 import { graphqlTypes } from '../lib/graphql-hint.js';
@@ -188,7 +188,8 @@ function inputObject(name: string, schema: JsonSchema, defs: Record<string, Json
     description: extra?.description ?? schema.description,
     // the check of a top-level input, for explaining what GraphQL's coercion refused (src/graphql/policy.ts)
     ...(extra?.check ? { extensions: { [SERVICE_CHECK]: extra.check } } : {}),
-    fields: (t) => Object.fromEntries(planned.map(([key, p]) => [key, makeField(t as unknown as FieldMaker, p)])) as never,
+    // the fields are planned at run time from JSON Schema, so Pothos' per-field option types cannot be inferred
+    fields: (t) => Object.fromEntries(planned.map(([key, p]) => [key, makeField(t as unknown as FieldMaker, p)])) as InputFieldMap,
   }) as unknown as InputObjectRef<Types, unknown>;
   inputs.set(name, ref);
   return ref;
@@ -216,11 +217,11 @@ export function argsFromSchema<S extends z.ZodObject>(
 ): InputFieldsFromShape<Types, z.output<S>, 'Arg'> {
   const json = toJson(schema);
   const planned = fieldsOf(name, { ...json, required: [] }, json.$defs ?? {});
-  const args = Object.fromEntries(planned.map(([key, p]) => [key, makeField({ field: (o) => t.arg(o as never) }, p)]));
+  const args = Object.fromEntries(planned.map(([key, p]) => [key, makeField({ field: (o) => t.arg(o as Parameters<typeof t.arg>[0]) }, p)]));
   // an argument sent as null is one not sent: the filter schemas speak of absent values
   const check = serviceCheck(`${what} query`, schema);
   const withoutNulls = serviceCheck(`${what} query`, schema, (raw) =>
     check.parse(Object.fromEntries(Object.entries(raw as Record<string, unknown>).filter(([, v]) => v !== null && v !== undefined))),
   );
-  return t.validate(args as never, withoutNulls) as InputFieldsFromShape<Types, z.output<S>, 'Arg'>;
+  return t.validate(args as InputFieldMap, withoutNulls) as InputFieldsFromShape<Types, z.output<S>, 'Arg'>;
 }

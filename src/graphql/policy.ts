@@ -25,6 +25,7 @@ import {
   type OperationDefinitionNode,
   type SelectionSetNode,
   type ValidationRule,
+  type ASTNode,
 } from 'graphql';
 import { useExecutionCancellation, type Plugin } from 'graphql-yoga';
 import type { Logger } from 'pino';
@@ -55,8 +56,8 @@ export const LIMITS = { maxDepth: 10, maxAliases: 20, maxTokens: 3000, maxDirect
 export const INDEPENDENT_ITEMS = { independentItems: true } as const;
 const independent = (arg: { extensions?: Record<string, unknown> } | null | undefined) => arg?.extensions?.independentItems === true;
 
-const validationError = (message: string, node?: { loc?: unknown } & object) =>
-  new GraphQLError(message, { nodes: node ? [node as never] : undefined, extensions: { code: 'VALIDATION_ERROR' } });
+const validationError = (message: string, node?: ASTNode) =>
+  new GraphQLError(message, { nodes: node ? [node] : undefined, extensions: { code: 'VALIDATION_ERROR' } });
 
 /** Literals: no NUL (outside independent items), nested at most maxValueDepth. */
 const literalValues: ValidationRule = (context) => {
