@@ -1,4 +1,4 @@
-// Writes schema.graphql and docs/openapi.json from code (`npm run contract`); test/contract-files.test.ts fails
+// Writes schema.graphql and docs/openapi.json from code (`npm run contract`); test/graphql.test.ts fails
 // when either committed file is stale.
 import fs from 'node:fs';
 import { contractFiles } from '../src/contract-files.js';

@@ -5,9 +5,9 @@ import { fileURLToPath } from 'node:url';
 import type { RawSql } from './database.js';
 
 /**
- * Applies prisma/migrations/<name>/migration.sql in name order, each in its own transaction, recording them in
- * Prisma's own `_prisma_migrations` table (same columns and checksum), so `prisma migrate deploy` agrees with us
- * wherever the native schema engine is available. A PostgreSQL advisory lock keeps concurrent starters apart.
+ * Applies prisma/migrations/<name>/migration.sql in name order, all in one transaction under an advisory lock (a
+ * failed migration leaves the database as it was, and concurrent starters wait), recording them in Prisma's own `_prisma_migrations` table (same columns and checksum), so `prisma migrate deploy` agrees with us
+ * wherever the native schema engine is available.
  */
 /** prisma/migrations of this checkout, found upwards from this module (it runs from src/db/ or from the dist/ bundle). */
 export const MIGRATIONS_DIR = (() => {

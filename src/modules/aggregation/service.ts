@@ -1,9 +1,7 @@
-import { z } from 'zod';
 import type { ScopedPrisma } from '../../db/scoped.js';
-import { ValidationError, fieldErrorsFromZod, invalid, isPlainObject, type FieldError } from '../../errors.js';
+import { ValidationError, invalid, type FieldError } from '../../errors.js';
 import { parseIso } from '../../lib/dates.js';
 import {
-  COLLECTIONS,
   COLLECTION_DEFS,
   isDateKind,
   numericExpr,
@@ -11,7 +9,7 @@ import {
   type CollectionName,
   type ResolvedField,
 } from './fields.js';
-import { parseTimeZone, type TimeZoneSpec } from './timezone.js';
+import { parseTimeZone } from './timezone.js';
 import { averageToNumber, decimalToNumber } from './exact.js';
 import { rollupSource } from './sizes.js';
 import { buildQuery, rollupServes, type Source, type SqlRow } from './sql.js';
@@ -26,7 +24,7 @@ import { buildQuery, rollupServes, type Source, type SqlRow } from './sql.js';
  * exact daily rollup when the company's size makes it pay (sizes.ts, days.ts).
  */
 export * from './schema.js';
-import { COUNT_METRIC, DATE_GROUPS, MAX_METRICS, OPERATIONS, checkAggregateShape, type AggregateBody, type AggregateMetricResult, type AggregateParams, type AggregateResult, type AggregateRow, type DateGroup, type Operation, type Plan } from './schema.js';
+import { COUNT_METRIC, type AggregateBody, type AggregateMetricResult, type AggregateParams, type AggregateResult, type Operation, type Plan } from './schema.js';
 export { ALL_GROUP, NONE_GROUP } from './sql.js';
 
 /** The field names a request uses (metrics, groupBy, date field, filters). */

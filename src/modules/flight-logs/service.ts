@@ -4,29 +4,21 @@ import type { ScopedPrisma } from '../../db/scoped.js';
 import {
   NotFoundError,
   ValidationError,
-  fieldErrorsFromZod,
-  invalid,
-  isPlainObject,
   oneLineMessage,
-  putFieldError,
   type FieldError,
 } from '../../errors.js';
-import { newUid } from '../../lib/ids.js';
-import { typedAs } from '../../lib/graphql-hint.js';
-import { parseIsoInstant } from '../../lib/dates.js';
 import { BATCH_MAX, batchList, checkItems, runBatch, type BatchOutcome } from '../../lib/batch.js';
 import type { WriteResult as SharedWriteResult, WriteStatus as SharedWriteStatus } from '../../lib/write-result.js';
-import { EndDateParam, LimitParam, PAGE_DEFAULT, PAGE_MAX, StartDateParam, instantRange, parseFilter } from '../../lib/params.js';
+import { PAGE_DEFAULT, PAGE_MAX, instantRange, parseFilter } from '../../lib/params.js';
 import { applyTotalsDelta, lockAircraft } from '../aircraft/totals.js';
 import { asTrackingMap } from '../tracking/schema.js';
-import { trackingValue } from '../tracking/value.js';
-import { LONG_TEXT_MAX, SHORT_TEXT_MAX, tooLong } from '../../lib/text.js';
 import { afterCursor, allPages, toPage } from '../../db/keyset.js';
 import { withKeys, type RowQuery } from '../../db/selection.js';
 import { retrying } from '../../db/retry.js';
 import { lockAndRead, type LockTarget } from '../../db/locked.js';
 import { jsonEqual } from '../../lib/json.js';
-import { deleteLogsWithTotals, insertLogsIfAircraftUnchanged, type AircraftChecked, type NewLogRow } from './set-write.js';
+import { CHECKED_FIELDS, aircraftErrors, checkTracking, fail, lastSeen, planInsert, split, withoutNulls, type InsertPlan, type NewLog } from './plan.js';
+import { deleteLogsWithTotals, insertLogsIfAircraftUnchanged } from './set-write.js';
 
 /**
  * Flight logs (docs/contract/api-v1.md §2.3-2.7, §4.2; docs/contract/gaps.md §4). This service owns every flight-log rule: input validation
@@ -55,144 +47,6 @@ export type WriteStatus = Extract<SharedWriteStatus, 'created' | 'updated' | 'de
 export type WriteResult = SharedWriteResult<WriteStatus>;
 export type BatchResult = BatchOutcome<WriteResult>;
 
-/** Checks tracking values against the aircraft's declared keys and types. */
-function checkTracking(aircraft: AircraftChecked, tracking: Record<string, TrackingValue>, errors: FieldError[]) {
-  const maint = asTrackingMap(aircraft.maintenanceTrackingItems);
-  const log = asTrackingMap(aircraft.logTrackingItems);
-  for (const [key, value] of Object.entries(tracking)) {
-    const item = maint[key] ?? log[key];
-    const path = `/trackingItems/${key}`;
-    if (!item) {
-      const known = [...Object.keys(maint), ...Object.keys(log)];
-      errors.push({
-        path,
-        message: `unknown tracking field ${key} for aircraft ${aircraft.registration}` +
-          (known.length ? ` (its fields: ${known.join(', ')})` : ' (it declares no tracking fields)'),
-      });
-    } else if (value !== null && typeof value !== item.type) {
-      errors.push({ path, message: `${key} must be a ${item.type} or null, not a ${typeof value}` });
-    }
-  }
-}
-
-function withoutNulls(tracking: Record<string, TrackingValue>): Record<string, number | string> {
-  const out: Record<string, number | string> = {};
-  for (const [k, v] of Object.entries(tracking)) if (v !== null) out[k] = v;
-  return out;
-}
-
-type CreateCore = Omit<CreateFlightLogInput, 'trackingItems'>;
-
-/** A checked create input as its core fields and tracking values. */
-function split(input: CreateFlightLogInput): { core: CreateCore; tracking: Record<string, TrackingValue> } {
-  const { trackingItems, ...core } = input;
-  return { core, tracking: trackingItems ?? {} };
-}
-
-/** The stored row of a new log (the registration always the aircraft's). */
-function logRow(uid: string, core: CreateCore, aircraft: Pick<Aircraft, 'uid' | 'registration'>, tracking: Record<string, TrackingValue>): NewLogRow {
-  return {
-    uid,
-    timeDate: core.timeDate,
-    pilot: core.pilot,
-    copilot: core.copilot ?? null,
-    copilotType: core.copilotType ?? null,
-    aircraftId: aircraft.uid,
-    aircraftRegistration: aircraft.registration,
-    flightNumber: core.flightNumber ?? null,
-    startLocation: core.startLocation,
-    endLocation: core.endLocation,
-    pax: core.pax,
-    notes: core.notes ?? null,
-    tracking: withoutNulls(tracking),
-  };
-}
-
-const CHECKED_FIELDS = { uid: true, registration: true, maintenanceTrackingItems: true, logTrackingItems: true } as const;
-
-/**
- * The fields logs are checked against, per aircraft, as this process last read them. Only a first guess: the
- * write statement compares them with the row it locks and writes nothing if they differ, so a stale entry costs a
- * second attempt, never a wrong log. Bounded; the oldest entries go first.
- */
-const lastSeen = (() => {
-  const MAX = 5000;
-  const entries = new Map<string, AircraftChecked>();
-  const key = (companyId: string, uid: string) => `${companyId}\u0000${uid}`;
-  return {
-    get(companyId: string, uids: string[]): AircraftChecked[] | null {
-      const out: AircraftChecked[] = [];
-      for (const uid of uids) {
-        const a = entries.get(key(companyId, uid));
-        if (!a) return null;
-        out.push(a);
-      }
-      return out;
-    },
-    /** What a read of `uids` found (the ones it did not find are forgotten). */
-    remember(companyId: string, uids: string[], found: AircraftChecked[]) {
-      for (const uid of uids) entries.delete(key(companyId, uid));
-      for (const a of found) {
-        const k = key(companyId, a.uid);
-        entries.delete(k);
-        entries.set(k, a);
-        if (entries.size > MAX) entries.delete(entries.keys().next().value!);
-      }
-    },
-  };
-})();
-
-interface NewLog {
-  index: number;
-  core: CreateCore;
-  tracking: Record<string, TrackingValue>;
-}
-
-interface InsertPlan {
-  rows: NewLogRow[];
-  /** The aircraft the rows were checked against (only those that get a log). */
-  aircraft: AircraftChecked[];
-  done: { index: number; uid: string }[];
-  refused: { index: number; errors: FieldError[] }[];
-}
-
-/** Checks each new log against its aircraft (which must be the company's, with that registration and fields). */
-/**
- * A log's aircraft must be one of the company's, and a registration that is sent must be that aircraft's (the
- * stored registration always follows the aircraft).
- */
-function aircraftErrors(aircraftId: string, registration: string | undefined, aircraft: Pick<AircraftChecked, 'registration'> | null | undefined): FieldError[] {
-  if (!aircraft) return [{ path: '/aircraftId', message: `aircraft ${aircraftId} is not an aircraft of your company` }];
-  if (registration !== undefined && registration !== aircraft.registration) {
-    return [{ path: '/aircraftRegistration', message: `aircraftRegistration ${registration} does not match aircraft ${aircraftId} (registration ${aircraft.registration})` }];
-  }
-  return [];
-}
-
-function planInsert(valid: NewLog[], found: AircraftChecked[]): InsertPlan {
-  const aircraft = new Map(found.map((a) => [a.uid, a]));
-  const plan: InsertPlan = { rows: [], aircraft: [], done: [], refused: [] };
-  const used = new Set<string>();
-  for (const v of valid) {
-    const a = aircraft.get(v.core.aircraftId);
-    const errs = aircraftErrors(v.core.aircraftId, v.core.aircraftRegistration, a);
-    if (a && !errs.length) checkTracking(a, v.tracking, errs);
-    if (errs.length) {
-      plan.refused.push({ index: v.index, errors: errs });
-      continue;
-    }
-    const uid = newUid('fl');
-    plan.rows.push(logRow(uid, v.core, a!, v.tracking));
-    if (!used.has(a!.uid)) plan.aircraft.push(a!);
-    used.add(a!.uid);
-    plan.done.push({ index: v.index, uid });
-  }
-  return plan;
-}
-
-function fail(errors: FieldError[]): never {
-  return invalid('flight log', errors);
-}
 
 export interface FlightLogPage {
   data: FlightLog[];
