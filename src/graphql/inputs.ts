@@ -160,6 +160,8 @@ function plan(path: string, schema: JsonSchema, defs: Record<string, JsonSchema>
     return named(fits ? 'Int' : 'Float');
   }
   if (core.type === 'number') return named('Float');
+  // any value (z.unknown(), e.g. a list's items): null is one of them
+  if (core.type === undefined && !core.anyOf && !core.oneOf) return { ...named('JSON'), nullable: true };
   if (core.anyOf || core.oneOf || Array.isArray(core.type) || core.type === undefined) return named('JSON');
   throw new InputSchemaError(path, `no GraphQL input for JSON Schema type ${JSON.stringify(core.type)}`);
 }
