@@ -226,6 +226,8 @@ export function transactionAssets(tx: ScopedPrisma): AssetReader {
 export class ComponentReader implements ComponentLiveSource {
   private ev!: Evaluator;
   private readingLoader!: DataLoader<CounterRow, Readings, string>;
+  /** Per selection (a request's `query`): the rows it asks for with the same selection are read in one query. */
+  private rowLoaders!: Map<string, DataLoader<string, Component | null>>;
   private childLoaders!: Map<string, DataLoader<string, Component[]>>;
 
   constructor(
@@ -246,6 +248,7 @@ export class ComponentReader implements ComponentLiveSource {
       },
       { cacheKeyFn: (r) => r.uid },
     );
+    this.rowLoaders = new Map();
     this.childLoaders = new Map();
   }
 
@@ -268,12 +271,20 @@ export class ComponentReader implements ComponentLiveSource {
   }
 
   async find(uid: string, query?: RowQuery): Promise<Component | null> {
-    return query ? this.db.component.findFirst({ select: query.select, where: { uid } }) : this.ev.rows.load(uid);
+    if (!query) return this.ev.rows.load(uid);
+    const key = JSON.stringify(query.select ?? null);
+    let loader = this.rowLoaders.get(key);
+    if (!loader) {
+      const select = withKeys(query, ['uid'])?.select;
+      loader = uidLoader((args) => this.db.component.findMany({ ...args, select }));
+      this.rowLoaders.set(key, loader);
+    }
+    return loader.load(uid);
   }
 
   /** Components fitted directly to this component (not deleted): one query per selection for all the parents asked. */
   children(uid: string, query?: RowQuery): Promise<Component[]> {
-    const key = JSON.stringify(query ?? null);
+    const key = JSON.stringify(query?.select ?? null);
     let loader = this.childLoaders.get(key);
     if (!loader) {
       loader = new DataLoader(async (parents) => {
