@@ -338,13 +338,12 @@ export class ComponentReader implements ComponentLiveSource {
 
   async inheritableSources(uid: string, parentType: string, parentUid: string): Promise<InheritableSources> {
     const errors: FieldError[] = [];
-    if (!(PARENT_TYPES as readonly string[]).includes(parentType)) {
-      errors.push({ path: '/query/parentType', message: `parentType must be one of ${PARENT_TYPES.join(', ')}` });
-    }
+    const type = PARENT_TYPES.find((t) => t === parentType);
+    if (!type) errors.push({ path: '/query/parentType', message: `parentType must be one of ${PARENT_TYPES.join(', ')}` });
     if (typeof parentUid !== 'string' || !parentUid) errors.push({ path: '/query/parentUid', message: 'parentUid is required' });
-    if (errors.length) throw new ValidationError('invalid inheritable-sources query', errors);
+    if (!type || errors.length) throw new ValidationError('invalid inheritable-sources query', errors);
     await this.get(uid);
-    const sources = await this.ev.sources(parentType as ParentType, parentUid);
+    const sources = await this.ev.sources(type, parentUid);
     if (!sources) throw new NotFoundError(parentType, parentUid);
     return sources;
   }
