@@ -18,7 +18,8 @@ import { serviceCheck, type ServiceCheck } from './validation.js';
  * - a schema registered with an `id` in `graphqlTypes` is a named type: an enum (one GraphQL enum per id, shared
  *   with the output types that use it) or a nested input object; other enums are String (values in the description);
  * - arrays are lists; objects with declared properties and no other keys are nested input objects named after
- *   their parent and key; maps, unions and unknown values are `JSON`.
+ *   their parent and key; maps, unions and unknown values are `JSON` (an unconstrained value, which null is one
+ *   of, is nullable even where required: a list of them is `[JSON]`).
  */
 type JsonSchema = {
   type?: string | string[];

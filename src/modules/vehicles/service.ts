@@ -85,7 +85,7 @@ const VEHICLE_SERVER_CONTROLLED = ['uid', 'companyId', 'status', 'createdAt', 'u
 
 export const CreateVehicleSchema = VehicleFieldsSchema.strict();
 export const UpdateVehicleSchema = VehicleFieldsSchema.partial().strict();
-/** The REST create body: the contract also lets a new vehicle's starting figures come as `totals` (vehicleInput). */
+/** The create input: the contract also lets a new vehicle's starting figures come as `totals` (CreateVehicleCheck). */
 export const CreateVehicleBodySchema = CreateVehicleSchema.extend({
   totals: NumberMapSchema.optional().describe('Starting figures; on create the same as initialValues'),
 });
