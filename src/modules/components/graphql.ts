@@ -19,7 +19,7 @@ import {
   UpdateComponentCheck,
   componentState,
 } from './schema.js';
-import type { Component } from './service.js';
+import type { ComponentList } from './service.js';
 
 /**
  * Components on GraphQL, and through it on REST and MCP (docs/decisions/0007-defined-once.md): the objects below
@@ -147,7 +147,7 @@ export const ComponentType = builder.prismaObject('Component', {
   }),
 });
 
-export const ComponentListType = builder.objectRef<{ data: Component[]; count: number }>('ComponentList').implement({
+export const ComponentListType = builder.objectRef<ComponentList>('ComponentList').implement({
   fields: (t) => ({
     data: t.field({ type: [ComponentType], resolve: (l) => l.data }),
     count: t.exposeInt('count'),
@@ -184,10 +184,7 @@ builder.queryFields((t) => ({
     type: ComponentListType,
     description: 'Components of the company (soft-deleted ones only with includeDeleted), by name, serial number and uid.',
     args: argsFromSchema(t, 'ComponentFilter', ComponentFilterSchema, 'component'),
-    resolve: async (_r, filter, ctx, info) => {
-      const data = await ctx.services.components.list(stripNulls(filter), queryFromInfo({ context: ctx, info, path: ['data'] }));
-      return { data, count: data.length };
-    },
+    resolve: (_r, filter, ctx, info) => ctx.services.components.list(stripNulls(filter), queryFromInfo({ context: ctx, info, path: ['data'] })),
   }),
   component: t.prismaField({
     type: 'Component',

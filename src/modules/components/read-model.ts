@@ -50,6 +50,11 @@ export interface CounterView {
   value: number;
 }
 
+export interface ComponentList {
+  data: Component[];
+  count: number;
+}
+
 /** What counter readings need of a component row (a request may have read no more of it). */
 export type CounterRow = Pick<Component, 'uid' | 'ancestorUids' | 'counters'>;
 
@@ -253,14 +258,14 @@ export class ComponentReader implements ComponentLiveSource {
   }
 
   /** The components of a checked filter, by name, serial number and uid. */
-  async list(filter: ComponentFilter = {}, query?: RowQuery): Promise<Component[]> {
+  async list(filter: ComponentFilter = {}, query?: RowQuery): Promise<ComponentList> {
     const { state, type, parentUid, rootAssetUid, partNumber, serialNumber, includeDeleted } = filter;
     // a filter left out is undefined, which Prisma reads as no condition
     const where: Prisma.ComponentWhereInput = { state, type, parentUid, rootAssetUid, partNumber, serialNumber };
     if (!includeDeleted) where.status = { not: 'deleted' };
     const rows = await this.db.component.findMany({ select: query?.select, where, orderBy: ORDER });
     if (!query) this.ev.prime(rows); // whole rows only: the evaluator reads ancestors and names from them
-    return rows;
+    return { data: rows, count: rows.length };
   }
 
   /** A component of the company (soft-deleted ones too, with status `deleted`), or 404. */

@@ -19,7 +19,7 @@ import { newCounter, type ComponentPatch, type CounterReset, type InstallRequest
  */
 export type { Component };
 export { COMPONENT_STATES, ComponentFilterSchema, REMOVED_STATES, SERVER_CONTROLLED, type ComponentFilter, type ComponentState } from './schema.js';
-export type { AssetRef, CounterView, InheritableSource, InheritableSources } from './read-model.js';
+export type { AssetRef, ComponentList, CounterView, InheritableSource, InheritableSources } from './read-model.js';
 export type { WriteResult, WriteStatus } from '../../lib/write-result.js';
 
 const COMPONENT: LockTarget<Component> = {
