@@ -14,6 +14,10 @@ beforeAll(async () => {
   env = await createTestEnv();
   const doc = (await env.json('GET', `${API}/openapi.json`, { key: null })).body;
   const ajv = new Ajv2020({ allErrors: true, strict: false });
+  // the document's formats, checked for real (as test/openapi-docs.test.ts does)
+  ajv.addFormat('int32', { type: 'number', validate: (n: number) => Number.isInteger(n) && n >= -(2 ** 31) && n <= 2 ** 31 - 1 });
+  ajv.addFormat('int64', { type: 'number', validate: (n: number) => Number.isSafeInteger(n) });
+  ajv.addFormat('date-time', { type: 'string', validate: (s: string) => !Number.isNaN(Date.parse(s)) && /^\d{4}-\d{2}-\d{2}T/.test(s) });
   ajv.addSchema({ $id: 'urn:fleetops:openapi', components: { schemas: doc.components.schemas } });
   schemaOf = (name) => ajv.compile({ $ref: `urn:fleetops:openapi#/components/schemas/${name}` });
 });
@@ -40,7 +44,7 @@ async function create(body: Body = part(), key?: string): Promise<string> {
   const r = await post('/components', body, key);
   expect(r.status, JSON.stringify(r.body)).toBe(201);
   expect(r.body).toEqual({ uid: expect.stringMatching(/^cmp_/), status: 'created' });
-  expect(schemaOf('ComponentWriteResult')(r.body)).toBe(true);
+  expect(schemaOf('WriteResult')(r.body)).toBe(true);
   return r.body.uid;
 }
 
@@ -211,7 +215,7 @@ describe('GET /components and /components/{id}', () => {
   it('filters by state, type, partNumber and serialNumber; answers {data, count}', async () => {
     const r = await get('/components?type=Rotor%20blade');
     expect(r.status).toBe(200);
-    expect(schemaOf('ComponentListResponse')(r.body)).toBe(true);
+    expect(schemaOf('ComponentList')(r.body)).toBe(true);
     expect(r.body.count).toBe(r.body.data.length);
     expect(r.body.data.map((c: any) => c.uid).sort()).toEqual([ids.blade, ids.blade2].sort());
 
@@ -529,7 +533,7 @@ describe('GET /components/{id}/inheritable-sources', () => {
     const id = await create(part());
     const r = await get(`/components/${id}/inheritable-sources?parentType=aircraft&parentUid=acme-ac-1`);
     expect(r.status, JSON.stringify(r.body)).toBe(200);
-    expect(schemaOf('InheritableSourcesResponse')(r.body)).toBe(true);
+    expect(schemaOf('InheritableSources')(r.body)).toBe(true);
     expect(r.body.parentName).toBe('VH-ACM');
     expect(r.body.sources).toEqual([
       { key: 'hobbs', displayText: 'Hobbs', unit: 'hours', precision: 1, basis: 'sinceNew', currentValue: expect.any(Number) },

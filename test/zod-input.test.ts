@@ -232,7 +232,7 @@ describe('vehicles (the real schema)', () => {
     expect(String(m.updateVehicle.args.find((a) => a.name === 'input')!.type)).toBe('UpdateVehicleInput!');
     expect(String(m.createVehicles.args.find((a) => a.name === 'items')!.type)).toBe('JSON!');
     const create = printType(typeOf('CreateVehicleInput'));
-    expect(create).toContain('"""Required."""\n  make: String');
+    expect(create).toContain('  make: String!'); // required by the service: non-null (src/graphql/inputs.ts)
     expect(create).toContain('  year: Int');
     expect(create).toContain('  tracking: VehicleTrackingInput');
     expect(create).toContain('  trackingDevice: VehicleTrackingDeviceInput');

@@ -18,7 +18,8 @@ import { serviceCheck, type ServiceCheck } from './validation.js';
  * - a schema registered with an `id` in `graphqlTypes` is a named type: an enum (one GraphQL enum per id, shared
  *   with the output types that use it) or a nested input object; other enums are String (values in the description);
  * - arrays are lists; objects with declared properties and no other keys are nested input objects named after
- *   their parent and key; maps, unions and unknown values are `JSON`.
+ *   their parent and key; maps, unions and unknown values are `JSON` (an unconstrained value, which null is one
+ *   of, is nullable even where required: a list of them is `[JSON]`).
  */
 type JsonSchema = {
   type?: string | string[];
@@ -160,6 +161,8 @@ function plan(path: string, schema: JsonSchema, defs: Record<string, JsonSchema>
     return named(fits ? 'Int' : 'Float');
   }
   if (core.type === 'number') return named('Float');
+  // any value (z.unknown(), e.g. a list's items): null is one of them
+  if (core.type === undefined && !core.anyOf && !core.oneOf) return { ...named('JSON'), nullable: true };
   if (core.anyOf || core.oneOf || Array.isArray(core.type) || core.type === undefined) return named('JSON');
   throw new InputSchemaError(path, `no GraphQL input for JSON Schema type ${JSON.stringify(core.type)}`);
 }

@@ -1,4 +1,5 @@
 import { CreateFlightLogCheck, fromFlatBody } from '../flight-logs/schema.js';
+import { CreateComponentCheck } from '../components/schema.js';
 import type { Database } from '../../db/database.js';
 import { ApiKeyService } from '../../auth/keys.js';
 import { createServices } from '../../context.js';
@@ -231,7 +232,7 @@ export async function loadDemo(database: Database, companyId = DEMO_COMPANY): Pr
   const named = <T>(names: Record<string, string[]>, fn: () => Promise<T>) => withUids(names, fn);
 
   // components first, fitted, so their counters follow the year's flights
-  const component = (uid: string, body: Record<string, unknown>) => named({ cmp: [uid] }, () => s.components.create(body));
+  const component = (uid: string, body: Record<string, unknown>) => named({ cmp: [uid] }, () => s.components.create(CreateComponentCheck.parse(body)));
   await component(ids.blade, {
     name: 'Main rotor blade', type: 'Rotor blade', partNumber: '206-010-200-133', serialNumber: 'A-1734', manufacturer: 'Bell',
     counters: [{ displayText: 'Hours', unit: 'hours' }, { displayText: 'Hours since inspection', unit: 'hours', basis: 'sinceEvent' }],

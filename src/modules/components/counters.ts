@@ -271,15 +271,41 @@ export function guessUnit(key: string, displayText: string): CounterUnit {
 /** Counters as stored (the JSON column), tolerating missing fields. */
 export function asCounters(json: unknown): StoredCounter[] {
   if (!Array.isArray(json)) return [];
-  return json
-    .filter((c): c is Record<string, any> => !!c && typeof c === 'object' && typeof (c as any).key === 'string')
-    .map((c) => ({
+  const out: StoredCounter[] = [];
+  for (const c of json) {
+    if (!isRecord(c) || typeof c.key !== 'string') continue;
+    const unit = COUNTER_UNITS.find((u) => u === c.unit);
+    out.push({
       key: c.key,
       displayText: typeof c.displayText === 'string' ? c.displayText : c.key,
-      unit: (COUNTER_UNITS as readonly string[]).includes(c.unit) ? c.unit : 'hours',
-      precision: typeof c.precision === 'number' ? c.precision : DEFAULT_PRECISION[(c.unit as CounterUnit) ?? 'hours'] ?? 0,
+      unit: unit ?? 'hours',
+      // an unknown unit's precision is 0; a missing one's that of hours
+      precision: typeof c.precision === 'number' ? c.precision : unit ? DEFAULT_PRECISION[unit] : c.unit == null ? DEFAULT_PRECISION.hours : 0,
       basis: c.basis === 'sinceEvent' ? 'sinceEvent' : 'sinceNew',
       value: typeof c.value === 'number' ? c.value : 0,
-      binding: c.binding && typeof c.binding === 'object' ? (c.binding as CounterBinding) : null,
-    }));
+      binding: asBinding(c.binding),
+    });
+  }
+  return out;
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** A stored binding (as bindCounter writes it), or null for anything else. */
+function asBinding(b: unknown): CounterBinding | null {
+  if (!isRecord(b)) return null;
+  const parentType = PARENT_TYPES.find((t) => t === b.parentType);
+  const { parentUid, sourceKey, parentValue, selfValue, boundAt, sourceDisplayText, sourcePrecision } = b;
+  if (!parentType || typeof parentUid !== 'string' || typeof sourceKey !== 'string' || typeof boundAt !== 'string') return null;
+  if (typeof parentValue !== 'number' || typeof selfValue !== 'number') return null;
+  return {
+    parentUid,
+    parentType,
+    sourceKey,
+    parentValue,
+    selfValue,
+    boundAt,
+    ...(typeof sourceDisplayText === 'string' ? { sourceDisplayText } : {}),
+    ...(typeof sourcePrecision === 'number' ? { sourcePrecision } : {}),
+  };
 }

@@ -1,40 +1,45 @@
+import { z } from 'zod';
+import { queryFromInfo } from '@pothos/plugin-prisma';
 import { builder } from '../../graphql/builder.js';
 import { WriteResultType, stripNulls } from '../../graphql/common.js';
-import { COUNTER_BASES, COUNTER_UNITS, PARENT_TYPES, type CounterBinding } from './counters.js';
-import type { AssetRef, ComponentList, ComponentView, CounterView, InheritableSource, InheritableSources } from './read-model.js';
-import type { z } from 'zod';
-import { argsFromZod, inputFromZod } from '../../graphql/zod-input.js';
+import { argsFromSchema, enumOf, inputFromSchema } from '../../graphql/inputs.js';
+import { REST_HIDDEN, REST_NULLABLE, jsonOf } from '../../rest/representation.js';
+import type { CounterBinding } from './counters.js';
+import type { AssetRef, CounterView, InheritableSource, InheritableSources } from './read-model.js';
 import {
-  COMPONENT_STATES,
   ComponentFilterSchema,
-  CounterInputSchema,
-  CounterMappingSchema,
-  CreateSchema,
-  InstallSchema,
-  RemoveSchema,
-  ResetSchema,
-  UpdateSchema,
+  ComponentStateSchema,
+  CounterBasisSchema,
+  CounterUnitSchema,
+  CreateComponentCheck,
+  InstallComponentCheck,
+  ParentTypeSchema,
+  RemoveComponentCheck,
+  ResetCounterCheck,
+  UpdateComponentCheck,
+  componentState,
 } from './schema.js';
+import type { ComponentList } from './service.js';
 
-/** GraphQL adapter for components: types, queries and mutations over ComponentService. */
-export const ComponentStateEnum = builder.enumType('ComponentState', {
-  description: 'Where a component is; `installed` is reached only through installComponent.',
-  values: COMPONENT_STATES,
-});
-export const CounterUnitEnum = builder.enumType('CounterUnit', {
-  description: 'Display unit of a counter; it does not restrict which parent fields it can be mapped to.',
-  values: COUNTER_UNITS,
-});
-export const CounterBasisEnum = builder.enumType('CounterBasis', {
-  description: 'sinceNew counters never reset (children may bind to them); sinceEvent counters are reset by users.',
-  values: COUNTER_BASES,
-});
-export const ComponentParentTypeEnum = builder.enumType('ComponentParentType', { values: PARENT_TYPES });
+/**
+ * Components on GraphQL, and through it on REST and MCP (docs/decisions/0007-defined-once.md): the objects below
+ * are the one output definition of a component (docs/contract/api-v1.md §2.15). A component is a plugin-prisma
+ * object in select mode, so a request reads the columns it selects; its counter values, parent and root are
+ * computed from its parents' live values, through the request's loaders (./read-model.ts), for the rows that ask.
+ */
+// the enums, one each, shared by the inputs (the schemas name them, src/graphql/inputs.ts) and the outputs
+export const ComponentStateEnum = enumOf(ComponentStateSchema, 'Where a component is; `installed` is reached only through installComponent.');
+export const CounterUnitEnum = enumOf(CounterUnitSchema, 'Display unit of a counter; it does not restrict which parent fields it can be mapped to.');
+export const CounterBasisEnum = enumOf(
+  CounterBasisSchema,
+  'sinceNew counters never reset (children may bind to them); sinceEvent counters are reset by users.',
+);
+export const ComponentParentTypeEnum = enumOf(ParentTypeSchema);
 
 export const ComponentAssetRefType = builder.objectRef<AssetRef>('ComponentAssetRef').implement({
   description: 'A parent or root asset of a component: aircraft and vehicles by registration, components by name.',
   fields: (t) => ({
-    type: t.exposeString('type', { description: 'aircraft, vehicle or component (rootAsset: aircraft or vehicle)' }),
+    type: t.exposeString('type', { description: 'aircraft, vehicle or component (rootAsset: aircraft or vehicle)', extensions: jsonOf(ParentTypeSchema) }),
     uid: t.exposeString('uid'),
     name: t.exposeString('name'),
   }),
@@ -44,7 +49,7 @@ export const CounterBindingType = builder.objectRef<CounterBinding>('CounterBind
   description: 'Captured at installation: value = selfValue + (parent\u2019s current value of sourceKey - parentValue).',
   fields: (t) => ({
     parentUid: t.exposeString('parentUid'),
-    parentType: t.exposeString('parentType', { description: 'aircraft, vehicle or component' }),
+    parentType: t.exposeString('parentType', { description: 'aircraft, vehicle or component', extensions: jsonOf(ParentTypeSchema) }),
     sourceKey: t.exposeString('sourceKey'),
     parentValue: t.exposeFloat('parentValue', { description: 'The parent\u2019s value of sourceKey when bound' }),
     selfValue: t.exposeFloat('selfValue', { description: 'The counter\u2019s own value when bound' }),
@@ -61,19 +66,22 @@ export const ComponentCounterType = builder.objectRef<CounterView>('ComponentCou
     unit: t.field({ type: CounterUnitEnum, resolve: (c) => c.unit }),
     precision: t.exposeInt('precision', { description: 'Used when unbound; while fitted binding.sourcePrecision wins' }),
     basis: t.field({ type: CounterBasisEnum, resolve: (c) => c.basis }),
-    binding: t.field({ type: CounterBindingType, nullable: true, resolve: (c) => c.binding }),
+    binding: t.field({ type: CounterBindingType, nullable: true, extensions: REST_NULLABLE, resolve: (c) => c.binding }),
     sourceDecreased: t.boolean({
       nullable: true,
       description: 'true when the inherited source went backwards: the value is clamped to selfValue, not corrected',
       resolve: (c) => (c.sourceDecreased ? true : null),
     }),
-    value: t.exposeFloat('value', { description: 'Current value (also in the component\u2019s totals)', extensions: { rest: false } }),
+    value: t.exposeFloat('value', { description: 'Current value (also in the component\u2019s totals)', extensions: REST_HIDDEN }),
   }),
 });
 
-export const ComponentType = builder.objectRef<ComponentView>('Component');
-ComponentType.implement({
+const COUNTER_ROW = { ancestorUids: true, counters: true } as const;
+
+export const ComponentType = builder.prismaObject('Component', {
   description: 'A serialised part with usage counters, fitted to an aircraft, a vehicle or another component.',
+  // the parent's kind and uid are read with every component: `parent` and `parentComponent` follow them
+  select: { uid: true, parentKind: true, parentUid: true },
   fields: (t) => ({
     uid: t.exposeString('uid'),
     companyId: t.exposeString('companyId'),
@@ -82,7 +90,7 @@ ComponentType.implement({
     partNumber: t.exposeString('partNumber'),
     serialNumber: t.exposeString('serialNumber'),
     status: t.exposeString('status', { description: 'active, or deleted when soft-deleted' }),
-    state: t.field({ type: ComponentStateEnum, resolve: (c) => c.state as never }),
+    state: t.field({ type: ComponentStateEnum, select: { state: true }, resolve: (c) => componentState(c.state) }),
     manufacturer: t.exposeString('manufacturer', { nullable: true }),
     description: t.exposeString('description', { nullable: true }),
     condition: t.exposeString('condition', { nullable: true }),
@@ -93,9 +101,19 @@ ComponentType.implement({
       nullable: true,
       description: 'Meaning follows the state (shelf when inStores, vendor when inRepair, ...); absent while installed',
     }),
-    parent: t.field({ type: ComponentAssetRefType, nullable: true, resolve: (c) => c.parent }),
-    installedAt: t.field({ type: 'DateTime', nullable: true, resolve: (c) => c.installedAt }),
-    rootAsset: t.field({ type: ComponentAssetRefType, nullable: true, description: 'Top of the tree', resolve: (c) => c.rootAsset }),
+    parent: t.field({
+      type: ComponentAssetRefType,
+      nullable: true,
+      resolve: (c, _a, ctx) => ctx.services.components.ref(c.parentKind, c.parentUid),
+    }),
+    installedAt: t.expose('installedAt', { type: 'DateTime', nullable: true }),
+    rootAsset: t.field({
+      type: ComponentAssetRefType,
+      nullable: true,
+      description: 'Top of the tree',
+      select: { rootAssetType: true, rootAssetUid: true },
+      resolve: (c, _a, ctx) => ctx.services.components.ref(c.rootAssetType, c.rootAssetUid),
+    }),
     ancestorUids: t.exposeStringList('ancestorUids', { description: 'Every ancestor uid, from the root down to the parent' }),
     childCount: t.exposeInt('childCount'),
     canHaveChildren: t.exposeBoolean('canHaveChildren'),
@@ -103,22 +121,28 @@ ComponentType.implement({
       nullable: true,
       description: 'Intended parent: aircraft, vehicle, or a component type used in the company',
     }),
-    counters: t.field({ type: [ComponentCounterType], resolve: (c) => c.counters }),
-    totals: t.field({ type: 'JSON', description: 'map<string, number>: current value per counter key', resolve: (c) => c.totals }),
-    createdAt: t.field({ type: 'DateTime', resolve: (c) => c.createdAt }),
-    updatedAt: t.field({ type: 'DateTime', resolve: (c) => c.updatedAt }),
-    children: t.field({
-      type: [ComponentType],
-      description: 'Components fitted directly to this one',
-      extensions: { rest: false },
-      resolve: (c, _a, ctx) => ctx.services.components.children(c.uid),
+    counters: t.field({ type: [ComponentCounterType], select: COUNTER_ROW, resolve: (c, _a, ctx) => ctx.services.components.counters(c) }),
+    totals: t.field({
+      type: 'JSON',
+      description: 'map<string, number>: current value per counter key',
+      select: COUNTER_ROW,
+      extensions: jsonOf(z.record(z.string(), z.number())),
+      resolve: (c, _a, ctx) => ctx.services.components.totals(c),
     }),
-    parentComponent: t.field({
-      type: ComponentType,
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
+    children: t.prismaField({
+      type: ['Component'],
+      description: 'Components fitted directly to this one',
+      extensions: REST_HIDDEN,
+      resolve: (query, c, _a, ctx) => ctx.services.components.children(c.uid, query),
+    }),
+    parentComponent: t.prismaField({
+      type: 'Component',
       nullable: true,
       description: 'The parent, when it is a component',
-      extensions: { rest: false },
-      resolve: (c, _a, ctx) => (c.parent?.type === 'component' ? ctx.services.components.find(c.parent.uid) : null),
+      extensions: REST_HIDDEN,
+      resolve: (query, c, _a, ctx) => (c.parentKind === 'component' && c.parentUid ? ctx.services.components.find(c.parentUid, query) : null),
     }),
   }),
 });
@@ -148,32 +172,25 @@ export const InheritableSourcesType = builder.objectRef<InheritableSources>('Inh
   }),
 });
 
-// Inputs are derived from the service's zod schemas (src/graphql/zod-input.ts): defined once, checked there.
-const inputOpts = {
-  names: new Map<z.ZodType, string>([
-    [CounterInputSchema, 'ComponentCounterInput'],
-    [CounterMappingSchema, 'CounterMappingInput'],
-  ]),
-  enums: [ComponentStateEnum, CounterUnitEnum, CounterBasisEnum, ComponentParentTypeEnum],
-};
-export const CreateComponentInput = inputFromZod('CreateComponentInput', CreateSchema, inputOpts);
-export const UpdateComponentInput = inputFromZod('UpdateComponentInput', UpdateSchema, inputOpts);
-export const InstallComponentInput = inputFromZod('InstallComponentInput', InstallSchema, inputOpts);
-export const RemoveComponentInput = inputFromZod('RemoveComponentInput', RemoveSchema, inputOpts);
-export const ResetCounterInput = inputFromZod('ResetCounterInput', ResetSchema, inputOpts);
+// Inputs are the service's checks (src/graphql/inputs.ts): defined once, checked once, by Pothos' validation plugin.
+export const CreateComponentInput = inputFromSchema('CreateComponentInput', CreateComponentCheck);
+export const UpdateComponentInput = inputFromSchema('UpdateComponentInput', UpdateComponentCheck);
+export const InstallComponentInput = inputFromSchema('InstallComponentInput', InstallComponentCheck);
+export const RemoveComponentInput = inputFromSchema('RemoveComponentInput', RemoveComponentCheck);
+export const ResetCounterInput = inputFromSchema('ResetCounterInput', ResetCounterCheck);
 
 builder.queryFields((t) => ({
   components: t.field({
     type: ComponentListType,
     description: 'Components of the company (soft-deleted ones only with includeDeleted), by name, serial number and uid.',
-    args: argsFromZod(t, 'ComponentFilter', ComponentFilterSchema, inputOpts),
-    resolve: (_r, args, ctx) => ctx.services.components.list(stripNulls(args) as never),
+    args: argsFromSchema(t, 'ComponentFilter', ComponentFilterSchema, 'component'),
+    resolve: (_r, filter, ctx, info) => ctx.services.components.list(stripNulls(filter), queryFromInfo({ context: ctx, info, path: ['data'] })),
   }),
-  component: t.field({
-    type: ComponentType,
+  component: t.prismaField({
+    type: 'Component',
     description: 'One component by uid (counter values current); NOT_FOUND when the company has no such component.',
     args: { id: t.arg.id({ required: true }) },
-    resolve: (_r, args, ctx) => ctx.services.components.get(String(args.id)),
+    resolve: (query, _r, args, ctx) => ctx.services.components.get(String(args.id), query),
   }),
   inheritableSources: t.field({
     type: InheritableSourcesType,
@@ -221,7 +238,7 @@ builder.mutationFields((t) => ({
     type: WriteResultType,
     description: 'Takes the component off its parent; bound counters freeze at their current values.',
     args: { id: t.arg.id({ required: true }), input: t.arg({ type: RemoveComponentInput }) },
-    resolve: (_r, args, ctx) => ctx.services.components.remove(String(args.id), args.input ?? {}),
+    resolve: (_r, args, ctx) => ctx.services.components.remove(String(args.id), args.input ?? RemoveComponentCheck.parse({})), // no body: the defaults,
   }),
   resetComponentCounter: t.field({
     type: WriteResultType,

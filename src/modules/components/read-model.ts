@@ -1,6 +1,6 @@
 import DataLoader from 'dataloader';
-import { parseFilter } from '../../lib/params.js';
-import type { Component } from '../../generated/prisma/client.js';
+import type { Component, Prisma } from '../../generated/prisma/client.js';
+import { withKeys, type RowQuery } from '../../db/selection.js';
 import { uidLoader } from '../../db/loaders.js';
 import type { ScopedPrisma } from '../../db/scoped.js';
 import { NotFoundError, ValidationError, type FieldError } from '../../errors.js';
@@ -23,7 +23,7 @@ import {
   type Readings,
   type TreeNode,
 } from './counters.js';
-import { ComponentFilterSchema, type ComponentFilter } from './schema.js';
+import type { ComponentFilter } from './schema.js';
 
 /**
  * Components as every channel reads them (docs/api-notes.md "Components"): counter values are recomputed on every
@@ -50,39 +50,29 @@ export interface CounterView {
   value: number;
 }
 
-/** A component as every channel shows it: stored fields plus parent/root references and current counter values. */
-export interface ComponentView {
-  uid: string;
-  companyId: string;
-  name: string;
-  type: string;
-  partNumber: string;
-  serialNumber: string;
-  status: string;
-  state: string;
-  manufacturer: string | null;
-  description: string | null;
-  condition: string | null;
-  grn: string | null;
-  notes: string | null;
-  alternatePartNumbers: string[];
-  location: string | null;
-  parent: AssetRef | null;
-  installedAt: Date | null;
-  rootAsset: AssetRef | null;
-  ancestorUids: string[];
-  childCount: number;
-  canHaveChildren: boolean;
-  parentType: string | null;
-  counters: CounterView[];
-  totals: Record<string, number>;
-  createdAt: Date;
-  updatedAt: Date;
+export interface ComponentList {
+  data: Component[];
+  count: number;
 }
 
-export interface ComponentList {
-  data: ComponentView[];
-  count: number;
+/** What counter readings need of a component row (a request may have read no more of it). */
+export type CounterRow = Pick<Component, 'uid' | 'ancestorUids' | 'counters'>;
+
+/** A component's counters with their current readings. */
+export function counterViews(row: Pick<Component, 'counters'>, read: Readings): CounterView[] {
+  return asCounters(row.counters).map((c) => {
+    const reading = read[c.key] ?? { value: exact(c.value), sourceDecreased: false };
+    return {
+      key: c.key,
+      displayText: c.displayText,
+      unit: c.unit,
+      precision: c.precision,
+      basis: c.basis,
+      binding: c.binding,
+      sourceDecreased: reading.sourceDecreased,
+      value: reading.value,
+    };
+  });
 }
 
 export interface InheritableSource {
@@ -129,10 +119,10 @@ export class Evaluator {
    * Current counter readings of `rows`: loads their ancestors (one batch) and any other component a binding on the
    * way up refers to, the live values of the aircraft/vehicles bound to, then evaluates each component once.
    */
-  async readings(rows: Component[]): Promise<Map<string, Readings>> {
-    const nodes = new Map<string, Component>(rows.map((r) => [r.uid, r]));
+  async readings(rows: readonly CounterRow[]): Promise<Map<string, Readings>> {
+    const nodes = new Map<string, CounterRow>(rows.map((r) => [r.uid, r]));
     const tried = new Set<string>(nodes.keys());
-    const wanted = (r: Component, out: Set<string>) => {
+    const wanted = (r: CounterRow, out: Set<string>) => {
       for (const a of r.ancestorUids) if (!tried.has(a)) out.add(a);
       for (const c of asCounters(r.counters)) {
         if (c.binding?.parentType === 'component' && !tried.has(c.binding.parentUid)) out.add(c.binding.parentUid);
@@ -171,7 +161,8 @@ export class Evaluator {
     return evaluateTree(treeNodes, (type, uid) => values.get(`${type}:${uid}`), rows.map((r) => r.uid));
   }
 
-  private async ref(type: string | null, uid: string | null): Promise<AssetRef | null> {
+  /** A parent or root asset: aircraft and vehicles by registration, components by name (the uid when gone). */
+  async ref(type: string | null, uid: string | null): Promise<AssetRef | null> {
     if (!type || !uid) return null;
     if (type === 'component') {
       const row = await this.rows.load(uid);
@@ -182,65 +173,14 @@ export class Evaluator {
     return { type, uid, name: live?.name ?? uid };
   }
 
-  async views(rows: Component[]): Promise<ComponentView[]> {
-    const readings = await this.readings(rows);
-    return Promise.all(
-      rows.map(async (r) => {
-        const [parent, rootAsset] = await Promise.all([this.ref(r.parentKind, r.parentUid), this.ref(r.rootAssetType, r.rootAssetUid)]);
-        const read = readings.get(r.uid) ?? {};
-        const counters = asCounters(r.counters).map((c): CounterView => {
-          const reading = read[c.key] ?? { value: exact(c.value), sourceDecreased: false };
-          return {
-            key: c.key,
-            displayText: c.displayText,
-            unit: c.unit,
-            precision: c.precision,
-            basis: c.basis,
-            binding: c.binding,
-            sourceDecreased: reading.sourceDecreased,
-            value: reading.value,
-          };
-        });
-        return {
-          uid: r.uid,
-          companyId: r.companyId,
-          name: r.name,
-          type: r.type,
-          partNumber: r.partNumber,
-          serialNumber: r.serialNumber,
-          status: r.status,
-          state: r.state,
-          manufacturer: r.manufacturer,
-          description: r.description,
-          condition: r.condition,
-          grn: r.grn,
-          notes: r.notes,
-          alternatePartNumbers: r.alternatePartNumbers,
-          location: r.location,
-          parent,
-          installedAt: r.installedAt,
-          rootAsset,
-          ancestorUids: r.ancestorUids,
-          childCount: r.childCount,
-          canHaveChildren: r.canHaveChildren,
-          parentType: r.parentType,
-          counters,
-          totals: Object.fromEntries(counters.map((c) => [c.key, c.value])),
-          createdAt: r.createdAt,
-          updatedAt: r.updatedAt,
-        };
-      }),
-    );
-  }
-
   /** What a child may bind to under this parent, or null when there is no such parent (deleted components neither). */
   async sources(type: ParentType, uid: string): Promise<InheritableSources | null> {
     if (type === 'component') {
       const row = await this.rows.load(uid);
       if (!row || row.status === 'deleted') return null;
-      const [view] = await this.views([row]);
+      const read = (await this.readings([row])).get(uid) ?? {};
       return {
-        parentName: view.name,
+        parentName: row.name,
         sources: asCounters(row.counters)
           .filter((c) => c.basis === 'sinceNew')
           .map((c) => ({
@@ -249,7 +189,7 @@ export class Evaluator {
             unit: c.unit,
             precision: effectivePrecision(c),
             basis: c.basis,
-            currentValue: view.totals[c.key] ?? exact(c.value),
+            currentValue: read[c.key]?.value ?? exact(c.value),
           })),
       };
     }
@@ -282,11 +222,18 @@ export function transactionAssets(tx: ScopedPrisma): AssetReader {
   return new AssetReader(new AircraftService(tx, createAircraftLoader(tx)), new VehicleService(tx, createVehicleLoader(tx)));
 }
 
-/** The reads of ComponentService; its writes (./service.ts) reset these caches so later reads see them. */
+/**
+ * The reads of ComponentService; its writes (./service.ts) reset these caches so later reads see them. Rows are read
+ * with the columns a GraphQL request selects (`query`, plugin-prisma's select: a component has no Prisma relations
+ * to include) where there is one; counter readings
+ * are computed once per request for all the rows that ask for them (DataLoader).
+ */
 export class ComponentReader implements ComponentLiveSource {
   private ev!: Evaluator;
-  private viewLoader!: DataLoader<string, ComponentView | null>;
-  private childLoader!: DataLoader<string, ComponentView[]>;
+  private readingLoader!: DataLoader<CounterRow, Readings, string>;
+  /** Per selection (a request's `query`): the rows it asks for with the same selection are read in one query. */
+  private rowLoaders!: Map<string, DataLoader<string, Component | null>>;
+  private childLoaders!: Map<string, DataLoader<string, Component[]>>;
 
   constructor(
     protected readonly db: ScopedPrisma,
@@ -299,60 +246,89 @@ export class ComponentReader implements ComponentLiveSource {
   protected resetCaches() {
     const ev = new Evaluator(this.db, this.assets);
     this.ev = ev;
-    this.viewLoader = new DataLoader(async (uids) => {
-      const rows = await ev.rows.loadMany(uids);
-      const found = rows.filter((r): r is Component => !!r && !(r instanceof Error));
-      const views = new Map((await ev.views(found)).map((v) => [v.uid, v]));
-      return uids.map((u) => views.get(u) ?? null);
-    });
-    this.childLoader = new DataLoader(async (parents) => {
-      const rows = await this.db.component.findMany({
-        where: { parentKind: 'component', parentUid: { in: [...parents] }, status: { not: 'deleted' } },
-        orderBy: [{ name: 'asc' }, { serialNumber: 'asc' }, { uid: 'asc' }],
-      });
-      ev.prime(rows);
-      const views = await ev.views(rows);
-      return parents.map((p) => views.filter((v) => v.parent?.uid === p));
-    });
+    this.readingLoader = new DataLoader(
+      async (rows) => {
+        const read = await ev.readings(rows);
+        return rows.map((r) => read.get(r.uid) ?? {});
+      },
+      { cacheKeyFn: (r) => r.uid },
+    );
+    this.rowLoaders = new Map();
+    this.childLoaders = new Map();
   }
 
-  async list(filter: ComponentFilter = {}): Promise<ComponentList> {
-    const f = parseFilter(ComponentFilterSchema, filter, 'invalid component query', '/query');
-    const where: Record<string, unknown> = {};
-    if (!f.includeDeleted) where.status = { not: 'deleted' };
-    for (const k of ['state', 'type', 'parentUid', 'rootAssetUid', 'partNumber', 'serialNumber'] as const) if (f[k] !== undefined) where[k] = f[k];
-    const rows = await this.db.component.findMany({ where, orderBy: [{ name: 'asc' }, { serialNumber: 'asc' }, { uid: 'asc' }] });
-    this.ev.prime(rows);
-    const data = await this.ev.views(rows);
-    for (const v of data) this.viewLoader.prime(v.uid, v);
-    return { data, count: data.length };
+  /** The components of a checked filter, by name, serial number and uid. */
+  async list(filter: ComponentFilter = {}, query?: RowQuery): Promise<ComponentList> {
+    const { state, type, parentUid, rootAssetUid, partNumber, serialNumber, includeDeleted } = filter;
+    // a filter left out is undefined, which Prisma reads as no condition
+    const where: Prisma.ComponentWhereInput = { state, type, parentUid, rootAssetUid, partNumber, serialNumber };
+    if (!includeDeleted) where.status = { not: 'deleted' };
+    const rows = await this.db.component.findMany({ select: query?.select, where, orderBy: ORDER });
+    if (!query) this.ev.prime(rows); // whole rows only: the evaluator reads ancestors and names from them
+    return { data: rows, count: rows.length };
   }
 
   /** A component of the company (soft-deleted ones too, with status `deleted`), or 404. */
-  async get(uid: string): Promise<ComponentView> {
-    const view = await this.find(uid);
-    if (!view) throw new NotFoundError('component', uid);
-    return view;
+  async get(uid: string, query?: RowQuery): Promise<Component> {
+    const row = await this.find(uid, query);
+    if (!row) throw new NotFoundError('component', uid);
+    return row;
   }
 
-  find(uid: string): Promise<ComponentView | null> {
-    return this.viewLoader.load(uid);
+  async find(uid: string, query?: RowQuery): Promise<Component | null> {
+    if (!query) return this.ev.rows.load(uid);
+    const key = JSON.stringify(query.select ?? null);
+    let loader = this.rowLoaders.get(key);
+    if (!loader) {
+      const select = withKeys(query, ['uid'])?.select;
+      loader = uidLoader((args) => this.db.component.findMany({ ...args, select }));
+      this.rowLoaders.set(key, loader);
+    }
+    return loader.load(uid);
   }
 
-  /** Components fitted directly to this component (not deleted). */
-  children(uid: string): Promise<ComponentView[]> {
-    return this.childLoader.load(uid);
+  /** Components fitted directly to this component (not deleted): one query per selection for all the parents asked. */
+  children(uid: string, query?: RowQuery): Promise<Component[]> {
+    const key = JSON.stringify(query?.select ?? null);
+    let loader = this.childLoaders.get(key);
+    if (!loader) {
+      loader = new DataLoader(async (parents) => {
+        const rows = await this.db.component.findMany({
+          select: withKeys(query, ['parentUid'])?.select,
+          where: { parentKind: 'component', parentUid: { in: [...parents] }, status: { not: 'deleted' } },
+          orderBy: ORDER,
+        });
+        return parents.map((p) => rows.filter((r) => r.parentUid === p));
+      });
+      this.childLoaders.set(key, loader);
+    }
+    return loader.load(uid);
+  }
+
+  /** The component's counters with their current values. */
+  async counters(row: CounterRow): Promise<CounterView[]> {
+    return counterViews(row, await this.readingLoader.load(row));
+  }
+
+  /** Current value per counter key. */
+  async totals(row: CounterRow): Promise<Record<string, number>> {
+    return Object.fromEntries((await this.counters(row)).map((c) => [c.key, c.value]));
+  }
+
+  /** A parent or root asset reference (see Evaluator.ref). */
+  ref(type: string | null, uid: string | null): Promise<AssetRef | null> {
+    return this.ev.ref(type, uid);
   }
 
   /** ComponentLiveSource: the component's counters as live items (fitted counters show their source's precision). */
   async live(uid: string): Promise<LiveAsset | null> {
-    const view = await this.find(uid);
-    if (!view) return null;
+    const row = await this.find(uid);
+    if (!row) return null;
     return {
       type: 'component',
       uid,
-      name: view.name,
-      items: view.counters.map(
+      name: row.name,
+      items: (await this.counters(row)).map(
         (c): LiveItem => ({
           key: c.key,
           displayText: c.displayText,
@@ -367,14 +343,15 @@ export class ComponentReader implements ComponentLiveSource {
 
   async inheritableSources(uid: string, parentType: string, parentUid: string): Promise<InheritableSources> {
     const errors: FieldError[] = [];
-    if (!(PARENT_TYPES as readonly string[]).includes(parentType)) {
-      errors.push({ path: '/query/parentType', message: `parentType must be one of ${PARENT_TYPES.join(', ')}` });
-    }
+    const type = PARENT_TYPES.find((t) => t === parentType);
+    if (!type) errors.push({ path: '/query/parentType', message: `parentType must be one of ${PARENT_TYPES.join(', ')}` });
     if (typeof parentUid !== 'string' || !parentUid) errors.push({ path: '/query/parentUid', message: 'parentUid is required' });
-    if (errors.length) throw new ValidationError('invalid inheritable-sources query', errors);
+    if (!type || errors.length) throw new ValidationError('invalid inheritable-sources query', errors);
     await this.get(uid);
-    const sources = await this.ev.sources(parentType as ParentType, parentUid);
+    const sources = await this.ev.sources(type, parentUid);
     if (!sources) throw new NotFoundError(parentType, parentUid);
     return sources;
   }
 }
+
+const ORDER: Prisma.ComponentOrderByWithRelationInput[] = [{ name: 'asc' }, { serialNumber: 'asc' }, { uid: 'asc' }];

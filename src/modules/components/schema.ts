@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { ValidationError, fieldErrorsFromZod, invalid, isPlainObject, type FieldError } from '../../errors.js';
 import { checkKeys, pickKeys } from '../../lib/keys.js';
-import { typedAs } from '../../lib/graphql-hint.js';
+import { graphqlType, typedAs } from '../../lib/graphql-hint.js';
+import { serviceCheck } from '../../graphql/validation.js';
 import { BoolParam } from '../../lib/params.js';
 import { trackingValue } from '../tracking/value.js';
 import { LABEL_MAX, LONG_TEXT_MAX, SHORT_TEXT_MAX, tooLong } from '../../lib/text.js';
@@ -13,8 +14,6 @@ import {
   PARENT_TYPES,
   deriveKey,
   exact,
-  type CounterBasis,
-  type CounterUnit,
   type StoredCounter,
 } from './counters.js';
 
@@ -62,20 +61,29 @@ const optionalText = (what: string, max = SHORT_TEXT_MAX) =>
     .nullable()
     .optional()
     .transform((v) => (v === undefined ? undefined : v === null || v.trim() === '' ? null : v.trim()));
-const stateEnum = (values: readonly string[], what = 'state') =>
-  z.enum(values as [string, ...string[]], { error: `${what} must be one of ${values.join(', ')}` });
+const oneOf = <const V extends readonly [string, ...string[]]>(values: V, what: string) =>
+  z.enum(values, { error: `${what} must be one of ${values.join(', ')}` });
+/** The enums, each the GraphQL enum of its id too (shared by inputs and outputs, src/graphql/inputs.ts). */
+const stateEnum = () => graphqlType(oneOf(COMPONENT_STATES, 'state'), 'ComponentState');
+const unitEnum = () => graphqlType(oneOf(COUNTER_UNITS, 'unit'), 'CounterUnit');
+const basisEnum = () => graphqlType(oneOf(COUNTER_BASES, 'basis'), 'CounterBasis');
+const parentTypeEnum = () => graphqlType(oneOf(PARENT_TYPES, 'parentType'), 'ComponentParentType');
+export const ComponentStateSchema = stateEnum();
+export const CounterUnitSchema = unitEnum();
+export const CounterBasisSchema = basisEnum();
+export const ParentTypeSchema = parentTypeEnum();
 /** A counter figure: a tracking value (below 1e9, at most 6 decimal places) that is not negative. */
 const nonNegative = (what: string) => trackingValue(what).min(0, `${what} must not be negative`);
 
-export const CounterInputSchema = z.object({
+export const CounterInputSchema = graphqlType(z.object({
   key: z
     .string({ error: 'key must be a string' })
     .min(1, 'key must not be empty')
     .nullish()
     .describe('Update only: the counter to change. Left out on create (derived from displayText) and to add a counter'),
   displayText: text('displayText', LABEL_MAX).nullish().describe(`Required for a new counter; at most ${LABEL_MAX} characters (the key is derived from it)`),
-  unit: stateEnum(COUNTER_UNITS, 'unit').nullish().describe('Required for a new counter'),
-  basis: stateEnum(COUNTER_BASES, 'basis').nullish().describe('Default sinceNew; fixed once added'),
+  unit: unitEnum().nullish().describe('Required for a new counter'),
+  basis: basisEnum().nullish().describe('Default sinceNew; fixed once added'),
   initialValue: nonNegative('initialValue').nullish().describe('Default 0; new counters only (values change only through the reset operation)'),
   precision: z
     .number({ error: 'precision must be a whole number from 0 to 10' })
@@ -87,7 +95,7 @@ export const CounterInputSchema = z.object({
 }).strict().describe(
   'On create: displayText and unit required, key left out (derived from displayText). On update: with key, changes ' +
     'displayText/unit/precision of that counter; without key, adds a counter. Values change only through the reset operation.',
-);
+), 'ComponentCounterInput');
 export type CounterInput = z.output<typeof CounterInputSchema>;
 const COUNTER_FIELDS = Object.keys(CounterInputSchema.shape);
 
@@ -103,7 +111,7 @@ const bodyShape = {
     .max(COUNTERS_MAX, `alternatePartNumbers holds at most ${COUNTERS_MAX} entries`)
     .nullable()
     .optional(),
-  state: stateEnum(COMPONENT_STATES).optional().describe('Default inStores; installed is refused (use the install operation)'),
+  state: stateEnum().optional().describe('Default inStores; installed is refused (use the install operation)'),
   location: optionalText('location'),
   condition: optionalText('condition'),
   grn: optionalText('grn'),
@@ -132,16 +140,16 @@ export const UpdateSchema = z.object({
 );
 export const BODY_FIELDS = Object.keys(bodyShape);
 
-export const CounterMappingSchema = z.object({
+export const CounterMappingSchema = graphqlType(z.object({
   counterKey: text('counterKey'),
   sourceKey: z
     .string({ error: 'sourceKey must be a string or null' })
     .min(1, 'sourceKey must not be empty')
     .nullish()
     .describe('A key of inheritableSources; null or absent leaves the counter frozen while fitted'),
-}).strict();
+}).strict(), 'CounterMappingInput');
 export const InstallSchema = z.object({
-  parentType: stateEnum(PARENT_TYPES, 'parentType'),
+  parentType: parentTypeEnum(),
   parentUid: text('parentUid'),
   mappings: z
     .array(CounterMappingSchema, { error: 'mappings must be an array' })
@@ -150,7 +158,7 @@ export const InstallSchema = z.object({
 }).strict();
 export const RemoveSchema = z.object({
   // GraphQL keeps the one ComponentState enum; `installed` is this schema's to refuse, with its message
-  state: typedAs(stateEnum(REMOVED_STATES), 'ComponentState').nullish().describe('Default inStores; any state but installed'),
+  state: typedAs(oneOf(REMOVED_STATES, 'state'), 'ComponentState').nullish().describe('Default inStores; any state but installed'),
   location: optionalText('location').describe('Meaning follows the state'),
   condition: optionalText('condition'),
 }).strict().describe('All optional; the body itself may be left out.');
@@ -160,7 +168,7 @@ export const ResetSchema = z.object({
 }).strict();
 
 export const ComponentFilterSchema = z.object({
-  state: stateEnum(COMPONENT_STATES).optional().describe('Only components in this state'),
+  state: stateEnum().optional().describe('Only components in this state'),
   type: z.string().min(1).optional().describe('Only components of this type'),
   parentUid: z.string().min(1).optional().describe('Only components fitted directly to this parent (aircraft, vehicle or component uid)'),
   rootAssetUid: z.string().min(1).optional().describe('Only components anywhere under this aircraft or vehicle'),
@@ -168,7 +176,7 @@ export const ComponentFilterSchema = z.object({
   serialNumber: z.string().min(1).optional().describe('Only components with this serial number'),
   includeDeleted: BoolParam('includeDeleted').optional().describe('Also list soft-deleted components (default false)'),
 });
-export type ComponentFilter = z.input<typeof ComponentFilterSchema>;
+export type ComponentFilter = z.output<typeof ComponentFilterSchema>;
 
 
 /** Parent fields get their own message: they change only through install and remove, never through a body. */
@@ -207,31 +215,41 @@ export function parse<T extends z.ZodType>(what: string, schema: T, raw: unknown
 
 
 /**
- * The body check of each write (no database): the service runs it, and the REST façade runs it before GraphQL sees
- * a body, so both channels answer the same 400.
+ * The check of each write's input (no database), defined once (docs/decisions/0007-defined-once.md): the GraphQL
+ * input types, the REST body documents and MCP schemas are read off the schemas, Pothos' validation plugin runs the
+ * checks, and a value GraphQL's types refuse is explained by the same check, so every channel answers the same 400.
  */
-export const checkBody = {
-  create: (raw: unknown) => parse('component', CreateSchema, raw, BODY_FIELDS),
-  update: (raw: unknown) => parse('component', UpdateSchema, raw, BODY_FIELDS),
-  install: (raw: unknown) => parse('install request', InstallSchema, raw, Object.keys(InstallSchema.shape)),
-  remove: (raw: unknown) => parse('remove request', RemoveSchema, raw ?? {}, Object.keys(RemoveSchema.shape)),
-  reset: (raw: unknown) => parse('counter reset', ResetSchema, raw, Object.keys(ResetSchema.shape)),
-};
+export const CreateComponentCheck = serviceCheck('component', CreateSchema, (raw) => parse('component', CreateSchema, raw, BODY_FIELDS));
+export const UpdateComponentCheck = serviceCheck('component', UpdateSchema, (raw) => parse('component', UpdateSchema, raw, BODY_FIELDS));
+export const InstallComponentCheck = serviceCheck('install request', InstallSchema, (raw) =>
+  parse('install request', InstallSchema, raw, Object.keys(InstallSchema.shape)),
+);
+export const RemoveComponentCheck = serviceCheck('remove request', RemoveSchema, (raw) =>
+  parse('remove request', RemoveSchema, raw ?? {}, Object.keys(RemoveSchema.shape)),
+);
+export const ResetCounterCheck = serviceCheck('counter reset', ResetSchema, (raw) => parse('counter reset', ResetSchema, raw, Object.keys(ResetSchema.shape)));
+export type NewComponent = z.output<typeof CreateSchema>;
+export type ComponentPatch = z.output<typeof UpdateSchema>;
+export type InstallRequest = z.output<typeof InstallSchema>;
+export type RemoveRequest = z.output<typeof RemoveSchema>;
+export type CounterReset = z.output<typeof ResetSchema>;
+
+/** A stored state as the enum (a state outside it is stored by nothing: it reads as inStores). */
+export const componentState = (v: string): ComponentState => COMPONENT_STATES.find((s) => s === v) ?? 'inStores';
 
 /** A counter from create/update input (displayText and unit required); null with errors when invalid. */
 export function newCounter(c: CounterInput, i: number, taken: Set<string>, errors: FieldError[]): StoredCounter | null {
   const at = `/counters/${i}`;
-  const before = errors.length;
-  if (c.displayText == null) errors.push({ path: `${at}/displayText`, message: 'displayText is required for a new counter' });
-  if (c.unit == null) errors.push({ path: `${at}/unit`, message: `unit is required for a new counter (${COUNTER_UNITS.join(', ')})` });
-  if (errors.length > before) return null;
-  const unit = c.unit as CounterUnit;
+  const { displayText, unit } = c;
+  if (displayText == null) errors.push({ path: `${at}/displayText`, message: 'displayText is required for a new counter' });
+  if (unit == null) errors.push({ path: `${at}/unit`, message: `unit is required for a new counter (${COUNTER_UNITS.join(', ')})` });
+  if (displayText == null || unit == null) return null;
   return {
-    key: deriveKey(c.displayText!, taken),
-    displayText: c.displayText!,
+    key: deriveKey(displayText, taken),
+    displayText,
     unit,
     precision: c.precision ?? DEFAULT_PRECISION[unit],
-    basis: (c.basis ?? 'sinceNew') as CounterBasis,
+    basis: c.basis ?? 'sinceNew',
     value: exact(c.initialValue ?? 0),
     binding: null,
   };

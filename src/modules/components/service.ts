@@ -7,9 +7,9 @@ import { now } from '../../lib/clock.js';
 import { newUid } from '../../lib/ids.js';
 import { jsonEqual } from '../../lib/json.js';
 import type { WriteResult } from '../../lib/write-result.js';
-import { COUNTERS_MAX, asCounters, bindCounter, exact, freezeCounter, resetCounter, type CounterUnit, type ParentType, type StoredCounter } from './counters.js';
+import { COUNTERS_MAX, asCounters, bindCounter, exact, freezeCounter, resetCounter, type StoredCounter } from './counters.js';
 import { ComponentReader, Evaluator, transactionAssets } from './read-model.js';
-import { checkBody, newCounter } from './schema.js';
+import { newCounter, type ComponentPatch, type CounterReset, type InstallRequest, type NewComponent, type RemoveRequest } from './schema.js';
 
 /**
  * Component writes (docs/api-notes.md "Components"): create, update, soft delete/restore, the state moves
@@ -19,7 +19,7 @@ import { checkBody, newCounter } from './schema.js';
  */
 export type { Component };
 export { COMPONENT_STATES, ComponentFilterSchema, REMOVED_STATES, SERVER_CONTROLLED, type ComponentFilter, type ComponentState } from './schema.js';
-export type { AssetRef, ComponentList, ComponentView, CounterView, InheritableSource, InheritableSources } from './read-model.js';
+export type { AssetRef, ComponentList, CounterView, InheritableSource, InheritableSources } from './read-model.js';
 export type { WriteResult, WriteStatus } from '../../lib/write-result.js';
 
 const COMPONENT: LockTarget<Component> = {
@@ -45,8 +45,8 @@ async function moveDescendants(tx: ScopedPrisma, uid: string, prefix: string[], 
 }
 
 export class ComponentService extends ComponentReader {
-  async create(raw: unknown): Promise<WriteResult> {
-    const body = checkBody.create(raw);
+  /** Each write takes its input as its check gave it (./schema.ts: GraphQL's validation, or the caller's parse). */
+  async create(body: NewComponent): Promise<WriteResult> {
     const errors: FieldError[] = [];
     if (body.state === 'installed') {
       errors.push({ path: '/state', message: 'a component is fitted with the install operation (POST /components/{id}/install); create it in another state' });
@@ -86,8 +86,7 @@ export class ComponentService extends ComponentReader {
     return { uid, status: 'created' };
   }
 
-  async update(uid: string, raw: unknown): Promise<WriteResult> {
-    const body = checkBody.update(raw);
+  async update(uid: string, body: ComponentPatch): Promise<WriteResult> {
     const result = await lockedWrite(this.db, COMPONENT, uid, async (tx, current) => {
       const errors: FieldError[] = [];
       const conflicts: string[] = [];
@@ -137,7 +136,7 @@ export class ComponentService extends ComponentReader {
           counters[idx] = {
             ...existing,
             displayText: c.displayText ?? existing.displayText,
-            unit: (c.unit as CounterUnit | null | undefined) ?? existing.unit,
+            unit: c.unit ?? existing.unit,
             precision: c.precision ?? existing.precision,
           };
         });
@@ -208,9 +207,8 @@ export class ComponentService extends ComponentReader {
    * Fits the component to a parent. Bindings are rebuilt from `mappings` (unmapped counters stay frozen); the whole
    * subtree under the component moves with it; the new parent's childCount goes up by one.
    */
-  async install(uid: string, raw: unknown): Promise<WriteResult> {
-    const body = checkBody.install(raw);
-    const parentType = body.parentType as ParentType;
+  async install(uid: string, body: InstallRequest): Promise<WriteResult> {
+    const { parentType } = body;
     const result = await lockedWrite(
       this.db,
       COMPONENT,
@@ -305,8 +303,7 @@ export class ComponentService extends ComponentReader {
    * Takes the component off its parent: each bound counter freezes at its current value; the subtree under it
    * comes along (off any aircraft/vehicle); the old parent's childCount goes down by one.
    */
-  async remove(uid: string, raw?: unknown): Promise<WriteResult> {
-    const body = checkBody.remove(raw);
+  async remove(uid: string, body: RemoveRequest): Promise<WriteResult> {
     const result = await lockedWrite(this.db, COMPONENT, uid, async (tx, locked) => {
       let self = locked;
       if (self.state !== 'installed') throw new ConflictError(`component ${uid} is not installed (state ${self.state})`);
@@ -341,8 +338,7 @@ export class ComponentService extends ComponentReader {
   }
 
   /** Resets a `sinceEvent` counter (e.g. after an overhaul); a bound counter re-binds from now. */
-  async resetCounter(uid: string, raw: unknown): Promise<WriteResult> {
-    const body = checkBody.reset(raw);
+  async resetCounter(uid: string, body: CounterReset): Promise<WriteResult> {
     const result = await lockedWrite(this.db, COMPONENT, uid, async (tx, self) => {
       const counters = asCounters(self.counters);
       const idx = counters.findIndex((c) => c.key === body.counterKey);

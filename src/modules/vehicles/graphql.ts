@@ -1,21 +1,32 @@
-import type { z } from 'zod';
+import { queryFromInfo } from '@pothos/plugin-prisma';
 import { builder } from '../../graphql/builder.js';
 import { INDEPENDENT_ITEMS } from '../../graphql/policy.js';
 import { BatchResultType, WriteResultType, stripNulls } from '../../graphql/common.js';
-import { argsFromZod, inputFromZod } from '../../graphql/zod-input.js';
+import { argsFromSchema, inputFromSchema } from '../../graphql/inputs.js';
+import { jsonOf } from '../../rest/representation.js';
+import { NumberMapSchema, TrackingMapSchema } from '../tracking/schema.js';
 import {
-  CreateVehicleBodySchema,
+  CreateVehicleCheck,
   FUEL_TYPES,
   TRANSMISSION_TYPES,
   TrackingDeviceSchema,
-  UpdateVehicleSchema,
+  UpdateVehicleCheck,
+  VehicleFieldsSchema,
   VehicleFilterSchema,
   VehicleTrackingSchema,
+  type Vehicle,
 } from './service.js';
 
-/** GraphQL adapter for vehicles: types, queries and mutations over VehicleService. */
+/**
+ * Vehicles on GraphQL, and through it on REST and MCP (docs/decisions/0007-defined-once.md): the object below is the
+ * one output definition of a vehicle (docs/contract/api-v1.md §2.14). It is a plugin-prisma object in select mode,
+ * so a request reads the columns it selects and nothing more.
+ */
+const fields = VehicleFieldsSchema.shape;
+
 export const VehicleType = builder.prismaObject('Vehicle', {
   description: 'A vehicle. Its maintenance tracking items (e.g. odometer) accumulate into totals.',
+  select: { uid: true },
   fields: (t) => ({
     uid: t.exposeID('uid'),
     make: t.exposeString('make'),
@@ -31,67 +42,98 @@ export const VehicleType = builder.prismaObject('Vehicle', {
     engineNumber: t.exposeString('engineNumber', { nullable: true }),
     previousRegistration: t.exposeString('previousRegistration', { nullable: true }),
     year: t.exposeInt('year', { nullable: true }),
-    fuelType: t.exposeString('fuelType', { nullable: true, description: FUEL_TYPES.join(', ') }),
-    transmissionType: t.exposeString('transmissionType', { nullable: true, description: TRANSMISSION_TYPES.join(', ') }),
+    fuelType: t.exposeString('fuelType', { nullable: true, description: FUEL_TYPES.join(', '), extensions: jsonOf(fields.fuelType) }),
+    transmissionType: t.exposeString('transmissionType', {
+      nullable: true,
+      description: TRANSMISSION_TYPES.join(', '),
+      extensions: jsonOf(fields.transmissionType),
+    }),
     totalSeats: t.exposeInt('totalSeats', { nullable: true }),
     passengerCapacity: t.exposeInt('passengerCapacity', { nullable: true }),
-    tracking: t.field({ type: 'JSON', description: '{kilometers, miles, hours}: the primary unit is true', resolve: (v) => v.tracking }),
-    trackingDevice: t.field({ type: 'JSON', nullable: true, resolve: (v) => v.trackingDevice ?? null }),
-    maintenanceTrackingItems: t.field({ type: 'JSON', resolve: (v) => v.maintenanceTrackingItems ?? {} }),
-    logTrackingItems: t.field({ type: 'JSON', resolve: (v) => v.logTrackingItems ?? {} }),
-    totals: t.field({ type: 'JSON', resolve: (v) => v.totals ?? {} }),
-    initialValues: t.field({ type: 'JSON', resolve: (v) => v.initialValues ?? {} }),
+    tracking: t.field({
+      type: 'JSON',
+      description: '{kilometers, miles, hours}: the primary unit is true',
+      select: { tracking: true },
+      extensions: jsonOf(VehicleTrackingSchema),
+      resolve: (v) => v.tracking,
+    }),
+    trackingDevice: t.field({
+      type: 'JSON',
+      nullable: true,
+      select: { trackingDevice: true },
+      extensions: jsonOf(TrackingDeviceSchema),
+      resolve: (v) => v.trackingDevice ?? null,
+    }),
+    maintenanceTrackingItems: t.field({
+      type: 'JSON',
+      select: { maintenanceTrackingItems: true },
+      extensions: jsonOf(TrackingMapSchema),
+      resolve: (v) => v.maintenanceTrackingItems ?? {},
+    }),
+    logTrackingItems: t.field({
+      type: 'JSON',
+      select: { logTrackingItems: true },
+      extensions: jsonOf(TrackingMapSchema),
+      resolve: (v) => v.logTrackingItems ?? {},
+    }),
+    totals: t.field({ type: 'JSON', select: { totals: true }, extensions: jsonOf(NumberMapSchema), resolve: (v) => v.totals ?? {} }),
+    initialValues: t.field({
+      type: 'JSON',
+      select: { initialValues: true },
+      extensions: jsonOf(NumberMapSchema),
+      resolve: (v) => v.initialValues ?? {},
+    }),
     location: t.exposeString('location', { nullable: true }),
-    thirdPartyUser: t.field({ type: 'JSON', nullable: true, resolve: (v) => v.thirdPartyUser ?? null }),
-    photos: t.field({ type: 'JSON', nullable: true, resolve: (v) => v.photos ?? null }),
+    thirdPartyUser: t.field({
+      type: 'JSON',
+      nullable: true,
+      select: { thirdPartyUser: true },
+      extensions: jsonOf(fields.thirdPartyUser),
+      resolve: (v) => v.thirdPartyUser ?? null,
+    }),
+    photos: t.field({ type: 'JSON', nullable: true, select: { photos: true }, extensions: jsonOf(fields.photos), resolve: (v) => v.photos ?? null }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
   }),
 });
 
-export const VehicleListType = builder.objectRef<{ data: unknown[]; count: number }>('VehicleList').implement({
+export const VehicleListType = builder.objectRef<{ data: Vehicle[]; count: number }>('VehicleList').implement({
   fields: (t) => ({
-    data: t.field({ type: [VehicleType], resolve: (p) => p.data as never }),
+    data: t.field({ type: [VehicleType], resolve: (p) => p.data }),
     count: t.exposeInt('count'),
   }),
 });
+
+// Inputs are the service's checks (src/graphql/inputs.ts): defined once, checked once, by Pothos' validation plugin.
+export const CreateVehicleInput = inputFromSchema(
+  'CreateVehicleInput',
+  CreateVehicleCheck,
+  'A new vehicle (CreateVehicleBody): make, model and registration required; tracking defaults to miles.',
+);
+export const UpdateVehicleInput = inputFromSchema('UpdateVehicleInput', UpdateVehicleCheck, 'Changes to a vehicle (UpdateVehicleBody): only the fields given change.');
 
 builder.queryFields((t) => ({
   vehicles: t.field({
     type: VehicleListType,
     description: 'Vehicles of the company; soft-deleted ones only with includeDeleted (or status: "deleted").',
-    args: argsFromZod(t, 'VehicleFilter', VehicleFilterSchema),
-    resolve: async (_r, args, ctx) => {
-      const data = await ctx.services.vehicles.list(stripNulls(args));
+    args: argsFromSchema(t, 'VehicleFilter', VehicleFilterSchema, 'vehicle'),
+    resolve: async (_r, filter, ctx, info) => {
+      const data = await ctx.services.vehicles.list(stripNulls(filter), queryFromInfo({ context: ctx, info, path: ['data'] }));
       return { data, count: data.length };
     },
   }),
   vehicle: t.prismaField({
     type: 'Vehicle',
     args: { id: t.arg.id({ required: true }) },
-    resolve: (_q, _r, args, ctx) => ctx.services.vehicles.get(String(args.id)),
+    resolve: (query, _r, args, ctx) => ctx.services.vehicles.get(String(args.id), query),
   }),
 }));
-
-/** Input types derived from the service's schemas (src/graphql/zod-input.ts); the service still checks every value. */
-const VEHICLE_INPUT_NAMES = new Map<z.ZodType, string>([
-  [VehicleTrackingSchema, 'VehicleTrackingInput'],
-  [TrackingDeviceSchema, 'VehicleTrackingDeviceInput'],
-]);
-export const CreateVehicleInputType = inputFromZod('CreateVehicleInput', CreateVehicleBodySchema, {
-  description: 'A new vehicle (CreateVehicleBody): make, model and registration required; tracking defaults to miles.',
-  names: VEHICLE_INPUT_NAMES,
-});
-export const UpdateVehicleInputType = inputFromZod('UpdateVehicleInput', UpdateVehicleSchema, {
-  description: 'Changes to a vehicle (UpdateVehicleBody): only the fields given change.',
-  names: VEHICLE_INPUT_NAMES,
-});
 
 builder.mutationFields((t) => ({
   createVehicle: t.field({
     type: WriteResultType,
     description: 'Creates a vehicle: make, model, registration required; tracking defaults to miles.',
-    args: { input: t.arg({ type: CreateVehicleInputType, required: true }) },
+    args: { input: t.arg({ type: CreateVehicleInput, required: true }) },
     resolve: (_r, args, ctx) => ctx.services.vehicles.create(args.input),
   }),
   createVehicles: t.field({
@@ -102,7 +144,7 @@ builder.mutationFields((t) => ({
   }),
   updateVehicle: t.field({
     type: WriteResultType,
-    args: { id: t.arg.id({ required: true }), input: t.arg({ type: UpdateVehicleInputType, required: true }) },
+    args: { id: t.arg.id({ required: true }), input: t.arg({ type: UpdateVehicleInput, required: true }) },
     resolve: (_r, args, ctx) => ctx.services.vehicles.update(String(args.id), args.input),
   }),
   deleteVehicle: t.field({

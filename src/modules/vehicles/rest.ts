@@ -1,50 +1,18 @@
 import { z } from 'zod';
 import { batchBody } from '../../lib/batch.js';
-import { defineRoutes, named, omitNulls } from '../../rest/contract.js';
-import { TrackingItemMetadataSchema } from '../tracking/schema.js';
-import { CreateVehicleBodySchema, UpdateVehicleSchema, VehicleFieldsSchema, VehicleFilterSchema, vehicleInput } from './service.js';
+import { defineRoutes, named } from '../../rest/contract.js';
+import { CreateVehicleBodySchema, UpdateVehicleSchema, VehicleFilterSchema } from './service.js';
 
-const TrackingItemMetadataDoc = named('TrackingItemMetadata', TrackingItemMetadataSchema);
-
-/** REST adapter for vehicles (docs/contract/api-v1.md §2.14, docs/contract/gaps.md §3): declarations only; each route runs its GraphQL field (src/rest/facade.ts). */
-const fields = {
-  ...VehicleFieldsSchema.shape,
-  maintenanceTrackingItems: z.record(z.string(), TrackingItemMetadataDoc).optional(),
-  logTrackingItems: z.record(z.string(), TrackingItemMetadataDoc).optional(),
-};
-
-export const VehicleDoc = named(
-  'Vehicle',
-  z.object({
-    uid: z.string(),
-    ...fields,
-    status: z.string().describe('Server-controlled: active, or deleted after a soft delete'),
-    companyId: z.string(),
-    maintenanceTrackingItems: z.record(z.string(), TrackingItemMetadataDoc),
-    logTrackingItems: z.record(z.string(), TrackingItemMetadataDoc),
-    totals: z.record(z.string(), z.number()).optional(),
-    createdAt: z.string().optional(),
-    updatedAt: z.string().optional(),
-  }),
-);
-export const VehicleListDoc = named('VehicleList', z.object({ data: z.array(VehicleDoc), count: z.number().int() }));
+/**
+ * REST routes of vehicles (docs/contract/api-v1.md §2.14, docs/contract/gaps.md §3): declarations only; each runs its
+ * GraphQL field, and the body is the REST representation of its GraphQL type (src/rest/facade.ts,
+ * src/rest/representation.ts).
+ */
 // Request bodies: the service's own schemas
 export const CreateVehicleBody = named('CreateVehicleBody', CreateVehicleBodySchema);
 export const UpdateVehicleBody = named('UpdateVehicleBody', UpdateVehicleSchema);
-export const VehicleWriteResultDoc = named(
-  'VehicleWriteResult',
-  z.object({ uid: z.string(), status: z.enum(['created', 'updated', 'deleted', 'restored', 'no_changes']) }),
-);
 export const VehicleBatchBody = named('VehicleBatchCreateBody', z.object({ items: z.array(CreateVehicleBody).min(1).max(50) }));
-export const VehicleBatchResultDoc = named(
-  'VehicleBatchResult',
-  z.object({
-    results: z.array(VehicleWriteResultDoc),
-    errors: z.array(z.object({ index: z.number().int(), error: z.string() })),
-  }),
-);
 
-const present = (v: Record<string, unknown>) => omitNulls(v);
 const idParam = z.object({ id: z.string().min(1).describe('Vehicle uid') });
 
 export const vehicleRoutes = defineRoutes([
@@ -58,9 +26,7 @@ export const vehicleRoutes = defineRoutes([
     description: 'Soft-deleted vehicles are hidden unless includeDeleted=true (or status=deleted).',
     query: VehicleFilterSchema,
     status: 200,
-    response: VehicleListDoc,
     errors: [400],
-    present: (d) => ({ data: d.data.map(present), count: d.count }),
   },
   {
     operationId: 'getVehicle',
@@ -71,9 +37,7 @@ export const vehicleRoutes = defineRoutes([
     summary: 'Get a vehicle',
     params: idParam,
     status: 200,
-    response: VehicleDoc,
     errors: [404],
-    present,
   },
   {
     operationId: 'createVehicle',
@@ -84,9 +48,7 @@ export const vehicleRoutes = defineRoutes([
     summary: 'Create a vehicle',
     body: CreateVehicleBody,
     bodyArg: 'input',
-    accept: vehicleInput('create'),
     status: 201,
-    response: VehicleWriteResultDoc,
     errors: [400],
   },
   {
@@ -100,7 +62,6 @@ export const vehicleRoutes = defineRoutes([
     body: VehicleBatchBody,
     accept: batchBody('items'),
     status: 200,
-    response: VehicleBatchResultDoc,
     errors: [400],
   },
   {
@@ -113,9 +74,7 @@ export const vehicleRoutes = defineRoutes([
     params: idParam,
     body: UpdateVehicleBody,
     bodyArg: 'input',
-    accept: vehicleInput('update'),
     status: 200,
-    response: VehicleWriteResultDoc,
     errors: [400, 404, 409],
   },
   {
@@ -128,7 +87,6 @@ export const vehicleRoutes = defineRoutes([
     description: 'Status becomes deleted; the vehicle is hidden from lists and can be restored.',
     params: idParam,
     status: 200,
-    response: VehicleWriteResultDoc,
     errors: [404],
   },
   {
@@ -140,7 +98,6 @@ export const vehicleRoutes = defineRoutes([
     summary: 'Restore a deleted vehicle',
     params: idParam,
     status: 200,
-    response: VehicleWriteResultDoc,
     errors: [404, 409],
   },
 ]);

@@ -2,11 +2,15 @@ import type DataLoader from 'dataloader';
 import { uidLoader } from '../../db/loaders.js';
 import { z } from 'zod';
 import type { Vehicle } from '../../generated/prisma/client.js';
+export type { Vehicle };
 import type { ScopedPrisma } from '../../db/scoped.js';
 import { ConflictError, NotFoundError, ValidationError, fieldErrorsFromZod, invalid, type FieldError } from '../../errors.js';
 import { exactSum } from '../../lib/decimal.js';
 import { newUid } from '../../lib/ids.js';
-import { BoolParam, parseFilter } from '../../lib/params.js';
+import { BoolParam } from '../../lib/params.js';
+import { graphqlType } from '../../lib/graphql-hint.js';
+import type { RowQuery } from '../../db/selection.js';
+import { serviceCheck } from '../../graphql/validation.js';
 import { lockAndRead, lockedWrite, type LockTarget } from '../../db/locked.js';
 import { batchList, runSetBatch } from '../../lib/batch.js';
 import { jsonEqual } from '../../lib/json.js';
@@ -21,15 +25,19 @@ import { NumberMapSchema, TrackingMapSchema, asNumberMap, type TrackingMap } fro
 export const FUEL_TYPES = ['petrol', 'diesel', 'petrolHybrid', 'dieselHybrid', 'electric'] as const;
 export const TRANSMISSION_TYPES = ['manual', 'automatic'] as const;
 
-export const VehicleTrackingSchema = z
+export const VehicleTrackingSchema = graphqlType(
+  z
   .object({ kilometers: z.boolean(), miles: z.boolean(), hours: z.boolean() })
   .strict()
   .refine((t) => [t.kilometers, t.miles, t.hours].filter(Boolean).length === 1, {
     message: 'exactly one of kilometers, miles and hours must be true (the primary unit)',
-  });
+  }),
+  'VehicleTrackingInput',
+);
 export type VehicleTracking = z.infer<typeof VehicleTrackingSchema>;
 
-export const TrackingDeviceSchema = z
+export const TrackingDeviceSchema = graphqlType(
+  z
   .object({
     provider: z.enum(['tracksolid']),
     imei: z.string().min(1),
@@ -37,7 +45,9 @@ export const TrackingDeviceSchema = z
     linkedAt: z.string().optional(),
     linkedBy: z.string().optional(),
   })
-  .strict();
+  .strict(),
+  'VehicleTrackingDeviceInput',
+);
 
 const line = (what: string) => z.string().max(SHORT_TEXT_MAX, tooLong(what, SHORT_TEXT_MAX));
 
@@ -75,7 +85,7 @@ const VEHICLE_SERVER_CONTROLLED = ['uid', 'companyId', 'status', 'createdAt', 'u
 
 export const CreateVehicleSchema = VehicleFieldsSchema.strict();
 export const UpdateVehicleSchema = VehicleFieldsSchema.partial().strict();
-/** The REST create body: the contract also lets a new vehicle's starting figures come as `totals` (vehicleInput). */
+/** The create input: the contract also lets a new vehicle's starting figures come as `totals` (CreateVehicleCheck). */
 export const CreateVehicleBodySchema = CreateVehicleSchema.extend({
   totals: NumberMapSchema.optional().describe('Starting figures; on create the same as initialValues'),
 });
@@ -89,7 +99,7 @@ export const VehicleFilterSchema = z
       .describe('Also list soft-deleted vehicles (default false)'),
   })
   .strict();
-export type VehicleFilter = z.input<typeof VehicleFilterSchema>;
+export type VehicleFilter = z.output<typeof VehicleFilterSchema>;
 
 export type VehicleWriteStatus = Exclude<WriteStatus, 'installed' | 'removed'>;
 
@@ -106,16 +116,14 @@ function checkBody<S extends z.ZodType>(raw: unknown, schema: S, what: string): 
 }
 
 /**
- * A REST body as GraphQL's Create/UpdateVehicleInput: checked as the create or update checks it (the same 400); on
- * create the starting `totals` the contract allows become the initialValues they must equal.
+ * The checks of a vehicle's inputs (docs/decisions/0007-defined-once.md): the GraphQL input types and the REST body
+ * documents are read off the schemas; the checks refuse server-controlled fields by name and, on create, make the
+ * starting `totals` the contract allows the initialValues they must equal.
  */
-export function vehicleInput(mode: 'create' | 'update'): (raw: unknown) => unknown {
-  return (raw) => {
-    const input = mode === 'create' ? startingTotals(raw) : raw;
-    checkBody(input, mode === 'create' ? CreateVehicleSchema : UpdateVehicleSchema, 'vehicle');
-    return input;
-  };
-}
+export const CreateVehicleCheck = serviceCheck('vehicle', CreateVehicleBodySchema, (raw) => checkBody(startingTotals(raw), CreateVehicleSchema, 'vehicle'));
+export const UpdateVehicleCheck = serviceCheck('vehicle', UpdateVehicleSchema, (raw) => checkBody(raw, UpdateVehicleSchema, 'vehicle'));
+export type NewVehicle = z.output<typeof CreateVehicleSchema>;
+export type VehiclePatch = z.output<typeof UpdateVehicleSchema>;
 
 export const DEFAULT_TRACKING: VehicleTracking = { kilometers: false, miles: true, hours: false };
 
@@ -156,23 +164,30 @@ export class VehicleService {
     return this.loader.load(uid);
   }
 
-  async list(filter: VehicleFilter = {}): Promise<Vehicle[]> {
-    const { status, includeDeleted } = parseFilter(VehicleFilterSchema, filter, 'invalid vehicle query');
+  /**
+   * The vehicles of a (checked) filter. `query` is the selection a GraphQL request makes (plugin-prisma's select), so
+   * only the columns it asks for are read; without one, whole rows, which the request's loader keeps.
+   */
+  async list(filter: VehicleFilter = {}, query?: RowQuery): Promise<Vehicle[]> {
+    const { status, includeDeleted } = filter;
     const where = status ? { status } : includeDeleted ? {} : { status: { not: 'deleted' } };
-    const rows = await this.db.vehicle.findMany({ where, orderBy: [{ registration: 'asc' }, { uid: 'asc' }] });
+    const orderBy = [{ registration: 'asc' as const }, { uid: 'asc' as const }];
+    if (query) return this.db.vehicle.findMany({ ...query, where, orderBy });
+    const rows = await this.db.vehicle.findMany({ where, orderBy });
     for (const r of rows) this.loader.prime(r.uid, r);
     return rows;
   }
 
-  /** The vehicle (soft-deleted ones too: they are hidden from lists, not gone), or 404. */
-  async get(uid: string): Promise<Vehicle> {
-    const row = await this.loader.load(uid);
+  /** The vehicle (soft-deleted ones too: they are hidden from lists, not gone), or 404; `query` as for list. */
+  async get(uid: string, query?: RowQuery): Promise<Vehicle> {
+    const row = query ? await this.db.vehicle.findFirst({ ...query, where: { uid } }) : await this.loader.load(uid);
     if (!row) throw new NotFoundError('vehicle', uid);
     return row;
   }
 
-  async create(raw: unknown): Promise<{ uid: string; status: VehicleWriteStatus }> {
-    return this.insert(this.checkNew(raw));
+  /** A checked new vehicle (CreateVehicleCheck: GraphQL's validation, or the caller's parse). */
+  async create(input: NewVehicle): Promise<{ uid: string; status: VehicleWriteStatus }> {
+    return this.insert(newRow(input));
   }
 
   /**
@@ -182,7 +197,7 @@ export class VehicleService {
   async batchCreate(items: unknown) {
     return runSetBatch(
       batchList(items, 'items'),
-      (item) => this.checkNew(item),
+      (item) => newRow(CreateVehicleCheck.parse(item)),
       async (rows) => {
         await this.db.vehicle.createMany({ data: rows });
         return rows.map((r) => ({ uid: r.uid, status: 'created' as const }));
@@ -191,19 +206,13 @@ export class VehicleService {
     );
   }
 
-  /** A create body checked on its own: the row to insert. */
-  private checkNew(raw: unknown) {
-    const v = checkBody(startingTotals(raw), CreateVehicleSchema, 'vehicle');
-    return { uid: newUid('vh'), status: 'active', ...withDefaults(v, null) };
-  }
-
-  private async insert(row: ReturnType<VehicleService['checkNew']>): Promise<{ uid: string; status: VehicleWriteStatus }> {
+  private async insert(row: ReturnType<typeof newRow>): Promise<{ uid: string; status: VehicleWriteStatus }> {
     await this.db.vehicle.create({ data: row });
     return { uid: row.uid, status: 'created' };
   }
 
-  async update(uid: string, raw: unknown): Promise<{ uid: string; status: VehicleWriteStatus }> {
-    const patch = checkBody(raw, UpdateVehicleSchema, 'vehicle');
+  /** A checked change (UpdateVehicleCheck). */
+  async update(uid: string, patch: VehiclePatch): Promise<{ uid: string; status: VehicleWriteStatus }> {
     return this.locked(uid, async (tx, current) => {
       if (current.status === 'deleted') throw new ConflictError(`vehicle ${uid} is deleted; restore it before changing it`);
       const next = withDefaults({ ...pick(current), ...patch }, current);
@@ -285,6 +294,11 @@ export class VehicleService {
     this.loader.clear(uid);
     return existing ? 'updated' : 'created';
   }
+}
+
+/** A checked new vehicle as the row to insert. */
+function newRow(v: NewVehicle) {
+  return { uid: newUid('vh'), status: 'active', ...withDefaults(v, null) };
 }
 
 /**
