@@ -1,8 +1,8 @@
 // Bundles the service's TypeScript sources (src/) into dist/ with esbuild (run by `npm install` after the
 // generated clients and typed operations), then the operator console into dist/console (scripts/build-console.mjs).
 // `fleetops` then starts without compiling TypeScript or routing every import through tsx's
-// loader, which was most of the time from `fleetops serve` to ready (docs/benchmarks.md). Packages stay external
-// (loaded from node_modules as usual); modules the CLI imports on demand become chunks loaded on demand.
+// loader, which was most of the time from `fleetops serve` to ready (docs/benchmarks.md). Its dependencies are in the
+// bundle as well (below); modules the CLI imports on demand become chunks loaded on demand.
 // bin/fleetops.js uses the bundle only while it is newer than every file under src/; otherwise it runs the sources
 // through tsx, so an edit never runs stale code.
 import { build } from 'esbuild';
@@ -19,7 +19,12 @@ await build({
   platform: 'node',
   format: 'esm',
   target: 'node20',
-  packages: 'external',
+  // Dependencies are bundled too: loading hundreds of files from node_modules was most of the start-up. Left
+  // outside: packages that read their own files at run time (PGlite's wasm and data, Swagger UI's assets, Prisma's
+  // schema engine, found by require.resolve) and optional native ones.
+  external: ['@electric-sql/pglite', '@electric-sql/pglite/*', 'swagger-ui-dist', '@prisma/schema-engine-wasm', 'pg-native', 'esbuild', 'tsx'],
+  // CommonJS dependencies call `require`, which an ES module does not have
+  banner: { js: "import { createRequire as __fleetopsRequire } from 'node:module'; const require = __fleetopsRequire(import.meta.url);" },
   sourcemap: 'linked',
   outdir: tmp,
   outExtension: { '.js': '.mjs' },
