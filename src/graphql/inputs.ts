@@ -140,7 +140,8 @@ function plan(path: string, schema: JsonSchema, defs: Record<string, JsonSchema>
     throw new InputSchemaError(path, `${core.graphqlId} names a schema that is neither an enum nor an object`);
   }
   if (core.enum) {
-    return { ...named('String'), description: [description, `One of: ${core.enum.join(', ')}.`].filter(Boolean).join(' ') };
+    const said = description && !/[.!?]$/.test(description) ? `${description}.` : description;
+    return { ...named('String'), description: [said, `One of: ${core.enum.join(', ')}.`].filter(Boolean).join(' ') };
   }
   if (core.type === 'array') {
     if (!core.items) return named('JSON');
