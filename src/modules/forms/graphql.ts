@@ -4,7 +4,7 @@ import { builder } from '../../graphql/builder.js';
 import { stripNulls } from '../../graphql/common.js';
 import { argsFromSchema } from '../../graphql/inputs.js';
 import { jsonOf, restSpread } from '../../rest/representation.js';
-import { CreateFormCheck, FORM_STATUSES, FormFilterSchema, NotificationRecipientSchema, SectionDoc, UpdateFormCheck } from './schema.js';
+import { CreateFormCheck, FORM_STATUSES, FormFilterSchema, SectionDoc, UpdateFormCheck } from './schema.js';
 import { publicWebhooks } from './template.js';
 
 /**
@@ -43,7 +43,8 @@ export const FormType = builder.prismaObject('Form', {
     notificationRecipients: t.field({
       type: 'JSON',
       nullable: true,
-      extensions: jsonOf(z.array(NotificationRecipientSchema)),
+      description: 'array<object>: free-form; entries with an email receive notification emails',
+      extensions: jsonOf(z.array(z.record(z.string(), z.unknown()))),
       resolve: (f) => f.notificationRecipients ?? null,
     }),
     publiclyAvailable: t.exposeBoolean('publiclyAvailable'),
