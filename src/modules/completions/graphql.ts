@@ -1,3 +1,4 @@
+import { queryFromInfo } from '@pothos/plugin-prisma';
 import { z } from 'zod';
 import { builder } from '../../graphql/builder.js';
 import { WriteStatusEnum, stripNulls } from '../../graphql/common.js';
@@ -36,6 +37,8 @@ export const SideEffectsType = builder
 export const FormCompletionType = builder.prismaObject('FormCompletion', {
   description: 'A submitted form. `data` is keyed by field name; name, code and revision are the template\u2019s at submission.',
   extensions: restNamed('CompletedForm'),
+  // select mode: a list reads the columns and relations its request selects (queryFromInfo below)
+  select: { uid: true },
   fields: (t) => ({
     uid: t.exposeID('uid'),
     formId: t.exposeString('formId'),
@@ -47,6 +50,7 @@ export const FormCompletionType = builder.prismaObject('FormCompletion', {
       type: 'JSON',
       description: 'Answers keyed by field name (companions <name>__<companion>)',
       extensions: jsonOf(z.record(z.string(), z.unknown())),
+      select: { data: true },
       resolve: (c) => c.data,
     }),
     revision: t.exposeFloat('revision', { nullable: true }),
@@ -56,6 +60,7 @@ export const FormCompletionType = builder.prismaObject('FormCompletion', {
     appBaseUrl: t.exposeString('appBaseUrl', { nullable: true }),
     sideEffects: t.field({
       type: SideEffectsType,
+      select: { sideEffects: true },
       resolve: (c) => {
         const s = stored(c.sideEffects);
         return { scheduleItemsCreated: s.scheduleItemsCreated.length, vehiclesUpdated: s.vehiclesUpdated.length, warnings: s.warnings };
@@ -69,12 +74,14 @@ export const FormCompletionType = builder.prismaObject('FormCompletion', {
       nullable: true,
       description: 'The submitting user (null for public submissions)',
       extensions: REST_HIDDEN,
+      select: { userId: true },
       resolve: (c, _a, ctx) => ctx.services.users.find(c.userId),
     }),
     scheduleItems: t.field({
       type: [ScheduleItemType],
       description: 'The Defect schedule items this submission created',
       extensions: REST_HIDDEN,
+      select: { sideEffects: true },
       resolve: async (c, _a, ctx) => {
         const items = await ctx.services.loaders.scheduleItem.loadMany(stored(c.sideEffects).scheduleItemsCreated);
         return items.filter(isRow);
@@ -105,12 +112,12 @@ builder.queryFields((t) => ({
     type: FormCompletionPageType,
     description: 'Completions, newest first, filtered by form, code, user and time; cursor pagination.',
     args: argsFromSchema(t, 'FormCompletionFilter', CompletionFilterSchema, 'form-completion'),
-    resolve: (_r, args, ctx) => ctx.services.completions.list(stripNulls(args)),
+    resolve: (_r, args, ctx, info) => ctx.services.completions.list(stripNulls(args), queryFromInfo({ context: ctx, info, path: ['data'] })),
   }),
   formCompletion: t.prismaField({
     type: 'FormCompletion',
     args: { id: t.arg.id({ required: true }) },
-    resolve: (_q, _r, args, ctx) => ctx.services.completions.get(String(args.id)),
+    resolve: (query, _r, args, ctx) => ctx.services.completions.get(String(args.id), query),
   }),
 }));
 

@@ -3,6 +3,7 @@ import type { Form, FormCompletion, Prisma } from '../../generated/prisma/client
 import type { ScopedPrisma } from '../../db/scoped.js';
 import { afterCursor, allPages, toPage } from '../../db/keyset.js';
 import { retrying } from '../../db/retry.js';
+import { withKeys, type RowQuery } from '../../db/selection.js';
 import { ConflictError, NotFoundError, ValidationError, fieldErrorsFromZod, invalid, isPlainObject, type FieldError } from '../../errors.js';
 import { newUid } from '../../lib/ids.js';
 import { PAGE_DEFAULT, PAGE_MAX, instantRange, parseFilter } from '../../lib/params.js';
@@ -62,18 +63,28 @@ export class CompletionService {
     private readonly deliveries: DeliveryService,
   ) {}
 
-  async get(uid: string): Promise<FormCompletion> {
-    const row = await this.db.formCompletion.findFirst({ where: { uid } });
+  /** A completion by uid, or 404; `query` is what a GraphQL request selects (plugin-prisma), else every column. */
+  async get(uid: string, query?: RowQuery): Promise<FormCompletion> {
+    const row = await this.db.formCompletion.findFirst({ ...query, where: { uid } });
     if (!row) throw new NotFoundError('form completion', uid);
     return row;
   }
 
-  async list(filter: CompletionFilter = {}): Promise<CompletionPage> {
+  /**
+   * A page, newest first. With `query` (a GraphQL request's selection, plugin-prisma) only the columns and relations
+   * it asks for are read, plus the keyset's; without one, every column. `filter` is checked again (cheap).
+   */
+  async list(filter: CompletionFilter = {}, query?: RowQuery): Promise<CompletionPage> {
     const f = checkFilter(filter);
     const limit = f.limit ?? PAGE_DEFAULT;
     const where = filterWhere(f);
     if (f.cursor) Object.assign(where, afterCursor('createdAt', f.cursor, 'form-completion'));
-    const rows = await this.db.formCompletion.findMany({ where, orderBy: [{ createdAt: 'desc' }, { uid: 'desc' }], take: limit + 1 });
+    const rows = await this.db.formCompletion.findMany({
+      ...withKeys(query, ['uid', 'createdAt']),
+      where,
+      orderBy: [{ createdAt: 'desc' }, { uid: 'desc' }],
+      take: limit + 1,
+    });
     return toPage(rows, limit, (r) => r.createdAt);
   }
 

@@ -1,5 +1,5 @@
 import { fieldErrorsFromZod, invalid, isPlainObject, type FieldError } from '../../errors.js';
-import { FIELD_TYPE_NAMES, fieldObjectSchemas, fieldTypeDef, type Field, type FieldType } from './fields.js';
+import { FIELD_TYPE_NAMES, fieldObjectSchema, fieldTypeDef, type Field, type FieldType } from './fields.js';
 import { SectionSchema } from './schema.js';
 import type { Section } from './template.js';
 
@@ -30,7 +30,7 @@ export function checkSections(sections: unknown[]): Section[] {
           message: type === undefined ? 'type is required' : `unknown field type ${JSON.stringify(type)} (one of ${FIELD_TYPE_NAMES.join(', ')})`,
         });
       }
-      const parsed = fieldObjectSchemas[type as FieldType].safeParse(f);
+      const parsed = fieldObjectSchema(type as FieldType).safeParse(f);
       if (!parsed.success) {
         return void errors.push(
           ...fieldErrorsFromZod(parsed.error.issues, fp).map((e) =>
