@@ -1,11 +1,13 @@
 import { z } from 'zod';
-import { defineRoutes, named } from '../../rest/contract.js';
-import { CreateFormSchema, FormFilterSchema, UpdateFormSchema } from './schema.js';
+import { checkedBy, defineRoutes, named } from '../../rest/contract.js';
+import { CreateFormCheck, CreateFormSchema, FormFilterSchema, UpdateFormCheck, UpdateFormSchema } from './schema.js';
 
 /**
  * REST routes of form templates (docs/contract/api-v1.md §2.8, §4.3; docs/contract/gaps.md §9): declarations only;
  * each runs its GraphQL field, and the body is the REST representation of its GraphQL type (src/rest/facade.ts).
  * The field schema and a form's completion schema are JSON on GraphQL, so their routes declare their documents.
+ * A template's input is JSON (its further keys), which GraphQL takes as sent but for `null`: the writes run the
+ * service's check on the body first (`accept`), so a `null` body is the check's 400, as any other bad body.
  */
 export const CreateFormBody = named('CreateFormBody', CreateFormSchema);
 export const UpdateFormBody = named('UpdateFormBody', UpdateFormSchema);
@@ -95,6 +97,7 @@ export const formRoutes = defineRoutes([
     description: 'Sections and field objects are checked against GET /forms/field-schema; code is unique within the company (409).',
     body: CreateFormBody,
     bodyArg: 'input',
+    accept: checkedBy((b) => CreateFormCheck.parse(b)),
     status: 201,
     errors: [400, 409],
   },
@@ -109,6 +112,7 @@ export const formRoutes = defineRoutes([
     params: idParam,
     body: UpdateFormBody,
     bodyArg: 'input',
+    accept: checkedBy((b) => UpdateFormCheck.parse(b)),
     status: 200,
     errors: [400, 404, 409],
   },
