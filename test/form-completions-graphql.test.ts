@@ -84,4 +84,19 @@ describe('selections', () => {
     await count(async () => expect((await env.json('GET', `/api/v1/form-completions?formId=${formId}`)).status).toBe(200));
     expect(read()).toMatch(/"data"[\s\S]*"sideEffects"|"sideEffects"[\s\S]*"data"/);
   });
+
+  it('REST pages keep the contract\u2019s key order, {data, count, nextCursor}, though GraphQL sorts fields by name', async () => {
+    const pages: [string, string[]][] = [
+      ['/forms', ['data', 'count']],
+      [`/form-completions?formId=${formId}`, ['data', 'count', 'nextCursor']],
+      ['/schedule-items', ['data', 'count']],
+      ['/schedule-completions', ['data', 'count', 'nextCursor']],
+      ['/maintenance-status', ['data', 'count']],
+    ];
+    for (const [path, keys] of pages) {
+      const r = await env.json('GET', `/api/v1${path}`);
+      expect(r.status, path).toBe(200);
+      expect(Object.keys(r.body), path).toEqual(keys);
+    }
+  });
 });

@@ -40,6 +40,16 @@ export const jsonOf = (schema: z.ZodType) => ({ schema });
 const extOf = (f: GraphQLField<unknown, unknown>) => (f.extensions ?? {}) as RestExtensions;
 
 export const restNamed = (restName: string) => ({ restName });
+/**
+ * The key order of an object type's REST body where the contract shows one (a page is `{data, count, nextCursor}`);
+ * other fields follow in the schema's order. GraphQL sorts fields by name, and clients may compare bodies as text.
+ */
+export const restOrder = (...keys: string[]) => ({ restOrder: keys });
+export const REST_PAGE = restOrder('data', 'count', 'nextCursor');
+const orderOf = (type: GraphQLObjectType): string[] => {
+  const keys = type.extensions?.restOrder;
+  return Array.isArray(keys) ? keys.filter((k): k is string => typeof k === 'string') : [];
+};
 const componentName = (type: GraphQLObjectType) => {
   const name = type.extensions?.restName;
   return typeof name === 'string' ? name : type.name;
@@ -62,7 +72,11 @@ export function presenterFor(type: GraphQLOutputType): Present {
   let compiled: Present | undefined;
   const lazy: Present = (v) => compiled!(v);
   presenters.set(type.name, lazy);
-  const fields = Object.values(type.getFields()).filter((f) => extOf(f).rest !== false);
+  const order = orderOf(type);
+  const rank = (name: string) => (order.includes(name) ? order.indexOf(name) : order.length);
+  const fields = Object.values(type.getFields())
+    .filter((f) => extOf(f).rest !== false)
+    .sort((a, b) => rank(a.name) - rank(b.name)); // stable: unlisted fields keep the schema's order
   const plan = fields.map((f) => ({
     name: f.name,
     mode: extOf(f).rest,

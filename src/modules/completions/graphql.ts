@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { builder } from '../../graphql/builder.js';
 import { WriteStatusEnum, stripNulls } from '../../graphql/common.js';
 import { argsFromSchema, inputFromSchema } from '../../graphql/inputs.js';
-import { REST_HIDDEN, REST_NULLABLE, jsonOf, restNamed } from '../../rest/representation.js';
+import { REST_HIDDEN, REST_NULLABLE, REST_PAGE, jsonOf, restNamed } from '../../rest/representation.js';
 import '../forms/graphql.js'; // the Form object the relation answers with
 import { ScheduleItemType } from '../schedule/graphql.js';
 import { UserType } from '../users/graphql.js';
@@ -91,7 +91,7 @@ export const FormCompletionType = builder.prismaObject('FormCompletion', {
 });
 
 export const FormCompletionPageType = builder.objectRef<CompletionPage>('FormCompletionPage').implement({
-  extensions: restNamed('CompletedFormPage'),
+  extensions: { ...restNamed('CompletedFormPage'), ...REST_PAGE },
   fields: (t) => ({
     data: t.field({ type: [FormCompletionType], resolve: (p) => p.data }),
     count: t.exposeInt('count', { description: 'Completions in this page' }),

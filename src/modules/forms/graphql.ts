@@ -3,7 +3,7 @@ import type { Form } from '../../generated/prisma/client.js';
 import { builder } from '../../graphql/builder.js';
 import { stripNulls } from '../../graphql/common.js';
 import { argsFromSchema } from '../../graphql/inputs.js';
-import { jsonOf, restSpread } from '../../rest/representation.js';
+import { REST_PAGE, jsonOf, restSpread } from '../../rest/representation.js';
 import { CreateFormCheck, FORM_STATUSES, FormFilterSchema, SectionDoc, UpdateFormCheck } from './schema.js';
 import { publicWebhooks } from './template.js';
 
@@ -62,6 +62,7 @@ export const FormType = builder.prismaObject('Form', {
 });
 
 export const FormListType = builder.objectRef<{ data: Form[]; count: number }>('FormList').implement({
+  extensions: REST_PAGE,
   fields: (t) => ({
     data: t.field({ type: [FormType], resolve: (p) => p.data }),
     count: t.exposeInt('count'),

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { builder } from '../../graphql/builder.js';
 import { WriteResultType, stripNulls } from '../../graphql/common.js';
 import { argsFromSchema, inputFromSchema } from '../../graphql/inputs.js';
-import { REST_NULLABLE, jsonOf, restNamed } from '../../rest/representation.js';
+import { REST_NULLABLE, REST_PAGE, jsonOf, restNamed } from '../../rest/representation.js';
 import { decimalNumber, type CompletionPage, type MaintenanceStatusItem, type MaintenanceStatusList, type ScheduleItemList } from './read-model.js';
 import {
   CompleteScheduleItemCheck,
@@ -111,6 +111,7 @@ export const MaintenanceStatusItemType = builder.objectRef<MaintenanceStatusItem
 });
 
 export const ScheduleItemListType = builder.objectRef<ScheduleItemList>('ScheduleItemList').implement({
+  extensions: REST_PAGE,
   fields: (t) => ({
     data: t.field({ type: [ScheduleItemType], resolve: (p) => p.data }),
     count: t.exposeInt('count'),
@@ -118,6 +119,7 @@ export const ScheduleItemListType = builder.objectRef<ScheduleItemList>('Schedul
 });
 
 export const CompletedScheduleItemListType = builder.objectRef<CompletionPage>('CompletedScheduleItemList').implement({
+  extensions: REST_PAGE,
   fields: (t) => ({
     data: t.field({ type: [CompletedScheduleItemType], resolve: (p) => p.data }),
     count: t.exposeInt('count', { description: 'Completions in this page' }),
@@ -126,7 +128,7 @@ export const CompletedScheduleItemListType = builder.objectRef<CompletionPage>('
 });
 
 export const MaintenanceStatusListType = builder.objectRef<MaintenanceStatusList>('MaintenanceStatusList').implement({
-  extensions: restNamed('MaintenanceStatusResponse'),
+  extensions: { ...restNamed('MaintenanceStatusResponse'), ...REST_PAGE },
   fields: (t) => ({
     data: t.field({ type: [MaintenanceStatusItemType], resolve: (p) => p.data }),
     count: t.exposeInt('count'),
