@@ -107,34 +107,25 @@ const extraOf = (raw: Record<string, unknown>, keepNull: boolean) =>
 
 /**
  * The body checks of create and update (no database). Keys that are not form fields are kept (extra); the
- * sections' field objects are checked against the field types by the service (checkSections).
+ * sections' field objects are checked against the field types by the service (checkSections). On create the
+ * required fields must be given; on update they cannot be removed (null), and a null further key removes it.
  */
-export function checkFormCreate(raw: unknown): CheckedForm {
-  if (!isPlainObject(raw)) throw new ValidationError('a form must be a JSON object');
+export const checkFormCreate = (raw: unknown): CheckedForm => checkForm(raw, false);
+export const checkFormUpdate = (raw: unknown): CheckedForm => checkForm(raw, true);
+
+function checkForm(raw: unknown, update: boolean): CheckedForm {
+  if (!isPlainObject(raw)) throw new ValidationError(update ? 'a form update must be a JSON object' : 'a form must be a JSON object');
   const errors: FieldError[] = [];
-  serverControlled(raw, errors);
+  for (const k of SERVER_CONTROLLED) if (k in raw) errors.push({ path: `/${k}`, message: `${k} is set by the server` });
   const parsed = FormPatchSchema.safeParse(pickKeys(raw, COLUMNS));
   if (!parsed.success) errors.push(...fieldErrorsFromZod(parsed.error.issues));
   for (const key of REQUIRED) {
-    if (raw[key] === undefined || raw[key] === null) putFieldError(errors, { path: `/${key}`, message: `${key} is required` });
+    if (update) {
+      if (raw[key] === null) errors.push({ path: `/${key}`, message: `${key} cannot be removed` });
+    } else if (raw[key] === undefined || raw[key] === null) putFieldError(errors, { path: `/${key}`, message: `${key} is required` });
   }
   if (errors.length || !parsed.success) return invalid('form', errors);
-  return { fields: parsed.data, extra: extraOf(raw, false) };
-}
-
-export function checkFormUpdate(raw: unknown): CheckedForm {
-  if (!isPlainObject(raw)) throw new ValidationError('a form update must be a JSON object');
-  const errors: FieldError[] = [];
-  serverControlled(raw, errors);
-  const parsed = FormPatchSchema.safeParse(pickKeys(raw, COLUMNS));
-  if (!parsed.success) errors.push(...fieldErrorsFromZod(parsed.error.issues));
-  for (const key of REQUIRED) if (raw[key] === null) errors.push({ path: `/${key}`, message: `${key} cannot be removed` });
-  if (errors.length || !parsed.success) return invalid('form', errors);
-  return { fields: parsed.data, extra: extraOf(raw, true) };
-}
-
-function serverControlled(raw: Record<string, unknown>, errors: FieldError[]) {
-  for (const k of SERVER_CONTROLLED) if (k in raw) errors.push({ path: `/${k}`, message: `${k} is set by the server` });
+  return { fields: parsed.data, extra: extraOf(raw, update) };
 }
 
 // The documents of the bodies (OpenAPI, MCP): the writable fields, sections and field objects as the field types
