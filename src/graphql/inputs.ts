@@ -1,4 +1,4 @@
-import type { ArgumentRef, EnumRef, InputFieldRef, InputFieldsFromShape, InputObjectRef, SchemaTypes } from '@pothos/core';
+import type { ArgumentRef, InputFieldMap, EnumRef, InputFieldRef, InputFieldsFromShape, InputObjectRef, SchemaTypes } from '@pothos/core';
 import { z } from 'zod';
 import { builder } from './builder.js';
 import { graphqlTypes } from '../lib/graphql-hint.js';
@@ -18,7 +18,8 @@ import { serviceCheck, type ServiceCheck } from './validation.js';
  * - a schema registered with an `id` in `graphqlTypes` is a named type: an enum (one GraphQL enum per id, shared
  *   with the output types that use it) or a nested input object; other enums are String (values in the description);
  * - arrays are lists; objects with declared properties and no other keys are nested input objects named after
- *   their parent and key; maps, unions and unknown values are `JSON`.
+ *   their parent and key; maps, unions and unknown values are `JSON` (an unconstrained value, which null is one
+ *   of, is nullable even where required: a list of them is `[JSON]`).
  */
 type JsonSchema = {
   type?: string | string[];
@@ -140,8 +141,7 @@ function plan(path: string, schema: JsonSchema, defs: Record<string, JsonSchema>
     throw new InputSchemaError(path, `${core.graphqlId} names a schema that is neither an enum nor an object`);
   }
   if (core.enum) {
-    const said = description && !/[.!?]$/.test(description) ? `${description}.` : description;
-    return { ...named('String'), description: [said, `One of: ${core.enum.join(', ')}.`].filter(Boolean).join(' ') };
+    return { ...named('String'), description: [description && (/[.!?]$/.test(description) ? description : `${description}.`), `One of: ${core.enum.join(', ')}.`].filter(Boolean).join(' ') };
   }
   if (core.type === 'array') {
     if (!core.items) return named('JSON');
@@ -161,6 +161,8 @@ function plan(path: string, schema: JsonSchema, defs: Record<string, JsonSchema>
     return named(fits ? 'Int' : 'Float');
   }
   if (core.type === 'number') return named('Float');
+  // any value (z.unknown(), e.g. a list's items): null is one of them
+  if (core.type === undefined && !core.anyOf && !core.oneOf) return { ...named('JSON'), nullable: true };
   if (core.anyOf || core.oneOf || Array.isArray(core.type) || core.type === undefined) return named('JSON');
   throw new InputSchemaError(path, `no GraphQL input for JSON Schema type ${JSON.stringify(core.type)}`);
 }
@@ -189,7 +191,8 @@ function inputObject(name: string, schema: JsonSchema, defs: Record<string, Json
     description: extra?.description ?? schema.description,
     // the check of a top-level input, for explaining what GraphQL's coercion refused (src/graphql/policy.ts)
     ...(extra?.check ? { extensions: { [SERVICE_CHECK]: extra.check } } : {}),
-    fields: (t) => Object.fromEntries(planned.map(([key, p]) => [key, makeField(t as unknown as FieldMaker, p)])) as never,
+    // the fields are planned at run time from JSON Schema, so Pothos' per-field option types cannot be inferred
+    fields: (t) => Object.fromEntries(planned.map(([key, p]) => [key, makeField(t as unknown as FieldMaker, p)])) as InputFieldMap,
   }) as unknown as InputObjectRef<Types, unknown>;
   inputs.set(name, ref);
   return ref;
@@ -217,11 +220,11 @@ export function argsFromSchema<S extends z.ZodObject>(
 ): InputFieldsFromShape<Types, z.output<S>, 'Arg'> {
   const json = toJson(schema);
   const planned = fieldsOf(name, { ...json, required: [] }, json.$defs ?? {});
-  const args = Object.fromEntries(planned.map(([key, p]) => [key, makeField({ field: (o) => t.arg(o as never) }, p)]));
+  const args = Object.fromEntries(planned.map(([key, p]) => [key, makeField({ field: (o) => t.arg(o as Parameters<typeof t.arg>[0]) }, p)]));
   // an argument sent as null is one not sent: the filter schemas speak of absent values
   const check = serviceCheck(`${what} query`, schema);
   const withoutNulls = serviceCheck(`${what} query`, schema, (raw) =>
     check.parse(Object.fromEntries(Object.entries(raw as Record<string, unknown>).filter(([, v]) => v !== null && v !== undefined))),
   );
-  return t.validate(args as never, withoutNulls) as InputFieldsFromShape<Types, z.output<S>, 'Arg'>;
+  return t.validate(args as InputFieldMap, withoutNulls) as InputFieldsFromShape<Types, z.output<S>, 'Arg'>;
 }
