@@ -29,7 +29,7 @@ import {
 import { useExecutionCancellation, type Plugin } from 'graphql-yoga';
 import type { Logger } from 'pino';
 import type { RequestContext } from '../context.js';
-import { AppError, RateLimitedError, ValidationError } from '../errors.js';
+import { AppError, BadRequestError, RateLimitedError, ValidationError } from '../errors.js';
 import { findNul, MAX_JSON_DEPTH } from '../http/json-guard.js';
 import { createIdempotency } from './idempotency.js';
 import { appErrorAsGraphQL } from './errors.js';
@@ -313,6 +313,13 @@ export function operationPolicy(deps: PolicyDeps = {}): Plugin<{ fleet?: Request
 
       let claim: Extract<Awaited<ReturnType<NonNullable<typeof idempotency>['claim']>>, { kind: 'run' }> | null = null;
       if (op.operation === 'mutation' && state.idempotencyKey && idempotency) {
+        // an answer that holds a secret (a new API key) is never stored, so it cannot be replayed
+        const secret = executed.find((f) => f.def?.extensions?.secretResult === true);
+        if (secret) {
+          return setResultAndStopExecution(
+            errorResult(new BadRequestError(`Idempotency-Key is not accepted by ${secret.node.name.value}: its answer holds a secret, which is never stored (send the request without it)`)),
+          );
+        }
         const c = await idempotency.claim(ctx, args.document, args.operationName ?? null, variables);
         if (c.kind === 'refused') return setResultAndStopExecution(errorResult(c.error));
         if (c.kind === 'replay') {

@@ -321,7 +321,8 @@ export async function loadDemo(database: Database, companyId = DEMO_COMPANY): Pr
     }),
   );
 
-  const { key } = await new ApiKeyService(database.prisma).create({ companyId, name: 'demo' });
+  // an admin key: the demo shows everything, the company's management included (docs/contract/gaps.md §12)
+  const { key } = await new ApiKeyService(database.prisma).create({ companyId, name: 'demo', scope: 'admin' });
   const count = async (m: 'flightLog' | 'component' | 'scheduleItem' | 'formCompletion') => (db[m] as unknown as { count(): Promise<number> }).count();
   return {
     key,
