@@ -79,10 +79,14 @@ export class ApiKeyService {
 
   constructor(
     private readonly prisma: PrismaClient,
-    opts: { cache?: boolean } = {},
+    opts: { cache?: boolean; inTransaction?: boolean } = {},
   ) {
     this.cache = opts.cache ? new KeyCache() : null;
+    this.inTransaction = opts.inTransaction ?? false;
   }
+
+  /** `prisma` is a transaction's client (an import file's): key changes join it. */
+  private readonly inTransaction: boolean;
 
   /**
    * A key for a company, from the CLI or an import file (`channel`): the rules and the audit entry are the API's
@@ -93,7 +97,7 @@ export class ApiKeyService {
     if (!isKeyScope(scope)) throw new ValidationError(`scope must be one of ${KEY_SCOPES.join(', ')}`);
     const company = await this.prisma.company.findUnique({ where: { id: input.companyId } });
     if (!company) throw new NotFoundError('company', input.companyId);
-    return createKey(scopedPrisma(this.prisma, input.companyId), { name: input.name ?? 'default', scope, userId: input.userId, key: input.key }, operatorActor(input.channel ?? 'cli'));
+    return createKey(scopedPrisma(this.prisma, input.companyId, this.inTransaction), { name: input.name ?? 'default', scope, userId: input.userId, key: input.key }, operatorActor(input.channel ?? 'cli'));
   }
 
   async list(companyId: string): Promise<ApiKeyInfo[]> {
@@ -106,7 +110,7 @@ export class ApiKeyService {
   async revoke(keyId: string): Promise<ApiKeyInfo> {
     const row = await crossCompany(this.prisma, 'key by id').apiKey.findUnique({ where: { id: keyId }, select: { companyId: true } });
     if (!row) throw new NotFoundError('API key', keyId);
-    return revokeKey(scopedPrisma(this.prisma, row.companyId), keyId, operatorActor('cli'), { keepAnAdmin: false });
+    return revokeKey(scopedPrisma(this.prisma, row.companyId, this.inTransaction), keyId, operatorActor('cli'), { keepAnAdmin: false });
   }
 
   /** Resolves `Authorization: Bearer <key>` to an actor, or throws 401. */

@@ -6,8 +6,8 @@ import { COMPANY } from '../../db/scoped.js';
 import { serviceCheck } from '../../graphql/validation.js';
 import { graphqlType } from '../../lib/graphql-hint.js';
 import { now } from '../../lib/clock.js';
-import { generateKey, hashKey, keyPrefix, notifyKeyChange, type ApiKeyInfo } from '../../auth/keys.js';
-import { invalidateKey } from '../../auth/key-cache.js';
+import { generateKey, hashKey, keyPrefix, type ApiKeyInfo } from '../../auth/keys.js';
+import { KEY_CHANGE_CHANNEL, invalidateKey } from '../../auth/key-cache.js';
 import { KEY_SCOPES, type KeyScope } from '../../auth/scopes.js';
 import { changesBetween, recordAudit, type AuditActor } from '../audit/service.js';
 
@@ -76,7 +76,8 @@ export async function revokeKey(db: ScopedPrisma, id: string, actor: AuditActor,
       const others = await tx.apiKey.count({ where: { scope: 'admin', revokedAt: null, id: { not: id } } });
       if (!others) throw new ConflictError('this is the company\u2019s last admin key: create another admin key before revoking it');
     }
-    await notifyKeyChange(tx, row.hash);
+    // every process drops its cached copy when this commits (notifyKeyChange's statement, on the company's own row)
+    await tx.$executeRaw`SELECT pg_notify(${KEY_CHANGE_CHANNEL}, hash) FROM "ApiKey" WHERE "companyId" = ${COMPANY} AND id = ${id}`;
     const revoked = (await tx.apiKey.update({ where: { id }, data: { revokedAt: now() }, select: keySelect })) as ApiKeyInfo;
     await recordAudit(tx, actor, { entity: 'api_key', entityId: id, action: 'revoked', changes: changesBetween(info as never, revoked as never, AUDITED) });
     hash = row.hash;

@@ -20,7 +20,7 @@ export const AuditEntryType = builder.prismaObject('AuditEntry', {
     uid: t.exposeID('uid'),
     at: t.expose('at', { type: 'DateTime', description: 'When the change was made' }),
     keyId: t.exposeString('keyId', { nullable: true, description: 'The API key that made the change (null: the CLI or an import file)', extensions: REST_NULLABLE }),
-    userId: t.exposeString('userId', { nullable: true, description: 'The acting user: the key\u2019s user, the company\u2019s default actor, or cli / import', extensions: REST_NULLABLE }),
+    userId: t.exposeString('userId', { nullable: true, description: 'The acting user: the key\u2019s user or the company\u2019s default actor (null for the CLI and import files)', extensions: REST_NULLABLE }),
     channel: t.exposeString('channel', { description: 'rest, graphql, mcp, cli or import' }),
     entity: t.field({ type: AuditEntityEnum, resolve: (e) => e.entity as never }),
     entityId: t.exposeString('entityId', { description: 'The aircraft uid, user uid or API key id' }),
