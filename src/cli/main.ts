@@ -215,7 +215,7 @@ function program(io: Io, withDb: DbRunner, config: () => Config, serve: () => Pr
         const demo = await loadDemo(db);
         const c = config();
         io.out(
-          `demo company "${demo.companyId}" loaded: 2 aircraft with ${demo.flightLogs} flight logs over the last year, ` +
+          `demo company "${demo.companyId}" loaded: 2 aircraft with ${demo.flightLogs} flight logs over the last year (and a glider in storage), ` +
             `${demo.components} components, ${demo.scheduleItems} schedule items (one overdue, some due soon), ${demo.formCompletions} form completions, 4 vehicles, 3 users.`,
         );
         io.out(`Try it (docs at http://${c.host}:${c.port}/docs, GraphiQL at http://${c.host}:${c.port}/graphql):`);

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { ConflictError, NotFoundError, ValidationError } from '../../errors.js';
 import type { ScopedPrisma } from '../../db/scoped.js';
@@ -6,6 +5,7 @@ import { COMPANY } from '../../db/scoped.js';
 import { serviceCheck } from '../../graphql/validation.js';
 import { graphqlType } from '../../lib/graphql-hint.js';
 import { now } from '../../lib/clock.js';
+import { newUid } from '../../lib/ids.js';
 import { generateKey, hashKey, keyPrefix, type ApiKeyInfo } from '../../auth/keys.js';
 import { KEY_CHANGE_CHANNEL, invalidateKey } from '../../auth/key-cache.js';
 import { KEY_SCOPES, type KeyScope } from '../../auth/scopes.js';
@@ -49,7 +49,7 @@ export async function createKey(
       throw new ValidationError(`invalid API key: /userId: ${input.userId} is not a user of the company`, [{ path: '/userId', message: `${input.userId} is not a user of the company` }]);
     }
     const row = (await tx.apiKey.create({
-      data: { id: randomUUID(), name: input.name, prefix: keyPrefix(key), hash: hashKey(key), userId: input.userId ?? null, scope: input.scope },
+      data: { id: newUid('key'), name: input.name, prefix: keyPrefix(key), hash: hashKey(key), userId: input.userId ?? null, scope: input.scope },
       select: keySelect,
     })) as ApiKeyInfo;
     await recordAudit(tx, actor, { entity: 'api_key', entityId: row.id, action: 'created', changes: changesBetween(null, row as never, AUDITED) });
