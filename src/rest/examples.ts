@@ -2490,7 +2490,7 @@ export const examples: Record<string, OperationExample> = {
         landings: { displayText: "Landings", type: "number", precision: 0 }
       },
       logTrackingItems: {
-        remarks: { displayText: "Remarks", type: "string" }
+        fuelUplift: { displayText: "Fuel uplift (L)", type: "number" }
       },
       initialValues: { hobbs: 842.3, landings: 2210 }
     },
