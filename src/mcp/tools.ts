@@ -108,7 +108,9 @@ const DESTRUCTIVE = /^(delete|batchDelete|remove|reset)/i;
  * the OpenAPI document (the resource fleetops://openapi). Declaring it on every tool made the list four times the
  * size an assistant can afford, for shapes it reads from the results themselves (issue 27).
  */
-export function buildTools(routes: RouteSpec[]): ToolDef[] {
+export function buildTools(all: RouteSpec[]): ToolDef[] {
+  // API key management is never a tool (docs/contract/gaps.md §12)
+  const routes = all.filter((r) => r.mcp !== false);
   // said once: a body another tool takes already is named by that tool; a field's description, by its first tool
   const bodies = new Map<string, string>();
   const described = new Set<string>();

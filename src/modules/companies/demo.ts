@@ -56,6 +56,13 @@ export const demoData = {
           logTrackingItems: {},
           initialValues: { tacho: 4321.25, airframeHours: 5102.4 },
         },
+        // a glider in storage, never logged here: what the docs' example of deleting an aircraft deletes
+        {
+          uid: 'demo-vh-gld', registration: 'VH-GLD', type: 'AS-K 21', category: 'glider', manufacturer: 'Schleicher', model: 'ASK 21',
+          engineType: 'none', engineCount: 0, status: 'stored',
+          maintenanceTrackingItems: {},
+          logTrackingItems: {},
+        },
       ],
       vehicles: [
         { uid: 'demo-ute', make: 'Toyota', model: 'Hilux', registration: 'DEMO01', year: 2022, fuelType: 'diesel', transmissionType: 'automatic', tracking: { kilometers: true, miles: false, hours: false }, initialValues: { odometer: 48210 } },
@@ -324,7 +331,15 @@ export async function loadDemo(database: Database, companyId = DEMO_COMPANY): Pr
     })),
   );
 
-  const { key } = await new ApiKeyService(database.prisma).create({ companyId, name: 'demo' });
+  // an admin key: the demo shows everything, the company's management included (docs/contract/gaps.md §12)
+  const keys = new ApiKeyService(database.prisma);
+  const { key } = await keys.create({ companyId, name: 'demo', scope: 'admin' });
+  // a key of an integration the company no longer uses, with an id the docs' example of revoking a key names (key
+  // ids are unique across companies, so it is the company's id that makes it known); kept when the demo reloads
+  const oldKey = `key_${companyId}_old_integration`;
+  if (!(await db.apiKey.findFirst({ where: { id: oldKey }, select: { id: true } }))) {
+    await withUids({ key: [oldKey] }, () => keys.create({ companyId, name: 'old integration', scope: 'read' }));
+  }
   const count = async (m: 'flightLog' | 'component' | 'scheduleItem' | 'formCompletion') => (db[m] as unknown as { count(): Promise<number> }).count();
   return {
     key,
