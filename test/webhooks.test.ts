@@ -140,6 +140,24 @@ describe('delivery to receivers on loopback (WEBHOOK_ALLOW_PRIVATE=true)', () =>
     expect(d.attemptedAt).toEqual(expect.any(String));
   });
 
+  it('a whsec_ secret (Standard Webhooks form) signs with its decoded bytes: new Webhook(secret).verify works unchanged', async () => {
+    const whsec = 'whsec_' + Buffer.from('0123456789abcdef0123456789abcdef').toString('base64');
+    const formId = await setup(env, [{ url: rx.url('/ok/whsec'), secret: whsec }]);
+    await submit(env, formId);
+    const hit = await until(() => rx.hits.find((h) => h.path === '/ok/whsec'), 'the whsec delivery');
+    const headers = hit.headers as Record<string, string>;
+    expect(new Webhook(whsec).verify(hit.body, headers)).toMatchObject({ event: 'form.submitted', formId });
+    // not the UTF-8 bytes of the written secret (what a non-whsec secret signs with)
+    expect(() => new Webhook(Buffer.from(whsec), { format: 'raw' }).verify(hit.body, headers)).toThrow();
+    const form = await env.json('GET', `/api/v1/forms/${formId}`);
+    expect(form.body.webhooks).toEqual([{ url: rx.url('/ok/whsec'), hasSecret: true }]);
+    // a whsec_ secret whose rest is not the base64 of 24 to 64 bytes signs with a key no receiver can rebuild: 400
+    for (const bad of ['whsec_not base64!!', 'whsec_' + Buffer.from('short').toString('base64'), 'whsec_' + Buffer.from('x'.repeat(65)).toString('base64'), 'whsec_MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY']) {
+      const r = await env.json('POST', '/api/v1/forms', { body: formBody([{ url: rx.url('/ok/x'), secret: bad }]) });
+      expectValidation(r, '/webhooks/0/secret');
+    }
+  });
+
   it('answers the submission at once while a receiver never answers; the others still receive', async () => {
     const formId = await setup(env, [{ url: rx.url('/hang') }, { url: rx.url('/ok/beside-hang') }]);
     const t = performance.now();

@@ -50,6 +50,18 @@ export function notificationEmail(p: Record<string, unknown>): EmailMessage {
   return { subject: `Form submitted: ${v(p.formName)}`, text: `${greeting}${lines.join('\n')}\n` };
 }
 
+/** The Standard Webhooks secret prefix: what follows is the base64 of the signing key. */
+export const WHSEC_PREFIX = 'whsec_';
+
+/**
+ * The signer of a webhook secret (docs/contract/gaps.md §11): a `whsec_<base64>` secret (the Standard Webhooks form,
+ * as their tools generate it) signs with its decoded bytes, exactly as `new Webhook(secret)` of the reference library
+ * reads it; any other secret signs with its UTF-8 bytes.
+ */
+export function signer(secret: string): Webhook {
+  return secret.startsWith(WHSEC_PREFIX) ? new Webhook(secret) : new Webhook(Buffer.from(secret, 'utf8'), { format: 'raw' });
+}
+
 export function createSender(opts: SenderOptions) {
   const filter = { allowPrivateIPAddress: opts.allowPrivate, allowMetaIPAddress: opts.allowPrivate, keepAlive: false };
   const agents = { http: new RequestFilteringHttpAgent(filter), https: new RequestFilteringHttpsAgent(filter) };
@@ -77,7 +89,7 @@ export function createSender(opts: SenderOptions) {
       'webhook-id': messageId,
       'webhook-timestamp': String(Math.floor(timestamp.getTime() / 1000)),
     };
-    if (secret) headers['webhook-signature'] = new Webhook(Buffer.from(secret, 'utf8'), { format: 'raw' }).sign(messageId, timestamp, body);
+    if (secret) headers['webhook-signature'] = signer(secret).sign(messageId, timestamp, body);
     return new Promise<AttemptResult>((resolve) => {
       let settled = false;
       const finish = (r: Omit<AttemptResult, 'durationMs'>) => {
