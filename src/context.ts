@@ -12,6 +12,7 @@ import { ScheduleService } from './modules/schedule/service.js';
 import { CompletionService } from './modules/completions/service.js';
 import { uidLoader } from './db/loaders.js';
 import { AggregationService } from './modules/aggregation/service.js';
+import { SettingsService } from './modules/settings/service.js';
 import { DeliveryService } from './modules/webhooks/service.js';
 
 /**
@@ -77,6 +78,7 @@ export function createServices(db: ScopedPrisma, actorUserId = 'api') {
     schedule: new ScheduleService(db, assets, users, actorUserId),
     aggregation: new AggregationService(db),
     deliveries,
+    settings: new SettingsService(db),
     // side effects of a submission run on services bound to its transaction
     completions: new CompletionService(db, actorUserId, (tx): { schedule: ScheduleService; vehicles: VehicleService } => createServices(tx, actorUserId), deliveries),
   };

@@ -211,10 +211,11 @@ describe('delivery to receivers on loopback (WEBHOOK_ALLOW_PRIVATE=true)', () =>
     expect(all.map((d) => d.completionId)).toEqual([c2, c1]);
     expect((await deliveries(env, formId, `?completionId=${c1}`)).map((d) => d.completionId)).toEqual([c1]);
     expect(await deliveries(env, formId, '?channel=email')).toEqual([]);
+    expect(await deliveries(env, formId, '?channel=sms')).toEqual([]);
     const p1 = await env.json('GET', `/api/v1/forms/${formId}/deliveries?limit=1`);
     const p2 = await env.json('GET', `/api/v1/forms/${formId}/deliveries?limit=1&cursor=${p1.body.nextCursor}`);
     expect([...p1.body.data, ...p2.body.data].map((d: Body) => d.completionId)).toEqual([c2, c1]);
-    expectValidation(await env.json('GET', `/api/v1/forms/${formId}/deliveries?channel=sms`), '/query/channel');
+    expectValidation(await env.json('GET', `/api/v1/forms/${formId}/deliveries?channel=fax`), '/query/channel');
     expectProblem(await env.json('GET', `/api/v1/forms/${formId}/deliveries`, { key: env.b.key }), 404, 'not_found');
     const gql = await env.gql('query($id: ID!) { formDeliveries(id: $id, limit: 5) { count data { uid status channel target } } }', { id: formId });
     expect(gql.body.data.formDeliveries.count).toBe(2);

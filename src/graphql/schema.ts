@@ -10,6 +10,7 @@ import '../modules/forms/graphql.js';
 import '../modules/completions/graphql.js';
 import '../modules/aggregation/graphql.js';
 import '../modules/webhooks/graphql.js';
+import '../modules/settings/graphql.js';
 
 /** The whole GraphQL schema: every module registers its types on the one builder, imported above. */
 export const schema = builder.toSchema();

@@ -5,6 +5,7 @@ import type { ScopedCreate, ScopedPrisma } from '../../db/scoped.js';
 import { lockedWrite, type LockTarget } from '../../db/locked.js';
 import { ConflictError, NotFoundError, ValidationError, fieldErrorsFromZod, invalid, isPlainObject, putFieldError, type FieldError } from '../../errors.js';
 import { newUid } from '../../lib/ids.js';
+import { PhoneSchema } from '../settings/service.js';
 import { BoolParam, parseFilter } from '../../lib/params.js';
 import { pickKeys } from '../../lib/keys.js';
 import { isUniqueViolation, jsonEqual } from '../../lib/json.js';
@@ -82,9 +83,10 @@ export const WebhookInputSchema = z
 export const NotificationRecipientSchema = z
   .looseObject({
     email: z.email({ error: 'email must be an email address' }).max(320).optional(),
+    phone: PhoneSchema('phone').optional(),
     name: text('name').optional(),
   })
-  .describe('Free-form; entries with an email receive notification emails');
+  .describe('Free-form; entries with an email receive notification emails, entries with a phone (E.164) an SMS');
 
 export const SectionSchema = z.object(SectionShape).strict();
 

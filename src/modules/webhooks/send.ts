@@ -24,6 +24,50 @@ export interface SenderOptions {
   timeoutMs: number;
   smtpUrl?: string;
   mailFrom: string;
+  /** Where the twilio package sends its API requests instead of https://api.twilio.com (TWILIO_API_BASE; tests). */
+  twilioApiBase?: string;
+}
+
+/** An SMS provider's credentials, as the company's integration settings hold them (docs/contract/gaps.md §13). */
+export interface SmsProvider {
+  provider: 'twilio';
+  accountSid: string;
+  authToken: string;
+  from: string;
+}
+
+type TwilioSdk = typeof import('twilio');
+type TwilioRequest = Parameters<InstanceType<TwilioSdk['RequestClient']>['request']>[0];
+
+/** The longest SMS text (docs/contract/gaps.md §13): two concatenated GSM segments. */
+export const SMS_MAX = 320;
+
+/** `text` cut to at most `max` characters (code points), an ellipsis marking a cut. */
+function clip(text: string, max: number): string {
+  const chars = Array.from(text);
+  return chars.length <= max ? text : chars.slice(0, max - 1).join('') + '\u2026';
+}
+
+const length = (text: string) => Array.from(text).length;
+
+/** `2026-11-23T06:30:00.000Z` → `2026-11-23 06:30 UTC`. */
+function shortTime(iso: unknown): string {
+  const d = new Date(String(iso ?? ''));
+  return Number.isNaN(d.getTime()) ? oneLine(String(iso ?? '')) : `${d.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+}
+
+/**
+ * The SMS of a submission (docs/contract/gaps.md §13): form name, submitter, time and the link when the submission
+ * gave `appBaseUrl`, on one line (every value through oneLine: no client text adds a line), at most SMS_MAX
+ * characters: the form name and submitter are cut first, and a link that does not fit whole is left out.
+ */
+export function notificationSms(p: Record<string, unknown>): string {
+  const name = clip(oneLine(String(p.formName ?? '')), 80);
+  const by = clip(oneLine(String(p.submitterName ?? p.submittedBy ?? '')), 60);
+  const text = `Fleet Ops: "${name}" submitted by ${by} at ${shortTime(p.submittedAt)}.`;
+  const link = p.link ? oneLine(String(p.link)) : '';
+  const withLink = link ? `${text} ${link}` : text;
+  return length(withLink) <= SMS_MAX ? withLink : clip(text, SMS_MAX);
 }
 
 const RESPONSE_CAP = 16 * 1024;
@@ -123,6 +167,45 @@ export function createSender(opts: SenderOptions) {
     });
   }
 
+  // the twilio package is loaded with the first SMS, not at start-up; TWILIO_API_BASE is applied by a RequestClient
+  // (its documented custom-client hook) that sends to that base instead of Twilio's hosts
+  let twilioModule: Promise<TwilioSdk> | undefined;
+  // a CommonJS package: its module.exports is the default export
+  const twilioFactory = () => (twilioModule ??= import('twilio').then((m) => (m as unknown as { default: TwilioSdk }).default));
+  async function twilioClient(p: SmsProvider) {
+    const twilio = await twilioFactory();
+    const base = opts.twilioApiBase ? new URL(opts.twilioApiBase) : null;
+    class Rebased extends twilio.RequestClient {
+      request<T>(o: TwilioRequest) {
+        if (!base) return super.request<T>(o as never);
+        const u = new URL(o.uri);
+        return super.request<T>({ ...o, uri: new URL(u.pathname + u.search, base).toString() } as never);
+      }
+    }
+    return twilio(p.accountSid, p.authToken, { httpClient: new Rebased({ timeout: opts.timeoutMs, keepAlive: false }), autoRetry: false });
+  }
+
+  /** One SMS through the company's provider; without one it is skipped. */
+  async function sms(provider: SmsProvider | null, to: string, text: string): Promise<AttemptResult> {
+    const started = performance.now();
+    const ms = () => Math.round(performance.now() - started);
+    if (!provider) return { status: 'skipped', durationMs: 0, error: 'no SMS provider in the company\u2019s integration settings (PUT /api/v1/settings/integrations)' };
+    try {
+      const client = await twilioClient(provider);
+      const msg = await client.messages.create({ to, from: provider.from, body: oneLine(text) });
+      if (msg.status === 'failed' || msg.status === 'undelivered') {
+        return { status: 'failed', durationMs: ms(), error: `provider answered ${msg.status}${msg.errorMessage ? `: ${msg.errorMessage}` : ''}` };
+      }
+      return { status: 'delivered', statusCode: 201, durationMs: ms() };
+    } catch (e) {
+      const err = e as { status?: unknown; code?: unknown; message?: string };
+      if (typeof err.status === 'number') {
+        return { status: 'failed', statusCode: err.status, durationMs: ms(), error: `provider refused (${err.status}${err.code ? `, code ${String(err.code)}` : ''}): ${err.message ?? ''}` };
+      }
+      return { status: 'failed', durationMs: ms(), error: `provider unreachable: ${err.message ?? String(e)}` };
+    }
+  }
+
   /** Sends `message` as it is built (notificationEmail): header values are put on one line here as well. */
   async function email(to: string, message: EmailMessage): Promise<AttemptResult> {
     const started = performance.now();
@@ -138,6 +221,7 @@ export function createSender(opts: SenderOptions) {
   return {
     webhook,
     email,
+    sms,
     close() {
       agents.http.destroy();
       agents.https.destroy();
