@@ -143,7 +143,7 @@ describe('transport', () => {
 });
 
 describe('tools for a model', () => {
-  it('a read key is shown only the tools it may call (the read ones); a read_write key every tool', async () => {
+  it('a read key is shown only the tools it may call (the read ones); a read_write key every tool but the admin ones', async () => {
     const reader = (await new ApiKeyService(env.database.prisma).create({ companyId: env.a.id, name: 'mcp-reader', scope: 'read' })).key;
     const list = async (key: string) => {
       const res = await env.request('POST', '/mcp', { key, headers: { accept: 'application/json, text/event-stream' }, body: { jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} } });
@@ -152,12 +152,16 @@ describe('tools for a model', () => {
     const readable = restRoutes.filter((r) => isReadRoute(r)).map((r) => r.operationId).sort();
     expect((await list(reader)).map((t) => t.name).sort()).toEqual(readable);
     expect((await list(reader)).every((t) => t.annotations?.readOnlyHint)).toBe(true);
-    expect((await list(env.a.key)).length).toBe(restRoutes.length);
+    const adminTools = ['putIntegrationSettings'];
+    expect((await list(env.a.key)).map((t) => t.name).sort()).toEqual(restRoutes.map((r) => r.operationId).filter((n) => !adminTools.includes(n)).sort());
+    const admin = (await new ApiKeyService(env.database.prisma).create({ companyId: env.a.id, name: 'mcp-admin', scope: 'admin' })).key;
+    expect((await list(admin)).length).toBe(restRoutes.length);
   });
 
   it('tools carry no output schema (the shapes are the OpenAPI resource\u2019s), and descriptions explain the domain, not REST media types', async () => {
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name).sort()).toEqual(restRoutes.map((r) => r.operationId).sort());
+    // the client's key is read_write: the company's management (admin) is not listed
+    expect(tools.map((t) => t.name).sort()).toEqual(restRoutes.map((r) => r.operationId).filter((n) => n !== 'putIntegrationSettings').sort());
     for (const t of tools) {
       expect(t.outputSchema, t.name).toBeUndefined();
       expect(t.description, t.name).not.toMatch(/Accept:|text\/csv/);

@@ -2476,4 +2476,32 @@ export const examples: Record<string, OperationExample> = {
       uid: "dl_01k84jahocpslld9ikp3"
     }
   },
+  getIntegrationSettings: {
+    response: {
+      sms: {
+        provider: "twilio",
+        accountSid: "AC0123456789abcdef0123456789abcdef",
+        from: "+61255501234",
+        hasAuthToken: true
+      }
+    }
+  },
+  putIntegrationSettings: {
+    body: {
+      sms: {
+        provider: "twilio",
+        accountSid: "AC0123456789abcdef0123456789abcdef",
+        authToken: "your-twilio-auth-token",
+        from: "+61255501234"
+      }
+    },
+    response: {
+      sms: {
+        provider: "twilio",
+        accountSid: "AC0123456789abcdef0123456789abcdef",
+        from: "+61255501234",
+        hasAuthToken: true
+      }
+    }
+  },
 };

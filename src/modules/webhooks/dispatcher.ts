@@ -79,7 +79,7 @@ export function createDispatcher(opts: DispatcherOptions) {
       } else if (row.channel === 'sms') {
         result = await sender.sms(await smsProviderOf(scopedPrisma(prisma, row.companyId)), row.target, notificationSms(row.payload));
       } else {
-        const { recipientName: _r, submitterName: _s, link: _l, ...payload } = row.payload;
+        const { recipientName: _r, submitterName: _s, link: _l, summary: _m, ...payload } = row.payload;
         result = await sender.webhook(row.target, row.messageId, payload, await secretFor(row));
       }
     } catch (e) {

@@ -75,23 +75,81 @@ const RESPONSE_CAP = 16 * 1024;
 export interface EmailMessage {
   subject: string;
   text: string;
+  html: string;
 }
 
+/** `text` safe inside HTML element content and quoted attribute values. */
+export function escapeHtml(text: string): string {
+  let out = '';
+  for (const ch of text) {
+    if (ch === '&') out += '&amp;';
+    else if (ch === '<') out += '&lt;';
+    else if (ch === '>') out += '&gt;';
+    else if (ch === '"') out += '&quot;';
+    else if (ch === "'") out += '&#39;';
+    else out += ch;
+  }
+  return out;
+}
+
+interface Summary {
+  answers: { label: string; value: string }[];
+  defects: { asset: string; description: string; severity: string | null }[];
+  readings: { vehicle: string; key: string | null; reading: number; applied: boolean; warning: string | null }[];
+}
+
+function summaryOf(p: Record<string, unknown>): Summary {
+  const s = (p.summary ?? {}) as Partial<Summary>;
+  return { answers: Array.isArray(s.answers) ? s.answers : [], defects: Array.isArray(s.defects) ? s.defects : [], readings: Array.isArray(s.readings) ? s.readings : [] };
+}
+
+const readingText = (r: Summary['readings'][number], v: (x: unknown) => string) =>
+  r.applied ? `${v(r.vehicle)}: ${v(r.key ?? 'odometer')} set to ${v(r.reading)}` : `${v(r.vehicle)}: ${v(r.reading)} not applied${r.warning ? ` (${v(r.warning)})` : ''}`;
+
 /**
- * The notification email of a submission (docs/contract/gaps.md §10), from its outbox payload. Every value in it
- * (form name and code, submitter, recipient name, time, link) comes from a client, so each is put on one line
- * (oneLine): a name holding "\r\nBcc: ..." adds no header and no line. The body's own lines are the only ones.
+ * The notification email of a submission (docs/contract/gaps.md §10; docs/notifications.md), from its outbox
+ * payload: a plain-text part and an HTML part saying the same (the answers as a table, the defects raised, the
+ * odometer readings applied, a link when the submission gave `appBaseUrl`). Every value in it comes from a client,
+ * so each is put on one line (oneLine: a name holding "\r\nBcc: ..." adds no header and no line) and, in the HTML
+ * part, escaped; the link is an http(s) URL (checked when submitted) and is shown only as one.
  */
 export function notificationEmail(p: Record<string, unknown>): EmailMessage {
   const v = (x: unknown) => oneLine(String(x ?? ''));
-  const lines = [
-    `Form: ${v(p.formName)} (${v(p.formCode)})`,
-    `Submitted by: ${v(p.submitterName ?? p.submittedBy)}`,
-    `Submitted at: ${v(p.submittedAt)}`,
-    ...(p.link ? [`View the submission: ${v(p.link)}`] : []),
-  ];
+  const h = (x: unknown) => escapeHtml(v(x));
+  const sum = summaryOf(p);
+  const link = typeof p.link === 'string' && /^https?:\/\//.test(p.link) ? v(p.link) : null;
+  const submitter = p.submitterName ?? p.submittedBy;
+
+  const lines = [`Form: ${v(p.formName)} (${v(p.formCode)})`, `Submitted by: ${v(submitter)}`, `Submitted at: ${v(p.submittedAt)}`];
+  if (sum.answers.length) lines.push('', 'Answers:', ...sum.answers.map((a) => `- ${v(a.label)}: ${v(a.value)}`));
+  if (sum.defects.length) lines.push('', 'Defects raised:', ...sum.defects.map((d) => `- ${v(d.asset)}: ${v(d.description)}${d.severity ? ` (${v(d.severity)})` : ''}`));
+  if (sum.readings.length) lines.push('', 'Odometer readings:', ...sum.readings.map((r) => `- ${readingText(r, v)}`));
+  if (link) lines.push('', `View the submission: ${link}`);
   const greeting = p.recipientName ? `Hello ${v(p.recipientName)},\n\n` : '';
-  return { subject: `Form submitted: ${v(p.formName)}`, text: `${greeting}${lines.join('\n')}\n` };
+
+  const cell = 'style="text-align:left;vertical-align:top;padding:4px 8px;border-bottom:1px solid #ddd"';
+  const html = [
+    '<!doctype html>',
+    '<html><head><meta charset="utf-8"><title>Form submitted</title></head>',
+    '<body style="font-family:sans-serif;color:#222">',
+    p.recipientName ? `<p>Hello ${h(p.recipientName)},</p>` : '',
+    `<h1 style="font-size:18px">Form submitted: ${h(p.formName)}</h1>`,
+    `<p>${h(p.formCode)} &middot; submitted by <strong>${h(submitter)}</strong> at ${h(p.submittedAt)}</p>`,
+    sum.answers.length
+      ? `<table style="border-collapse:collapse"><thead><tr><th ${cell}>Question</th><th ${cell}>Answer</th></tr></thead><tbody>${sum.answers
+          .map((a) => `<tr><th scope="row" ${cell}>${h(a.label)}</th><td ${cell}>${h(a.value)}</td></tr>`)
+          .join('')}</tbody></table>`
+      : '',
+    sum.defects.length
+      ? `<h2 style="font-size:16px">Defects raised</h2><ul>${sum.defects.map((d) => `<li>${h(d.asset)}: ${h(d.description)}${d.severity ? ` (${h(d.severity)})` : ''}</li>`).join('')}</ul>`
+      : '',
+    sum.readings.length ? `<h2 style="font-size:16px">Odometer readings</h2><ul>${sum.readings.map((r) => `<li>${readingText(r, h)}</li>`).join('')}</ul>` : '',
+    link ? `<p><a href="${escapeHtml(link)}">View the submission</a></p>` : '',
+    '</body></html>',
+  ]
+    .filter(Boolean)
+    .join('\n');
+  return { subject: `Form submitted: ${v(p.formName)}`, text: `${greeting}${lines.join('\n')}\n`, html };
 }
 
 /** The Standard Webhooks secret prefix: what follows is the base64 of the signing key. */
@@ -211,7 +269,7 @@ export function createSender(opts: SenderOptions) {
     const started = performance.now();
     if (!mailer) return { status: 'skipped', durationMs: 0, error: 'SMTP_URL is not set: notification emails are not sent' };
     try {
-      await (await mailer()).sendMail({ from: opts.mailFrom, to: oneLine(to), subject: oneLine(message.subject), text: message.text });
+      await (await mailer()).sendMail({ from: opts.mailFrom, to: oneLine(to), subject: oneLine(message.subject), text: message.text, html: message.html });
       return { status: 'delivered', durationMs: Math.round(performance.now() - started) };
     } catch (e) {
       return { status: 'failed', durationMs: Math.round(performance.now() - started), error: (e as Error).message };

@@ -8,6 +8,7 @@ import { LimitParam, PAGE_DEFAULT, parseFilter } from '../../lib/params.js';
 import { submissionLink } from '../completions/links.js';
 import { webhooksOf } from '../forms/service.js';
 import { notifyPending } from './dispatcher.js';
+import type { SubmissionSummary } from '../completions/service.js';
 import { E164_PATTERN } from '../settings/service.js';
 
 /**
@@ -53,7 +54,12 @@ export class DeliveryService {
    * The outbox rows of a submission, written with it (same transaction): one per webhook URL of the form and,
    * when the form notifies, one per recipient email and one per recipient phone (SMS). Returns how many were recorded.
    */
-  async enqueue(tx: ScopedPrisma, form: Form, completion: Pick<FormCompletion, 'uid' | 'userId' | 'createdAt' | 'data' | 'submitterName' | 'appBaseUrl'>): Promise<number> {
+  async enqueue(
+    tx: ScopedPrisma,
+    form: Form,
+    completion: Pick<FormCompletion, 'uid' | 'userId' | 'createdAt' | 'data' | 'submitterName' | 'appBaseUrl'>,
+    summary?: SubmissionSummary,
+  ): Promise<number> {
     const event: SubmissionEvent = {
       event: 'form.submitted',
       formId: form.uid,
@@ -79,7 +85,7 @@ export class DeliveryService {
           submitterName: completion.submitterName ?? null,
           link: completion.appBaseUrl ? submissionLink(completion.appBaseUrl, completion.uid) : null,
         };
-        if (typeof r?.email === 'string') add('email', r.email, personal);
+        if (typeof r?.email === 'string') add('email', r.email, { ...personal, summary: summary ?? null });
         // a phone stored before numbers were checked is sent only when it is E.164 (the provider would refuse it)
         if (typeof r?.phone === 'string' && E164_PATTERN.test(r.phone)) add('sms', r.phone, personal);
       }
