@@ -15,7 +15,7 @@ import { restRoutes } from '../src/rest/routes.js';
 import { isReadRoute } from '../src/rest/contract.js';
 import { ApiKeyService } from '../src/auth/keys.js';
 import { withToolTable } from '../src/mcp/docs.js';
-import { addDays, createTestEnv, flightLogBody, todayIn, uniq, type TestEnv } from './helpers.js';
+import { ADMIN_OPERATIONS, addDays, createTestEnv, flightLogBody, todayIn, uniq, type TestEnv } from './helpers.js';
 
 const API = '/api/v1';
 let env: TestEnv;
@@ -152,7 +152,7 @@ describe('tools for a model', () => {
     const readable = restRoutes.filter((r) => isReadRoute(r)).map((r) => r.operationId).sort();
     expect((await list(reader)).map((t) => t.name).sort()).toEqual(readable);
     expect((await list(reader)).every((t) => t.annotations?.readOnlyHint)).toBe(true);
-    const adminTools = ['putIntegrationSettings'];
+    const adminTools = ADMIN_OPERATIONS;
     expect((await list(env.a.key)).map((t) => t.name).sort()).toEqual(restRoutes.map((r) => r.operationId).filter((n) => !adminTools.includes(n)).sort());
     const admin = (await new ApiKeyService(env.database.prisma).create({ companyId: env.a.id, name: 'mcp-admin', scope: 'admin' })).key;
     expect((await list(admin)).length).toBe(restRoutes.length);
@@ -161,7 +161,7 @@ describe('tools for a model', () => {
   it('tools carry no output schema (the shapes are the OpenAPI resource\u2019s), and descriptions explain the domain, not REST media types', async () => {
     const { tools } = await client.listTools();
     // the client's key is read_write: the company's management (admin) is not listed
-    expect(tools.map((t) => t.name).sort()).toEqual(restRoutes.map((r) => r.operationId).filter((n) => n !== 'putIntegrationSettings').sort());
+    expect(tools.map((t) => t.name).sort()).toEqual(restRoutes.map((r) => r.operationId).filter((n) => !ADMIN_OPERATIONS.includes(n)).sort());
     for (const t of tools) {
       expect(t.outputSchema, t.name).toBeUndefined();
       expect(t.description, t.name).not.toMatch(/Accept:|text\/csv/);
