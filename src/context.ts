@@ -12,6 +12,7 @@ import { ScheduleService } from './modules/schedule/service.js';
 import { CompletionService } from './modules/completions/service.js';
 import { uidLoader } from './db/loaders.js';
 import { AggregationService } from './modules/aggregation/service.js';
+import { SettingsService } from './modules/settings/service.js';
 import { DeliveryService } from './modules/webhooks/service.js';
 import { AuditService, type AuditActor } from './modules/audit/service.js';
 import { ApiKeyAdmin } from './modules/api-keys/service.js';
@@ -84,6 +85,7 @@ export function createServices(db: ScopedPrisma, actorUserId = 'api', auditActor
     deliveries,
     audit: new AuditService(db),
     apiKeys: new ApiKeyAdmin(db, auditActor),
+    settings: new SettingsService(db),
     // side effects of a submission run on services bound to its transaction
     completions: new CompletionService(db, actorUserId, (tx): { schedule: ScheduleService; vehicles: VehicleService } => createServices(tx, actorUserId), deliveries),
   };

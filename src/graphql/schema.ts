@@ -12,6 +12,7 @@ import '../modules/aggregation/graphql.js';
 import '../modules/webhooks/graphql.js';
 import '../modules/audit/graphql.js';
 import '../modules/api-keys/graphql.js';
+import '../modules/settings/graphql.js';
 
 /** The whole GraphQL schema: every module registers its types on the one builder, imported above. */
 // fields in the order the modules define them (the REST bodies follow it, as the contract shows them); schema.graphql

@@ -10,7 +10,8 @@ import { aggregationRoutes } from '../modules/aggregation/rest.js';
 import { deliveryRoutes } from '../modules/webhooks/rest.js';
 import { auditRoutes } from '../modules/audit/rest.js';
 import { apiKeyRoutes } from '../modules/api-keys/rest.js';
+import { settingsRoutes } from '../modules/settings/rest.js';
 import type { RouteSpec } from './contract.js';
 
 /** Every REST route of /api/v1, as the modules declare them. */
-export const restRoutes: RouteSpec[] = [...aircraftRoutes, ...flightLogRoutes, ...userRoutes, ...componentRoutes, ...vehicleRoutes, ...scheduleRoutes, ...formRoutes, ...completionRoutes, ...aggregationRoutes, ...deliveryRoutes, ...apiKeyRoutes, ...auditRoutes];
+export const restRoutes: RouteSpec[] = [...aircraftRoutes, ...flightLogRoutes, ...userRoutes, ...componentRoutes, ...vehicleRoutes, ...scheduleRoutes, ...formRoutes, ...completionRoutes, ...aggregationRoutes, ...deliveryRoutes, ...settingsRoutes, ...apiKeyRoutes, ...auditRoutes];
