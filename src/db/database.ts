@@ -5,7 +5,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
 import { PrismaClient } from '../generated/prisma/client.js';
-import { acquireDataDirLock } from './lock.js';
+import { acquireDataDirLock } from './data-dir-lock.js';
 import { applyMigrations } from './migrate.js';
 import { instrumentAdapter, type QueryListener } from './instrument.js';
 
