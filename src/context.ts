@@ -1,6 +1,6 @@
 import type { Actor } from './auth/keys.js';
 import type { Database } from './db/database.js';
-import { scopedPrisma, type ScopedPrisma } from './db/scoped.js';
+import { scopedPrisma, type ScopedPrisma, type TransactionHooks } from './db/scoped.js';
 import { AircraftService, createAircraftLoader } from './modules/aircraft/service.js';
 import { UserService, createUserLoader } from './modules/users/service.js';
 import { VehicleService, createVehicleLoader } from './modules/vehicles/service.js';
@@ -23,6 +23,8 @@ export interface RequestContext {
   actor: Actor;
   companyId: string;
   db: ScopedPrisma;
+  /** Added to every transaction `db` opens (src/db/scoped.ts). */
+  transactionHooks: TransactionHooks;
   services: Services;
   /** What the operation policy needs of the request, whatever the channel (src/graphql/policy.ts). */
   request: RequestState;
@@ -84,6 +86,7 @@ export function createServices(db: ScopedPrisma, actorUserId = 'api') {
 export type Services = ReturnType<typeof createServices>;
 
 export function createContext(database: Database, actor: Actor, request: RequestState = internalRequest()): RequestContext {
-  const db = scopedPrisma(database.prisma, actor.companyId);
-  return { actor, companyId: actor.companyId, db, services: createServices(db, actor.userId), request };
+  const transactionHooks: TransactionHooks = {};
+  const db = scopedPrisma(database.prisma, actor.companyId, false, transactionHooks);
+  return { actor, companyId: actor.companyId, db, transactionHooks, services: createServices(db, actor.userId), request };
 }

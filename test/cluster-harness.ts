@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
 import path from 'node:path';
@@ -200,44 +201,99 @@ export async function startProxy(upstreams: string[]): Promise<Proxy> {
 
 export interface Receiver {
   url: string;
-  /** How many times each `webhook-id` arrived. */
+  /** How many times each `webhook-id` arrived (a request counts once its body is read, answered or not). */
   ids: Map<string, number>;
   /** Every arrival, in order: its `webhook-id` and the completion it was for. */
   arrivals: { id: string; completionId: string; path: string }[];
+  /** While true, requests are read and counted but not answered (they are in flight at their sender). */
+  hold: boolean;
+  /** The unanswered requests: their id, the sender's port, and whether the sender has gone (closed the connection). */
+  held: { id: string; remotePort: number; gone: boolean }[];
+  /** Stops holding and answers every held request whose sender is still there. */
+  release(): void;
   close(): Promise<void>;
 }
 
 /** A webhook receiver on 127.0.0.1 that answers 204 and counts what it gets. */
 export async function startReceiver(): Promise<Receiver> {
-  const ids = new Map<string, number>();
-  const arrivals: Receiver['arrivals'] = [];
+  const waiting: { res: http.ServerResponse; entry: Receiver['held'][number] }[] = [];
+  const receiver: Receiver = {
+    url: '',
+    ids: new Map(),
+    arrivals: [],
+    hold: false,
+    held: [],
+    release() {
+      receiver.hold = false;
+      for (const w of waiting.splice(0)) if (!w.entry.gone) w.res.writeHead(204).end();
+    },
+    close: async () => {},
+  };
   const server = http.createServer((req, res) => {
     let body = '';
     req.setEncoding('utf8').on('data', (c) => (body += c));
     req.on('end', () => {
       const id = String(req.headers['webhook-id'] ?? '');
-      ids.set(id, (ids.get(id) ?? 0) + 1);
+      receiver.ids.set(id, (receiver.ids.get(id) ?? 0) + 1);
       let completionId = '';
       try {
         completionId = JSON.parse(body).completionId ?? '';
       } catch {
         /* counted all the same */
       }
-      arrivals.push({ id, completionId, path: req.url ?? '' });
-      res.writeHead(204).end();
+      receiver.arrivals.push({ id, completionId, path: req.url ?? '' });
+      if (!receiver.hold) return void res.writeHead(204).end();
+      const entry = { id, remotePort: req.socket.remotePort ?? 0, gone: false };
+      receiver.held.push(entry);
+      waiting.push({ res, entry });
+      res.on('close', () => {
+        if (!res.writableEnded) entry.gone = true;
+      });
     });
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const { port } = server.address() as net.AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    ids,
-    arrivals,
-    async close() {
-      server.closeAllConnections();
-      await new Promise<void>((r) => server.close(() => r()));
-    },
+  receiver.url = `http://127.0.0.1:${port}`;
+  receiver.close = async () => {
+    server.closeAllConnections();
+    await new Promise<void>((r) => server.close(() => r()));
   };
+  return receiver;
+}
+
+/**
+ * The local TCP ports of a process's sockets (Linux: its /proc fds matched with /proc/net/tcp{,6}); empty
+ * elsewhere. Tells which process sent a request the receiver holds.
+ */
+export function localPortsOf(pid: number | undefined): Set<number> {
+  const ports = new Set<number>();
+  if (!pid) return ports;
+  const inodes = new Set<string>();
+  try {
+    for (const fd of fs.readdirSync(`/proc/${pid}/fd`)) {
+      try {
+        const m = /^socket:\[(\d+)\]$/.exec(fs.readlinkSync(`/proc/${pid}/fd/${fd}`));
+        if (m) inodes.add(m[1]);
+      } catch {
+        /* closed meanwhile */
+      }
+    }
+    for (const table of ['/proc/net/tcp', '/proc/net/tcp6']) {
+      let text = '';
+      try {
+        text = fs.readFileSync(table, 'utf8');
+      } catch {
+        continue;
+      }
+      for (const line of text.split('\n').slice(1)) {
+        const cols = line.trim().split(/\s+/);
+        if (cols.length > 9 && inodes.has(cols[9])) ports.add(parseInt(cols[1].split(':')[1], 16));
+      }
+    }
+  } catch {
+    /* not Linux, or the process is gone */
+  }
+  return ports;
 }
 
 /** Runs `node bin/fleetops.js ARGS` to completion. */
