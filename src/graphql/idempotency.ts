@@ -104,9 +104,14 @@ const lockKey = (companyId: string, apiKeyId: string, key: string) =>
  * and before its answer was stored is never run again: it answers 422 idempotency_outcome_lost. Without a session
  * (the embedded database, one process), a `running` record is taken again after ABANDONED_MS.
  */
+/**
+ * Claims this process is running. A session-level lock is re-entrant on its own connection, so the lock alone cannot
+ * tell two requests of this process apart: module-level, since one process builds the policy more than once (the
+ * GraphQL endpoint's and the executor's for REST and MCP) over the same session.
+ */
+const mine = new Set<string>();
+
 export function createIdempotency(opts: { session?: Session } = {}) {
-  /** Claims this process holds (a session lock is re-entrant within its own connection). */
-  const mine = new Set<string>();
   return {
     async claim(ctx: RequestContext, document: DocumentNode, operationName: string | null, variables: Record<string, unknown>): Promise<Claim> {
       const key = ctx.request.idempotencyKey!;
