@@ -71,7 +71,8 @@ export function createDispatcher(opts: DispatcherOptions) {
     if (session) {
       // Claimed with the row lock (SKIP LOCKED: each row by one dispatcher) and, in the same statement, an advisory
       // lock on the row for as long as this process works on it: a `sending` row without one was left by a process
-      // that died. The lock is taken before the claim commits, so no dispatcher ever sees `sending` without it.
+      // that died. The lock is taken before the claim commits, so no dispatcher ever sees `sending` without it. Like
+      // the Prisma claim below, the one statement here that crosses companies ('delivery outbox', src/db/scoped.ts).
       const rows = await session.query<ClaimedRow>(
         `UPDATE "WebhookDelivery" d SET status = 'sending', "claimedAt" = now()
          FROM (SELECT "companyId", uid FROM "WebhookDelivery" d
@@ -121,14 +122,18 @@ export function createDispatcher(opts: DispatcherOptions) {
     } catch (e) {
       result = { status: 'failed', durationMs: 0, error: (e as Error).message };
     }
-    await scopedPrisma(prisma, row.companyId).webhookDelivery.updateMany({
-      where: { uid: row.uid },
-      data: { status: result.status, statusCode: result.statusCode ?? null, durationMs: result.durationMs, error: result.error?.slice(0, 1000) ?? null, attemptedAt: new Date() },
-    });
-    // recorded (committed): the row is no longer anyone's to re-claim, so its lock goes (unless the connection it
-    // was taken on is gone, and the lock with it)
-    if (session && row.lockKey !== undefined && row.generation === session.generation) {
-      await session.query('SELECT pg_advisory_unlock($1::int, $2::int)', [DELIVERY_LOCK, row.lockKey]).catch(() => {});
+    try {
+      await scopedPrisma(prisma, row.companyId).webhookDelivery.updateMany({
+        where: { uid: row.uid },
+        data: { status: result.status, statusCode: result.statusCode ?? null, durationMs: result.durationMs, error: result.error?.slice(0, 1000) ?? null, attemptedAt: new Date() },
+      });
+    } finally {
+      // recorded (committed): the row is no longer anyone's to re-claim, so its lock goes (unless the connection it
+      // was taken on is gone, and the lock with it). Not recorded (the database failed): the lock goes too, so the
+      // row, still `sending`, is claimed and sent again rather than held by this process for good
+      if (session && row.lockKey !== undefined && row.generation === session.generation) {
+        await session.query('SELECT pg_advisory_unlock($1::int, $2::int)', [DELIVERY_LOCK, row.lockKey]).catch(() => {});
+      }
     }
     opts.onOutcome?.(row.channel, result.status);
     opts.logger.info({ delivery: row.uid, channel: row.channel, status: result.status, statusCode: result.statusCode, ms: result.durationMs }, 'delivery');
