@@ -79,10 +79,13 @@ function pgSession(connectionString: string): Session {
     client = opened;
     return opened;
   };
+  // one statement at a time on the connection (pg deprecates overlapping calls on one client)
+  let tail: Promise<unknown> = Promise.resolve();
   return {
-    async query(text, params) {
-      const c = await open();
-      return (await c.query(text, params as unknown[])).rows;
+    query<T>(text: string, params?: unknown[]) {
+      const run = tail.then(async () => (await (await open()).query(text, params as unknown[])).rows as T[]);
+      tail = run.catch(() => {});
+      return run;
     },
     get generation() {
       return generation;
