@@ -203,8 +203,10 @@ export interface Receiver {
   url: string;
   /** How many times each `webhook-id` arrived (a request counts once its body is read, answered or not). */
   ids: Map<string, number>;
-  /** Every arrival, in order: its `webhook-id` and the completion it was for. */
-  arrivals: { id: string; completionId: string; path: string }[];
+  /** Every arrival, in order: its `webhook-id`, the completion it was for, and `tag`'s word on its sender. */
+  arrivals: { id: string; completionId: string; path: string; tag: string }[];
+  /** Called with the sender's port as each request arrives (while its connection is open), e.g. to tell which process sent it. */
+  tag?: (remotePort: number) => string;
   /** While true, requests are read and counted but not answered (they are in flight at their sender). */
   hold: boolean;
   /** The unanswered requests: their id, the sender's port, and whether the sender has gone (closed the connection). */
@@ -241,7 +243,7 @@ export async function startReceiver(): Promise<Receiver> {
       } catch {
         /* counted all the same */
       }
-      receiver.arrivals.push({ id, completionId, path: req.url ?? '' });
+      receiver.arrivals.push({ id, completionId, path: req.url ?? '', tag: receiver.tag?.(req.socket.remotePort ?? 0) ?? '' });
       if (!receiver.hold) return void res.writeHead(204).end();
       const entry = { id, remotePort: req.socket.remotePort ?? 0, gone: false };
       receiver.held.push(entry);
