@@ -44,8 +44,9 @@ interface ClaimedRow {
   target: string;
   messageId: string;
   payload: Record<string, unknown>;
-  /** PostgreSQL: the row's advisory lock key, and the session generation it was taken on. */
+  /** PostgreSQL: the row's advisory lock key, whether this claim got it, and the session generation it was taken on. */
   lockKey?: number;
+  locked?: boolean;
   generation?: number;
 }
 
@@ -90,7 +91,19 @@ export function createDispatcher(opts: DispatcherOptions) {
       );
       // the connection the locks were taken on (the query opens one when there is none)
       for (const r of rows) r.generation = session.generation;
-      return rows;
+      // A row whose lock another session holds is not sent: that session is a process that died in the middle of its
+      // own claim of the row (its transaction rolled back, its session lock not yet released) or, rarely, a
+      // collision of keys. Sent without the lock, the row would look abandoned to every other dispatcher as soon
+      // as that session ends, and be sent twice. It goes back to pending, for a later round.
+      const unlocked = rows.filter((r) => !r.locked);
+      if (unlocked.length) {
+        await session.query(
+          `UPDATE "WebhookDelivery" SET status = 'pending', "claimedAt" = NULL
+           WHERE ("companyId", uid) IN (SELECT * FROM unnest($1::text[], $2::text[])) AND status = 'sending'`,
+          [unlocked.map((r) => r.companyId), unlocked.map((r) => r.uid)],
+        );
+      }
+      return rows.filter((r) => r.locked);
     }
     const lease = Math.max(CLAIM_LEASE_MS, 3 * opts.timeoutMs);
     // the outbox is one queue for every company of the database: the claim is the one statement here that is not
