@@ -411,7 +411,6 @@ describe.skipIf(!pgUrl || !redisUrl)('three server processes on one PostgreSQL a
     const victim = nodes[1];
     const startAcks = acknowledged;
     let killed = false;
-    const arrivalsBefore = receiver.arrivals.length;
     // every webhook the victim sends from now on is known as its own (its socket is open while it arrives)
     receiver.tag = (port) => (localPortsOf(victim.proc.pid).has(port) ? victim.name : '');
     // Kill once the writers are well under way (a condition, not a time), and while the victim has a webhook in
@@ -458,14 +457,9 @@ describe.skipIf(!pgUrl || !redisUrl)('three server processes on one PostgreSQL a
     // the outbox knows, so it may be sent again (at most once more: the survivors record their outcomes)
     const sentByVictim = new Set(receiver.arrivals.filter((a) => a.tag === victim.name).map((a) => a.id));
     receiver.tag = undefined;
-    // OPEN (see the report of branch h25-cluster): runs on a loaded machine have shown a delivery of the kill phase
-    // arriving twice with neither arrival tagged as the killed process's and neither held. Until it is explained, the
-    // kill phase asserts none lost and at most twice (the figure unexplainedRepeats counts them); the phase without
-    // a kill asserts exactly once.
-    const killPhase = new Set(receiver.arrivals.slice(arrivalsBefore).map((a) => a.id));
-    figures.deliveriesAfterKill = await expectDeliveries(killPhase);
-    for (const id of killPhase) expect(receiver.ids.get(id), `webhook-id ${id}`).toBeLessThanOrEqual(2);
-    figures.unexplainedRepeats = [...killPhase].filter((id) => (receiver.ids.get(id) ?? 0) > 1 && !inFlight.has(id) && !sentByVictim.has(id)).length;
+    // every other delivery of the phase exactly once: a repeat here once came from a process killed in the middle of
+    // its own claim (its session lock outlived its rolled-back claim; src/modules/webhooks/dispatcher.ts)
+    figures.deliveriesAfterKill = await expectDeliveries(new Set([...inFlight, ...sentByVictim]));
     for (const id of sentByVictim) expect(receiver.ids.get(id), `webhook-id ${id}, sent by the killed process`).toBeLessThanOrEqual(2);
     // each delivery held in flight at the kill was sent again (by a survivor), with the same webhook-id
     for (const id of inFlight) expect(receiver.ids.get(id), `webhook-id ${id}, in flight at the kill, sent again`).toBe(2);
