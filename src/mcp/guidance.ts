@@ -45,11 +45,11 @@ export const INSTRUCTIONS = [
   'Fleet Ops: one company\u2019s aircraft, flight logs (hours and landings accumulate into airworthiness totals), ' +
     'vehicles, components, the maintenance schedule, inspection forms and aggregation. Exact figures matter: never ' +
     'guess hours or counts. Read fleetops://aircraft/{id} before logging a flight.',
-  'Tools: each is one REST operation of /api/v1 (the same rules and answers); arguments are the path and query ' +
+  'Tools: each is one REST operation of /api/v1 (the same rules and answers), and none reaches anything outside this service; arguments are the path and query ' +
     'parameters at the top level and the JSON body under `body` (on an update, null clears an optional field). A ' +
     'result is the REST answer; a refusal is a tool ' +
     'error with the problem detail and each bad field\u2019s path. Lists page with limit and the nextCursor of the ' +
-    'previous answer. Write tools need a key that may write; the list shows only the tools this key may call. The ' +
+    'previous answer. Write tools need a key that may write, and managing the company (aircraft, users, settings) an admin key; the list shows only the tools this key may call. The ' +
     'full shapes of bodies and answers are in the resource fleetops://openapi.',
   ...Object.entries(TAG_GUIDANCE).map(([tag, text]) => `${tag}: ${text}`),
 ].join('\n\n');

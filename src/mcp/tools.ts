@@ -14,7 +14,7 @@ export interface ToolDef {
   name: string;
   description: string;
   inputSchema: Record<string, unknown> & { type: 'object' };
-  annotations: { readOnlyHint?: boolean; destructiveHint?: boolean; idempotentHint?: boolean; openWorldHint: boolean };
+  annotations: { readOnlyHint?: boolean; destructiveHint?: boolean; idempotentHint?: boolean };
   route: RouteSpec;
 }
 
@@ -163,7 +163,7 @@ export function buildTools(all: RouteSpec[]): ToolDef[] {
       const body = compact(rawJsonSchema(r.body, 'input'), 1) as Record<string, unknown>;
       const create = createOf(r);
       properties.body = create
-        ? { type: 'object', description: `Only the fields of ${create}’s body to change; null clears an optional field` }
+        ? { type: 'object', description: `The fields of ${create}’s body to change` }
         : sayOnce(namedBody(body));
       if (!bodies.has(JSON.stringify(body))) bodies.set(JSON.stringify(body), r.operationId);
       if (!r.optionalBody) required.push('body');
@@ -174,12 +174,13 @@ export function buildTools(all: RouteSpec[]): ToolDef[] {
     return {
       name: r.operationId,
       // only what this tool adds: what all tools share (the domain, errors, idempotency) is in the server's instructions
-      description: (`${restOnly(r) || `${r.summary}.`} ${OPERATION_GUIDANCE[r.operationId] ?? ''}`).replace(/\s+/g, ' ').replace(/\.\./g, '.').trim(),
+      description: (`${(restOnly(r) || `${r.summary}.`).replace(/\s*Admin keys only\.\s*/, ' ')} ${OPERATION_GUIDANCE[r.operationId] ?? ''}`).replace(/\s+/g, ' ').replace(/\.\./g, '.').trim(),
       inputSchema: { type: 'object', properties, ...(required.length ? { required } : {}) },
-      // hints that differ from MCP's defaults (not read-only, destructive, not idempotent, open world)
+      // hints that differ from MCP's defaults (not read-only, destructive, not idempotent); that no tool reaches beyond
+      // this service (MCP's openWorldHint: false) is said once, in the instructions
       annotations: readOnly
-        ? { readOnlyHint: true, openWorldHint: false }
-        : { ...(destructive ? {} : { destructiveHint: false }), ...(r.method === 'PUT' || r.method === 'PATCH' || r.method === 'DELETE' ? { idempotentHint: true } : {}), openWorldHint: false },
+        ? { readOnlyHint: true }
+        : { ...(destructive ? {} : { destructiveHint: false }), ...(r.method === 'PUT' || r.method === 'PATCH' || r.method === 'DELETE' ? { idempotentHint: true } : {}) },
       route: r,
     };
   });
