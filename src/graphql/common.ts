@@ -1,4 +1,7 @@
 import { builder } from './builder.js';
+import { REST_NULLABLE } from '../rest/representation.js';
+
+type BuilderTypes = typeof builder extends PothosSchemaTypes.SchemaBuilder<infer T> ? T : never;
 
 import { WRITE_STATUSES, type WriteResult } from '../lib/write-result.js';
 
@@ -40,4 +43,15 @@ export function stripNulls<T extends Record<string, unknown>>(o: T): { [K in key
   const out: { [K in keyof T]?: Exclude<T[K], null> } = {};
   for (const [k, v] of Object.entries(o) as [keyof T, T[keyof T]][]) if (v !== null && v !== undefined) out[k] = v as Exclude<T[keyof T], null>;
   return out;
+}
+
+/**
+ * The fields every paged list type has besides `data` (gaps.md §17): the page's size and the cursor of the next
+ * page, null on the last one. One definition, spread into each list type's fields.
+ */
+export function pageFields<P extends { count: number; nextCursor: string | null }>(t: PothosSchemaTypes.ObjectFieldBuilder<BuilderTypes, P>) {
+  return {
+    count: t.exposeInt('count', { description: 'Records in this page' }),
+    nextCursor: t.exposeString('nextCursor', { nullable: true, description: 'Pass as `cursor` for the next page; null at the end', extensions: REST_NULLABLE }),
+  };
 }

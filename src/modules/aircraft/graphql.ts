@@ -1,4 +1,7 @@
 import { builder } from '../../graphql/builder.js';
+import { pageFields, stripNulls } from '../../graphql/common.js';
+import { argsFromSchema } from '../../graphql/inputs.js';
+import { PageArgsSchema, type Page } from '../../db/keyset.js';
 import { jsonOf } from '../../rest/representation.js';
 import { NumberMapSchema, TrackingMapSchema } from '../tracking/schema.js';
 import { totalsOf, type Aircraft } from './service.js';
@@ -49,21 +52,19 @@ export const AircraftType = builder.prismaObject('Aircraft', {
   }),
 });
 
-export const AircraftListType = builder.objectRef<{ data: Aircraft[]; count: number }>('AircraftList').implement({
+export const AircraftListType = builder.objectRef<Page<Aircraft>>('AircraftList').implement({
   fields: (t) => ({
     data: t.field({ type: [AircraftType], resolve: (p) => p.data }),
-    count: t.exposeInt('count'),
+    ...pageFields(t),
   }),
 });
 
 builder.queryFields((t) => ({
   aircraftList: t.field({
     type: AircraftListType,
-    description: 'All aircraft of the company, with their tracking schemas and totals.',
-    resolve: async (_root, _args, ctx) => {
-      const data = await ctx.services.aircraft.list();
-      return { data, count: data.length };
-    },
+    description: 'Aircraft of the company by registration, with their tracking schemas and totals, a page at a time.',
+    args: argsFromSchema(t, 'AircraftListArgs', PageArgsSchema, 'aircraft'),
+    resolve: (_root, args, ctx) => ctx.services.aircraft.list(stripNulls(args)),
   }),
   aircraft: t.prismaField({
     type: 'Aircraft',

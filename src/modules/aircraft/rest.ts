@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineRoutes } from '../../rest/contract.js';
+import { PageArgsSchema } from '../../db/keyset.js';
 
 /**
  * REST routes of aircraft (docs/contract/api-v1.md §4.1): declarations only; each runs its GraphQL field, and the
@@ -13,9 +14,12 @@ export const aircraftRoutes = defineRoutes([
     path: '/aircraft',
     tag: 'Aircraft',
     summary: 'List aircraft',
-    description: 'All aircraft of the company, with their tracking schemas, running totals and initial values.',
+    description:
+      'Aircraft of the company by registration, then uid, with their tracking schemas, running totals and initial values. ' +
+      'Without `limit` at most 1,000; page with `limit` and the `nextCursor` of the previous page.',
+    query: PageArgsSchema,
     status: 200,
-    errors: [],
+    errors: [400],
   },
   {
     operationId: 'getAircraft',

@@ -2,6 +2,7 @@ import type DataLoader from 'dataloader';
 import { uidLoader } from '../../db/loaders.js';
 import { z } from 'zod';
 import { lockRows } from '../../db/locks.js';
+import { readPage, type Page, type PageArgs } from '../../db/keyset.js';
 import { retrying } from '../../db/retry.js';
 import type { Aircraft } from '../../generated/prisma/client.js';
 import type { ScopedPrisma } from '../../db/scoped.js';
@@ -64,16 +65,20 @@ export function totalsOf(a: Pick<Aircraft, 'totals' | 'maintenanceTrackingItems'
   return out;
 }
 
+/** The order of the aircraft list; its cursor continues it. */
+const AIRCRAFT_ORDER = ['registration', 'uid'] as const;
+
 export class AircraftService {
   constructor(
     private readonly db: ScopedPrisma,
     private readonly loader: DataLoader<string, Aircraft | null>,
   ) {}
 
-  async list(): Promise<Aircraft[]> {
-    const rows = await this.db.aircraft.findMany({ orderBy: [{ registration: 'asc' }, { uid: 'asc' }] });
-    for (const r of rows) this.loader.prime(r.uid, r);
-    return rows;
+  /** A page of aircraft by registration, then uid (docs/api-notes.md, lists). */
+  async list(page: PageArgs = {}): Promise<Page<Aircraft>> {
+    const out = await readPage(page, AIRCRAFT_ORDER, 'aircraft', {}, (q) => this.db.aircraft.findMany(q));
+    for (const r of out.data) this.loader.prime(r.uid, r);
+    return out;
   }
 
   /** The aircraft, or 404 (an aircraft of another company is not found). */

@@ -4,6 +4,7 @@ import { checkKeys, pickKeys } from '../../lib/keys.js';
 import { graphqlType, typedAs } from '../../lib/graphql-hint.js';
 import { serviceCheck } from '../../graphql/validation.js';
 import { BoolParam } from '../../lib/params.js';
+import { pageArgs } from '../../db/keyset.js';
 import { trackingValue } from '../tracking/value.js';
 import { LABEL_MAX, LONG_TEXT_MAX, SHORT_TEXT_MAX, tooLong } from '../../lib/text.js';
 import {
@@ -175,6 +176,7 @@ export const ComponentFilterSchema = z.object({
   partNumber: z.string().min(1).optional().describe('Only components with this part number'),
   serialNumber: z.string().min(1).optional().describe('Only components with this serial number'),
   includeDeleted: BoolParam('includeDeleted').optional().describe('Also list soft-deleted components (default false)'),
+  ...pageArgs(),
 });
 export type ComponentFilter = z.output<typeof ComponentFilterSchema>;
 

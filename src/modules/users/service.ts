@@ -1,6 +1,7 @@
 import type DataLoader from 'dataloader';
 import { parseFilter } from '../../lib/params.js';
 import { uidLoader } from '../../db/loaders.js';
+import { pageArgs, readPage, type Page } from '../../db/keyset.js';
 import { z } from 'zod';
 import { graphqlType } from '../../lib/graphql-hint.js';
 import type { User } from '../../generated/prisma/client.js';
@@ -42,6 +43,7 @@ export type UserInput = z.input<typeof UserInputSchema>;
 export const UserFilterSchema = z.object({
   status: UserStatusSchema.optional().describe('Only users with this status'),
   role: z.string().min(1).optional().describe('Only users that have this role'),
+  ...pageArgs(),
 });
 export type UserFilter = z.infer<typeof UserFilterSchema>;
 
@@ -55,14 +57,13 @@ export class UserService {
     private readonly loader: DataLoader<string, User | null>,
   ) {}
 
-  async list(filter: UserFilter = {}): Promise<User[]> {
-    const { status, role } = parseFilter(UserFilterSchema, filter, 'invalid user filter');
-    const rows = await this.db.user.findMany({
-      where: { ...(status ? { status } : {}), ...(role ? { roles: { has: role } } : {}) },
-      orderBy: [{ displayName: 'asc' }, { uid: 'asc' }],
-    });
-    for (const r of rows) this.loader.prime(r.uid, r);
-    return rows;
+  /** A page of users by displayName, then uid (docs/api-notes.md, lists). */
+  async list(filter: UserFilter = {}): Promise<Page<User>> {
+    const { status, role, ...page } = parseFilter(UserFilterSchema, filter, 'invalid user query');
+    const where = { ...(status ? { status } : {}), ...(role ? { roles: { has: role } } : {}) };
+    const out = await readPage(page, ['displayName', 'uid'], 'user', where, (q) => this.db.user.findMany(q));
+    for (const r of out.data) this.loader.prime(r.uid, r);
+    return out;
   }
 
   async get(uid: string): Promise<User> {
