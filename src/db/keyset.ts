@@ -68,6 +68,8 @@ export async function* allPages<T>(list: (cursor: string | undefined) => Promise
  * exactly: each record once, none skipped, stable under inserts.
  */
 
+const BAD_CURSOR = 'cursor is not a nextCursor this service issued';
+
 /** Records a list answers when no `limit` is sent: small companies see every record, no list is unbounded. */
 export const LIST_DEFAULT = 1000;
 
@@ -75,14 +77,23 @@ export const LIST_DEFAULT = 1000;
  * The page arguments of every list, one definition (REST query parameters, GraphQL arguments, MCP tool inputs are
  * derived from it): spread into a list's filter schema, or used alone by a list without filters.
  */
-export const pageArgs = (defaultLimit: number = LIST_DEFAULT) => ({
+export const pageArgs = (order: readonly string[]) => ({
   limit: LimitParam.optional().describe(
-    `Page size, 1 to ${PAGE_MAX}; without it at most ${defaultLimit.toLocaleString('en-US')} records, and a nextCursor when there are more`,
+    `Page size, 1 to ${PAGE_MAX}; without it at most ${LIST_DEFAULT.toLocaleString('en-US')} records, and a nextCursor when there are more`,
   ),
-  cursor: z.string().min(1).max(4000).optional().describe('The nextCursor of the previous page'),
+  // checked with the other arguments, so a bad cursor is refused where and as a bad limit is, on every channel
+  cursor: z
+    .string()
+    .min(1, BAD_CURSOR)
+    .max(4000, BAD_CURSOR)
+    .refine((s) => decodeKeys(s, order.length) !== null, BAD_CURSOR)
+    .optional()
+    .describe('The nextCursor of the previous page'),
 });
-export const PageArgsSchema = z.object(pageArgs()).strict();
-export type PageArgs = z.output<typeof PageArgsSchema>;
+export interface PageArgs {
+  limit?: number;
+  cursor?: string;
+}
 
 /** A page of a list: `nextCursor` is null on the last page (always present, see docs/api-notes.md). */
 export interface Page<T> {
@@ -91,7 +102,6 @@ export interface Page<T> {
   nextCursor: string | null;
 }
 
-const BAD_CURSOR = 'cursor is not a nextCursor this service issued';
 
 function decodeKeys(s: string, size: number): string[] | null {
   try {
@@ -110,6 +120,7 @@ function decodeKeys(s: string, size: number): string[] | null {
  */
 export function afterKeys(keys: readonly string[], cursor: string, what: string): Record<string, unknown> {
   const values = decodeKeys(cursor, keys.length);
+  // the schema (pageArgs) refused it already on every channel; this guards a service called without it
   if (!values) throw new ValidationError(`invalid ${what} query`, [{ path: '/cursor', message: BAD_CURSOR }]);
   // (k0 > v0) or (k0 = v0 and k1 > v1) or ...; the leading k0 >= v0 lets the index seek to the cursor
   const or = keys.map((key, i) => ({ ...Object.fromEntries(keys.slice(0, i).map((k, j) => [k, values[j]])), [key]: { gt: values[i] } }));
@@ -133,7 +144,7 @@ export function pageByKeys<T>(rows: T[], limit: number, keys: readonly string[])
  * The filter's own `where` is kept as is; the cursor's condition is added beside it.
  */
 export async function readPage<T>(
-  args: { limit?: number; cursor?: string },
+  args: PageArgs,
   keys: readonly string[],
   what: string,
   where: object,

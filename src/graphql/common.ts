@@ -51,7 +51,12 @@ export function stripNulls<T extends Record<string, unknown>>(o: T): { [K in key
  */
 export function pageFields<P extends { count: number; nextCursor: string | null }>(t: PothosSchemaTypes.ObjectFieldBuilder<BuilderTypes, P>) {
   return {
-    count: t.exposeInt('count', { description: 'Records in this page' }),
-    nextCursor: t.exposeString('nextCursor', { nullable: true, description: 'Pass as `cursor` for the next page; null at the end', extensions: REST_NULLABLE }),
+    count: t.int({ description: 'Records in this page', resolve: (p) => p.count }),
+    nextCursor: t.string({
+      nullable: true,
+      description: 'Pass as `cursor` for the next page; null at the end',
+      extensions: REST_NULLABLE,
+      resolve: (p) => p.nextCursor,
+    }),
   };
 }

@@ -1,10 +1,10 @@
 import { builder } from '../../graphql/builder.js';
 import { pageFields, stripNulls } from '../../graphql/common.js';
 import { argsFromSchema } from '../../graphql/inputs.js';
-import { PageArgsSchema, type Page } from '../../db/keyset.js';
+import type { Page } from '../../db/keyset.js';
 import { jsonOf } from '../../rest/representation.js';
 import { NumberMapSchema, TrackingMapSchema } from '../tracking/schema.js';
-import { totalsOf, type Aircraft } from './service.js';
+import { AircraftListArgsSchema, totalsOf, type Aircraft } from './service.js';
 
 /**
  * Aircraft on GraphQL, and through it on REST and MCP (docs/decisions/0007-defined-once.md): the object below is the
@@ -63,7 +63,7 @@ builder.queryFields((t) => ({
   aircraftList: t.field({
     type: AircraftListType,
     description: 'Aircraft of the company by registration, with their tracking schemas and totals, a page at a time.',
-    args: argsFromSchema(t, 'AircraftListArgs', PageArgsSchema, 'aircraft'),
+    args: argsFromSchema(t, 'AircraftListArgs', AircraftListArgsSchema, 'aircraft'),
     resolve: (_root, args, ctx) => ctx.services.aircraft.list(stripNulls(args)),
   }),
   aircraft: t.prismaField({

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineRoutes } from '../../rest/contract.js';
-import { PageArgsSchema } from '../../db/keyset.js';
+import { AircraftListArgsSchema } from './service.js';
 
 /**
  * REST routes of aircraft (docs/contract/api-v1.md §4.1): declarations only; each runs its GraphQL field, and the
@@ -17,7 +17,7 @@ export const aircraftRoutes = defineRoutes([
     description:
       'Aircraft of the company by registration, then uid, with their tracking schemas, running totals and initial values. ' +
       'Without `limit` at most 1,000; page with `limit` and the `nextCursor` of the previous page.',
-    query: PageArgsSchema,
+    query: AircraftListArgsSchema,
     status: 200,
     errors: [400],
   },

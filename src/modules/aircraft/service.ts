@@ -2,7 +2,7 @@ import type DataLoader from 'dataloader';
 import { uidLoader } from '../../db/loaders.js';
 import { z } from 'zod';
 import { lockRows } from '../../db/locks.js';
-import { readPage, type Page, type PageArgs } from '../../db/keyset.js';
+import { pageArgs, readPage, type Page, type PageArgs } from '../../db/keyset.js';
 import { retrying } from '../../db/retry.js';
 import type { Aircraft } from '../../generated/prisma/client.js';
 import type { ScopedPrisma } from '../../db/scoped.js';
@@ -50,6 +50,11 @@ export const AircraftInputSchema = z
   });
 export type AircraftInput = z.input<typeof AircraftInputSchema>;
 
+/** The order of the aircraft list; its cursor continues it. */
+const AIRCRAFT_ORDER = ['registration', 'uid'];
+/** The aircraft list's arguments: a page (gaps.md §17). */
+export const AircraftListArgsSchema = z.object(pageArgs(AIRCRAFT_ORDER)).strict();
+
 export function createAircraftLoader(db: ScopedPrisma) {
   return uidLoader((args) => db.aircraft.findMany(args));
 }
@@ -65,8 +70,6 @@ export function totalsOf(a: Pick<Aircraft, 'totals' | 'maintenanceTrackingItems'
   return out;
 }
 
-/** The order of the aircraft list; its cursor continues it. */
-const AIRCRAFT_ORDER = ['registration', 'uid'] as const;
 
 export class AircraftService {
   constructor(

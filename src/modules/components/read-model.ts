@@ -24,7 +24,7 @@ import {
   type Readings,
   type TreeNode,
 } from './counters.js';
-import type { ComponentFilter } from './schema.js';
+import { COMPONENT_ORDER, type ComponentFilter } from './schema.js';
 
 /**
  * Components as every channel reads them (docs/api-notes.md "Components"): counter values are recomputed on every
@@ -261,8 +261,8 @@ export class ComponentReader implements ComponentLiveSource {
     // a filter left out is undefined, which Prisma reads as no condition
     const where: Prisma.ComponentWhereInput = { state, type, parentUid, rootAssetUid, partNumber, serialNumber };
     if (!includeDeleted) where.status = { not: 'deleted' };
-    const select = withKeys(query, ORDER_KEYS)?.select;
-    const out = await readPage(page, ORDER_KEYS, 'component', where, (q) => this.db.component.findMany({ ...q, select }) as Promise<Component[]>);
+    const select = withKeys(query, COMPONENT_ORDER)?.select;
+    const out = await readPage(page, COMPONENT_ORDER, 'component', where, (q) => this.db.component.findMany({ ...q, select }) as Promise<Component[]>);
     if (!query) this.ev.prime(out.data); // whole rows only: the evaluator reads ancestors and names from them
     return out;
   }
@@ -353,6 +353,4 @@ export class ComponentReader implements ComponentLiveSource {
   }
 }
 
-/** The order of every component list (name, serial number, uid); the list's cursor continues it. */
-const ORDER_KEYS = ['name', 'serialNumber', 'uid'];
-const ORDER: Prisma.ComponentOrderByWithRelationInput[] = orderOf(ORDER_KEYS);
+const ORDER: Prisma.ComponentOrderByWithRelationInput[] = orderOf(COMPONENT_ORDER);

@@ -40,10 +40,13 @@ export const UserInputSchema = z
   .strict();
 export type UserInput = z.input<typeof UserInputSchema>;
 
+/** The order of the user list; its cursor continues it. */
+const USER_ORDER = ['displayName', 'uid'];
+
 export const UserFilterSchema = z.object({
   status: UserStatusSchema.optional().describe('Only users with this status'),
   role: z.string().min(1).optional().describe('Only users that have this role'),
-  ...pageArgs(),
+  ...pageArgs(USER_ORDER),
 });
 export type UserFilter = z.infer<typeof UserFilterSchema>;
 
@@ -61,7 +64,7 @@ export class UserService {
   async list(filter: UserFilter = {}): Promise<Page<User>> {
     const { status, role, ...page } = parseFilter(UserFilterSchema, filter, 'invalid user query');
     const where = { ...(status ? { status } : {}), ...(role ? { roles: { has: role } } : {}) };
-    const out = await readPage(page, ['displayName', 'uid'], 'user', where, (q) => this.db.user.findMany(q));
+    const out = await readPage(page, USER_ORDER, 'user', where, (q) => this.db.user.findMany(q));
     for (const r of out.data) this.loader.prime(r.uid, r);
     return out;
   }

@@ -92,13 +92,16 @@ export const CreateVehicleBodySchema = CreateVehicleSchema.extend({
 });
 export type CreateVehicleInput = z.input<typeof CreateVehicleSchema>;
 
+/** The order of the vehicle list (registration, then uid); its cursor continues it. */
+const VEHICLE_ORDER = ['registration', 'uid'];
+
 export const VehicleFilterSchema = z
   .object({
     status: z.string().min(1).optional().describe('Only vehicles with this status (e.g. active, deleted)'),
     includeDeleted: BoolParam('includeDeleted')
       .optional()
       .describe('Also list soft-deleted vehicles (default false)'),
-    ...pageArgs(),
+    ...pageArgs(VEHICLE_ORDER),
   })
   .strict();
 export type VehicleFilter = z.output<typeof VehicleFilterSchema>;
@@ -154,9 +157,6 @@ export function createVehicleLoader(db: ScopedPrisma) {
 
 /** A vehicle's row for read-modify-write (src/db/locked.ts). */
 const VEHICLE_ROW: LockTarget<Vehicle> = { table: 'Vehicle', what: 'vehicle', read: (tx, uid) => tx.vehicle.findFirst({ where: { uid } }) };
-
-/** The order of the vehicle list (registration, then uid); its cursor continues it. */
-const VEHICLE_ORDER = ['registration', 'uid'];
 
 export class VehicleService {
   constructor(
