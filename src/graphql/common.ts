@@ -1,5 +1,4 @@
 import { builder } from './builder.js';
-import { REST_NULLABLE } from '../rest/representation.js';
 
 type BuilderTypes = typeof builder extends PothosSchemaTypes.SchemaBuilder<infer T> ? T : never;
 
@@ -46,16 +45,16 @@ export function stripNulls<T extends Record<string, unknown>>(o: T): { [K in key
 }
 
 /**
- * The fields every paged list type has besides `data` (gaps.md §17): the page's size and the cursor of the next
- * page, null on the last one. One definition, spread into each list type's fields.
+ * The fields every list bounded by gaps.md §17 has besides `data`: the page's size and the cursor of the next page,
+ * null on the last one. On REST (and MCP) `nextCursor` is left out when null, so a list that fits in one answer is
+ * the body it always was, `{data, count}` (docs/api-notes.md, "Lists"). One definition, spread into each list type.
  */
 export function pageFields<P extends { count: number; nextCursor: string | null }>(t: PothosSchemaTypes.ObjectFieldBuilder<BuilderTypes, P>) {
   return {
     count: t.int({ description: 'Records in this page', resolve: (p) => p.count }),
     nextCursor: t.string({
       nullable: true,
-      description: 'Pass as `cursor` for the next page; null at the end',
-      extensions: REST_NULLABLE,
+      description: 'Pass as `cursor` for the next page; null (left out on REST) at the end',
       resolve: (p) => p.nextCursor,
     }),
   };
