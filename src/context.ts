@@ -13,6 +13,8 @@ import { CompletionService } from './modules/completions/service.js';
 import { uidLoader } from './db/loaders.js';
 import { AggregationService } from './modules/aggregation/service.js';
 import { DeliveryService } from './modules/webhooks/service.js';
+import { AuditService, type AuditActor } from './modules/audit/service.js';
+import { ApiKeyAdmin } from './modules/api-keys/service.js';
 
 /**
  * Everything a request works with: who is acting, the company-scoped Prisma client, per-request dataloaders
@@ -49,8 +51,11 @@ export interface RequestState {
 /** For work that is not an HTTP request (CLI commands, public forms, tests): nothing to charge, nothing to replay. */
 export const internalRequest = (): RequestState => ({ channel: 'internal', units: { charged: Infinity, used: 0 }, charge: async () => {}, headers: {} });
 
-/** `actorUserId`: the acting user (a request's `actor.userId`); commands without one act as `api`. */
-export function createServices(db: ScopedPrisma, actorUserId = 'api') {
+/**
+ * `actorUserId`: the acting user (a request's `actor.userId`); commands without one act as `api`. `auditActor`: who
+ * the audit log names for management writes (a request's key, user and channel; by default no key, `internal`).
+ */
+export function createServices(db: ScopedPrisma, actorUserId = 'api', auditActor: () => AuditActor = () => ({ keyId: null, userId: actorUserId === 'api' ? null : actorUserId, channel: 'internal' })) {
   const loaders = {
     aircraft: createAircraftLoader(db),
     user: createUserLoader(db),
@@ -58,10 +63,10 @@ export function createServices(db: ScopedPrisma, actorUserId = 'api') {
     form: uidLoader((args) => db.form.findMany(args)),
     scheduleItem: uidLoader((args) => db.scheduleItem.findMany(args)),
   };
-  const aircraft = new AircraftService(db, loaders.aircraft);
+  const aircraft = new AircraftService(db, loaders.aircraft, auditActor);
   const vehicles = new VehicleService(db, loaders.vehicle);
   const assets = new AssetReader(aircraft, vehicles);
-  const users = new UserService(db, loaders.user);
+  const users = new UserService(db, loaders.user, auditActor);
   const components = new ComponentService(db, assets);
   const deliveries = new DeliveryService(db);
   assets.setComponents(components);
@@ -77,6 +82,8 @@ export function createServices(db: ScopedPrisma, actorUserId = 'api') {
     schedule: new ScheduleService(db, assets, users, actorUserId),
     aggregation: new AggregationService(db),
     deliveries,
+    audit: new AuditService(db),
+    apiKeys: new ApiKeyAdmin(db, auditActor),
     // side effects of a submission run on services bound to its transaction
     completions: new CompletionService(db, actorUserId, (tx): { schedule: ScheduleService; vehicles: VehicleService } => createServices(tx, actorUserId), deliveries),
   };
@@ -85,5 +92,8 @@ export type Services = ReturnType<typeof createServices>;
 
 export function createContext(database: Database, actor: Actor, request: RequestState = internalRequest()): RequestContext {
   const db = scopedPrisma(database.prisma, actor.companyId);
-  return { actor, companyId: actor.companyId, db, services: createServices(db, actor.userId), request };
+  const ctx: RequestContext = { actor, companyId: actor.companyId, db, services: undefined as never, request };
+  // read when a write is audited: the request's key, user and channel as they are then
+  ctx.services = createServices(db, actor.userId, () => ({ keyId: ctx.actor.keyId || null, userId: ctx.actor.userId || null, channel: ctx.request.channel }));
+  return ctx;
 }

@@ -102,6 +102,8 @@ export class RateLimitedError extends AppError {
   readonly status = 429;
   readonly code = 'rate_limited';
   readonly title = 'Too many requests';
+  /** The limiter's RateLimit headers, set by the limiter that refused (src/http/rate-limit.ts). */
+  headers: Record<string, string> = {};
   constructor(
     message: string,
     readonly retryAfterSeconds: number,

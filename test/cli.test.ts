@@ -272,8 +272,11 @@ describe('README journey: fleetops serve, then demo and keys while it runs', () 
     expect(demoKey).toMatch(KEY_RE);
     const res = await api(server, '/aircraft', demoKey);
     expect(res.status).toBe(200);
-    expect(res.body.count).toBe(2);
-    expect(res.body.data).toHaveLength(2);
+    expect(res.body.count).toBe(3); // two in service, a glider in storage
+    expect(res.body.data).toHaveLength(3);
+    // an admin key: it manages the company too
+    expect(r.stdout).toContain('admin API key');
+    expect((await api(server, '/api-keys', demoKey)).status).toBe(200);
   }, STEP);
 
   step('keys list shows the demo key by prefix; keys revoke makes it answer 401', async () => {
@@ -301,13 +304,30 @@ describe('README journey: fleetops serve, then demo and keys while it runs', () 
     expect(r.stdout.split(key).length - 1).toBe(1);
     const res = await api(server, '/aircraft', key);
     expect(res.status).toBe(200);
-    expect(res.body.count).toBe(2);
+    expect(res.body.count).toBe(3);
+    expect((await api(server, '/api-keys', key)).status).toBe(403); // read_write by default
+    // --scope admin: a key that manages the company; both key events are in the audit log, made by the CLI
+    const a = await fleetops(['keys', 'create', '--company', 'demo', '--name', 'ci-admin', '--scope', 'admin'], { env: { DATA_DIR: dataDir } });
+    expect(a.code).toBe(0);
+    const admin = lastLine(a.stdout);
+    expect(a.stdout).toContain('created admin API key');
+    const keys = await api(server, '/api-keys', admin);
+    expect(keys.status).toBe(200);
+    expect(keys.body.data.find((k: any) => k.name === 'ci-admin')).toMatchObject({ scope: 'admin', revokedAt: null });
+    const audit = await api(server, '/audit-log?entity=api_key', admin);
+    expect(audit.body.data.slice(0, 2).map((e: any) => [e.channel, e.action, e.changes.name.after])).toEqual([
+      ['cli', 'created', 'ci-admin'],
+      ['cli', 'created', 'ci'],
+    ]);
   }, STEP);
 
   step('import with a relative path from another working directory, while the server runs', async () => {
     const work = tempDir('cwd');
     const key = liveKey();
-    writeJson(work, 'companies.json', { companies: [company('relco', 'rel', key)] });
+    // the key's scope comes with it (admin here: it may read the company's API keys)
+    const entry = company('relco', 'rel', key);
+    (entry.apiKeys[0] as { scope?: string }).scope = 'admin';
+    writeJson(work, 'companies.json', { companies: [entry] });
     const r = await fleetops(['import', 'companies.json'], { env: { DATA_DIR: dataDir }, cwd: work });
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
@@ -316,6 +336,8 @@ describe('README journey: fleetops serve, then demo and keys while it runs', () 
     const res = await api(server, '/aircraft', key);
     expect(res.status).toBe(200);
     expectImportedAircraft(res.body, 'rel');
+    expect((await api(server, '/api-keys', key)).body.data).toMatchObject([{ name: 'integration', scope: 'admin' }]);
+    expect((await api(server, '/audit-log?entity=api_key', key)).body.data).toMatchObject([{ channel: 'import', action: 'created', keyId: null }]);
   }, STEP);
 
   step('an invalid import file sent to the running server exits 1 and names the entry', async () => {

@@ -57,6 +57,11 @@ describe('fleetops demo', () => {
     const today = todayIn(DEMO_TIME_ZONE);
     for (const a of demoData.companies[0].aircraft) {
       const logs = await allLogs(a.uid);
+      // the glider in storage is never logged: it is what the docs' example of deleting an aircraft deletes
+      if (a.uid === 'demo-vh-gld') {
+        expect(logs).toEqual([]);
+        continue;
+      }
       expect(logs.length, a.uid).toBeGreaterThan(100);
       const days = logs.map((l) => new Intl.DateTimeFormat('en-CA', { timeZone: DEMO_TIME_ZONE }).format(new Date(l.timeDate))).sort();
       expect(days[0] >= addDays(today, -365), `${a.uid} first ${days[0]}`).toBe(true);

@@ -7,9 +7,10 @@ import { FormWithCompletionsDocument, HoursPerMonthDocument, SubmitFormDocument 
 
 let env: TestEnv;
 let statements = 0;
+let sql: string[] = [];
 let formId: string;
 beforeAll(async () => {
-  env = await createTestEnv({ onQuery: () => statements++ });
+  env = await createTestEnv({ onQuery: (q) => { statements++; sql.push(q); } });
   const r = await env.json('POST', '/api/v1/forms', {
     body: {
       name: 'Walk-around',
@@ -32,6 +33,7 @@ async function submit(n: number) {
 
 async function count(fn: () => Promise<unknown>): Promise<number> {
   statements = 0;
+  sql = [];
   await fn();
   return statements;
 }
@@ -63,5 +65,38 @@ describe('typed operations', () => {
     expect(r.errors).toBeUndefined();
     expect(r.data!.aggregate.totalCount).toBe(10);
     expect(r.data!.aggregate.results).toEqual([{ group: formId, period: null, value: 10, count: 10 }]);
+  });
+});
+
+// last: it adds a completion to the form the tests above count
+describe('selections', () => {
+  it('a page of completions reads the columns the request selects (plugin-prisma select mode), all of them for REST', async () => {
+    await submit(1);
+    const read = () => sql.filter((s) => /from\s+"?(public"?\.)?"?FormCompletion"?/i.test(s) && /^\s*select/i.test(s)).join('\n');
+    await count(async () => {
+      const r = await env.gql(`query($f: String) { formCompletions(formId: $f) { data { uid code } } }`, { f: formId });
+      expect(r.body.errors).toBeUndefined();
+      expect(r.body.data.formCompletions.data[0].code).toMatch(/^walk-/);
+    });
+    const narrow = read();
+    expect(narrow).toMatch(/"code"/);
+    expect(narrow).not.toMatch(/"data"|"sideEffects"|"signatories"/);
+    await count(async () => expect((await env.json('GET', `/api/v1/form-completions?formId=${formId}`)).status).toBe(200));
+    expect(read()).toMatch(/"data"[\s\S]*"sideEffects"|"sideEffects"[\s\S]*"data"/);
+  });
+
+  it('REST pages keep the contract\u2019s key order, {data, count, nextCursor}, though GraphQL sorts fields by name', async () => {
+    const pages: [string, string[]][] = [
+      ['/forms', ['data', 'count']],
+      [`/form-completions?formId=${formId}`, ['data', 'count', 'nextCursor']],
+      ['/schedule-items', ['data', 'count']],
+      ['/schedule-completions', ['data', 'count', 'nextCursor']],
+      ['/maintenance-status', ['data', 'count']],
+    ];
+    for (const [path, keys] of pages) {
+      const r = await env.json('GET', `/api/v1${path}`);
+      expect(r.status, path).toBe(200);
+      expect(Object.keys(r.body), path).toEqual(keys);
+    }
   });
 });

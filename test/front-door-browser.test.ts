@@ -121,7 +121,7 @@ describe.skipIf(!available)('front door in chromium', () => {
     expect(res.status()).toBe(200);
     const body = await res.json();
     expect(body.errors).toBeUndefined();
-    expect(body.data.aircraftList.data.map((a: any) => a.registration).sort()).toEqual(['VH-ABC', 'VH-XYZ']);
+    expect(body.data.aircraftList.data.map((a: any) => a.registration).sort()).toEqual(['VH-ABC', 'VH-GLD', 'VH-XYZ']);
     // and GraphiQL shows the answer
     await page.locator('.graphiql-response', { hasText: 'VH-XYZ' }).first().waitFor({ timeout: 30_000 });
     expect(foreign(requests)).toEqual([]);

@@ -12,6 +12,11 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { restRoutes } from '../src/rest/routes.js';
+import { isAdminRoute } from '../src/rest/openapi.js';
+import { schema as gqlSchema } from '../src/graphql/schema.js';
+
+/** The tools a read_write key is shown: every route but the company's management and key management (admin). */
+const WRITER_TOOLS = restRoutes.filter((r) => r.mcp !== false && !isAdminRoute(r, gqlSchema));
 import { isReadRoute } from '../src/rest/contract.js';
 import { ApiKeyService } from '../src/auth/keys.js';
 import { withToolTable } from '../src/mcp/docs.js';
@@ -149,15 +154,18 @@ describe('tools for a model', () => {
       const res = await env.request('POST', '/mcp', { key, headers: { accept: 'application/json, text/event-stream' }, body: { jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} } });
       return (await res.json()).result.tools as { name: string; annotations?: { readOnlyHint?: boolean } }[];
     };
-    const readable = restRoutes.filter((r) => isReadRoute(r)).map((r) => r.operationId).sort();
+    const readable = WRITER_TOOLS.filter((r) => isReadRoute(r)).map((r) => r.operationId).sort();
     expect((await list(reader)).map((t) => t.name).sort()).toEqual(readable);
     expect((await list(reader)).every((t) => t.annotations?.readOnlyHint)).toBe(true);
-    expect((await list(env.a.key)).length).toBe(restRoutes.length);
+    expect((await list(env.a.key)).map((t) => t.name).sort()).toEqual(WRITER_TOOLS.map((r) => r.operationId).sort());
+    // an admin key also the company's management; key management is never a tool
+    const admin = (await new ApiKeyService(env.database.prisma).create({ companyId: env.a.id, name: 'mcp-admin', scope: 'admin' })).key;
+    expect((await list(admin)).map((t) => t.name).sort()).toEqual(restRoutes.filter((r) => r.mcp !== false).map((r) => r.operationId).sort());
   });
 
   it('tools carry no output schema (the shapes are the OpenAPI resource\u2019s), and descriptions explain the domain, not REST media types', async () => {
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name).sort()).toEqual(restRoutes.map((r) => r.operationId).sort());
+    expect(tools.map((t) => t.name).sort()).toEqual(WRITER_TOOLS.map((r) => r.operationId).sort());
     for (const t of tools) {
       expect(t.outputSchema, t.name).toBeUndefined();
       expect(t.description, t.name).not.toMatch(/Accept:|text\/csv/);
@@ -177,7 +185,8 @@ describe('tools for a model', () => {
   it('docs/mcp.md lists every tool (regenerate with `npx tsx scripts/mcp-docs.ts`)', () => {
     const doc = fs.readFileSync(new URL('../docs/mcp.md', import.meta.url), 'utf8');
     expect(doc, 'docs/mcp.md is stale: run npx tsx scripts/mcp-docs.ts').toBe(withToolTable(doc, restRoutes));
-    for (const r of restRoutes) expect(doc).toContain(`| \`${r.operationId}\` |`);
+    for (const r of restRoutes.filter((x) => x.mcp !== false)) expect(doc).toContain(`| \`${r.operationId}\` |`);
+    for (const r of restRoutes.filter((x) => x.mcp === false)) expect(doc).not.toContain(`| \`${r.operationId}\` |`);
   });
 
   it('path parameters are checked by the route\u2019s schema: an empty id does not reach another route', async () => {

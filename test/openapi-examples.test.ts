@@ -10,6 +10,8 @@ import { loadDemo } from '../src/modules/companies/demo.js';
 import { isReadRoute } from '../src/rest/contract.js';
 import { examples } from '../src/rest/examples.js';
 import { restRoutes } from '../src/rest/routes.js';
+import { isAdminRoute } from '../src/rest/openapi.js';
+import { schema } from '../src/graphql/schema.js';
 import { openTestDatabase, uniq } from './helpers.js';
 
 let database: Database;
@@ -46,7 +48,9 @@ describe('examples', () => {
       let url = path.replace(/\{(\w+)\}/g, (_: string, name: string) => {
         const p = params.find((x) => x.in === 'path' && x.name === name);
         expect(p?.example, `${op.operationId}: example of path parameter ${name}`).toBeDefined();
-        return encodeURIComponent(p.example);
+        // API key ids are unique across companies: the demo names its old key after its company (src/modules/companies/demo.ts)
+        const example = name === 'id' && String(p.example).startsWith('key_demo_') ? String(p.example).replace('key_demo_', `key_${companyId}_`) : p.example;
+        return encodeURIComponent(example);
       });
       const query = new URLSearchParams(params.filter((p) => p.in === 'query' && p.example !== undefined).map((p) => [p.name, String(p.example)]));
       if ([...query].length) url += `?${query}`;
@@ -101,7 +105,7 @@ describe('statuses and headers', () => {
       const op = doc.paths[r.path][r.method.toLowerCase()];
       const statuses = Object.keys(op.responses).map(Number);
       expect(statuses, r.operationId).toEqual(expect.arrayContaining([401, 429, 500]));
-      if (!isReadRoute(r)) expect(statuses, r.operationId).toContain(403);
+      if (!isReadRoute(r) || isAdminRoute(r, schema)) expect(statuses, r.operationId).toContain(403);
       else expect(statuses, r.operationId).not.toContain(403);
       if (r.body) expect(statuses, r.operationId).toEqual(expect.arrayContaining([400, 413, 415]));
       if (r.path.includes('{')) expect(statuses, r.operationId).toContain(404);
@@ -112,7 +116,8 @@ describe('statuses and headers', () => {
     for (const r of restRoutes) {
       const op = doc.paths[r.path][r.method.toLowerCase()];
       const header = (op.parameters ?? []).find((p: any) => p.in === 'header' && p.name === 'Idempotency-Key');
-      if (r.method === 'POST' || r.method === 'PATCH') {
+      // createApiKey's answer holds a secret, never stored: it refuses the header (docs/api-notes.md "Administration")
+      if ((r.method === 'POST' || r.method === 'PATCH') && r.operationId !== 'createApiKey') {
         expect(header, r.operationId).toMatchObject({ required: false, schema: { type: 'string', maxLength: 255 } });
         expect(Object.keys(op.responses), r.operationId).toEqual(expect.arrayContaining(['409', '422']));
         expect(op.responses['409'].description).toMatch(/Idempotency-Key/);

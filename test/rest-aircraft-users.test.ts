@@ -217,22 +217,20 @@ describe('GET /api/v1/aircraft/{id}', () => {
   });
 });
 
-describe('aircraft are read-only; unknown paths', () => {
-  it('POST /api/v1/aircraft is 405 problem+json with an Allow header', async () => {
-    const r = await env.json('POST', '/api/v1/aircraft', { body: { uid: 'x', registration: 'VH-XXX' } });
-    expectProblem(r, 405, 'method_not_allowed');
-    const allow = (r.res.headers.get('allow') ?? '').split(',').map((s) => s.trim());
-    expect(allow).toContain('GET');
-    expect(allow).not.toContain('POST');
-    // nothing was created
+describe('aircraft are managed by admin keys only (docs/contract/gaps.md §12); unknown paths', () => {
+  it('POST /api/v1/aircraft with a read_write key is 403 problem+json, whatever the body, and creates nothing', async () => {
+    for (const body of [{ uid: 'x', registration: 'VH-XXX' }, { registration: 'VH-XXX', type: 'T', category: 'c', engineType: 'e', engineCount: 1 }]) {
+      const r = await env.json('POST', '/api/v1/aircraft', { body });
+      expectProblem(r, 403, 'forbidden');
+      expect(r.body.detail).toMatch(/needs an admin key/);
+    }
     expect((await env.json('GET', '/api/v1/aircraft')).body.count).toBe(2);
   });
 
-  it('PATCH and DELETE /api/v1/aircraft/{id} are 405 with Allow: GET', async () => {
+  it('PATCH and DELETE /api/v1/aircraft/{id} with a read_write key are 403 and change nothing', async () => {
     for (const method of ['PATCH', 'DELETE']) {
       const r = await env.json(method, '/api/v1/aircraft/acme-ac-1', method === 'PATCH' ? { body: { status: 'x' } } : {});
-      expectProblem(r, 405, 'method_not_allowed');
-      expect(r.res.headers.get('allow')).toMatch(/\bGET\b/);
+      expectProblem(r, 403, 'forbidden');
     }
     const after = await env.json('GET', '/api/v1/aircraft/acme-ac-1');
     expect(after.body.status).toBe('active');
@@ -334,9 +332,11 @@ describe('GET /api/v1/users/{uid}', () => {
     expectProblem(await env.json('GET', '/api/v1/users/acme-pilot', { key: env.b.key }), 404, 'not_found');
   });
 
-  it('users are read-only: POST /api/v1/users is 405 with an Allow header', async () => {
+  it('users are managed by admin keys only: POST /api/v1/users with a read_write key is 403; DELETE is 405 (no delete)', async () => {
     const r = await env.json('POST', '/api/v1/users', { body: { uid: 'x', email: 'x@x.test' } });
-    expectProblem(r, 405, 'method_not_allowed');
-    expect(r.res.headers.get('allow')).toMatch(/\bGET\b/);
+    expectProblem(r, 403, 'forbidden');
+    const d = await env.json('DELETE', '/api/v1/users/acme-new');
+    expectProblem(d, 405, 'method_not_allowed');
+    expect(d.res.headers.get('allow')).toMatch(/\bGET\b/);
   });
 });

@@ -189,6 +189,10 @@ const OTHER_COMPANY_ROW: {
     await db.idempotencyKey.create({ data: { key: 'scoping', apiKeyId: 'k', requestHash: 'h', expiresAt: new Date(Date.now() + 60_000) } });
     return { where: { key: 'scoping' }, unique: { companyId_apiKeyId_key: { companyId: b.id, apiKeyId: 'k', key: 'scoping' } }, data: { state: 'moved' } };
   },
+  AuditEntry: async (db, b) => {
+    await db.auditEntry.create({ data: { uid: 'scoping-audit', at: new Date('2026-01-02T03:04:05Z'), channel: 'cli', entity: 'user', entityId: 'u', action: 'updated' } });
+    return { where: { uid: 'scoping-audit' }, unique: { companyId_uid: { companyId: b.id, uid: 'scoping-audit' } }, data: { action: 'moved' } };
+  },
   User: async (_db, b) => ({ where: { companyId: b.id, uid: 'globex-owner' }, unique: { companyId_uid: { companyId: b.id, uid: 'globex-owner' } }, data: { status: 'moved' } }),
   Aircraft: async (_db, b) => ({ where: { uid: 'globex-ac-1' }, unique: { companyId_uid: { companyId: b.id, uid: 'globex-ac-1' } }, data: { status: 'moved' } }),
   FlightLog: async (db, b) => {

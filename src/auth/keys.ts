@@ -1,8 +1,13 @@
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import type { PrismaClient } from '../generated/prisma/client.js';
 import { NotFoundError, UnauthorizedError, ValidationError } from '../errors.js';
 import { crossCompany, scopedPrisma, type ScopedPrisma } from '../db/scoped.js';
-import { invalidateKey, KEY_CHANGE_CHANNEL, KeyCache } from './key-cache.js';
+import { KEY_CHANGE_CHANNEL, KeyCache } from './key-cache.js';
+import { createKey, revokeKey } from '../modules/api-keys/service.js';
+import type { AuditActor } from '../modules/audit/service.js';
+
+/** The operator on the server's host: no key, no user. */
+const operatorActor = (channel: 'cli' | 'import'): AuditActor => ({ keyId: null, userId: null, channel });
 import { KEY_SCOPES, isKeyScope, type KeyScope } from './scopes.js';
 
 /**
@@ -74,37 +79,25 @@ export class ApiKeyService {
 
   constructor(
     private readonly prisma: PrismaClient,
-    opts: { cache?: boolean } = {},
+    opts: { cache?: boolean; inTransaction?: boolean } = {},
   ) {
     this.cache = opts.cache ? new KeyCache() : null;
+    this.inTransaction = opts.inTransaction ?? false;
   }
 
-  async create(input: { companyId: string; name?: string; userId?: string; key?: string; scope?: string }) {
+  /** `prisma` is a transaction's client (an import file's): key changes join it. */
+  private readonly inTransaction: boolean;
+
+  /**
+   * A key for a company, from the CLI or an import file (`channel`): the rules and the audit entry are the API's
+   * (src/modules/api-keys/service.ts).
+   */
+  async create(input: { companyId: string; name?: string; userId?: string; key?: string; scope?: string; channel?: 'cli' | 'import' }) {
     const scope = input.scope ?? 'read_write';
     if (!isKeyScope(scope)) throw new ValidationError(`scope must be one of ${KEY_SCOPES.join(', ')}`);
     const company = await this.prisma.company.findUnique({ where: { id: input.companyId } });
     if (!company) throw new NotFoundError('company', input.companyId);
-    if (input.userId) {
-      const user = await this.prisma.user.findUnique({
-        where: { companyId_uid: { companyId: input.companyId, uid: input.userId } },
-      });
-      if (!user) throw new NotFoundError('user', input.userId);
-    }
-    const key = input.key ?? generateKey();
-    if (key.length < 20) throw new ValidationError('an API key must be at least 20 characters long');
-    const row = await this.prisma.apiKey.create({
-      data: {
-        id: randomUUID(),
-        companyId: input.companyId,
-        name: input.name ?? 'default',
-        prefix: keyPrefix(key),
-        hash: hashKey(key),
-        userId: input.userId ?? null,
-        scope,
-      },
-      select: keySelect,
-    });
-    return { key, info: row as ApiKeyInfo };
+    return createKey(scopedPrisma(this.prisma, input.companyId, this.inTransaction), { name: input.name ?? 'default', scope, userId: input.userId, key: input.key }, operatorActor(input.channel ?? 'cli'));
   }
 
   async list(companyId: string): Promise<ApiKeyInfo[]> {
@@ -113,16 +106,11 @@ export class ApiKeyService {
     return this.prisma.apiKey.findMany({ where: { companyId }, orderBy: { createdAt: 'asc' }, select: keySelect });
   }
 
+  /** `fleetops keys revoke`: the operator on the server's host may revoke any key, the last admin key included. */
   async revoke(keyId: string): Promise<ApiKeyInfo> {
-    const row = await this.prisma.apiKey.findUnique({ where: { id: keyId } });
+    const row = await crossCompany(this.prisma, 'key by id').apiKey.findUnique({ where: { id: keyId }, select: { companyId: true } });
     if (!row) throw new NotFoundError('API key', keyId);
-    if (row.revokedAt) return row as ApiKeyInfo;
-    const [, revoked] = await this.prisma.$transaction([
-      notifyKeyChange(this.prisma, row.hash),
-      this.prisma.apiKey.update({ where: { id: keyId }, data: { revokedAt: new Date() }, select: keySelect }),
-    ]);
-    invalidateKey(row.hash);
-    return revoked as ApiKeyInfo;
+    return revokeKey(scopedPrisma(this.prisma, row.companyId, this.inTransaction), keyId, operatorActor('cli'), { keepAnAdmin: false });
   }
 
   /** Resolves `Authorization: Bearer <key>` to an actor, or throws 401. */

@@ -10,10 +10,10 @@ export const isKeyScope = (s: string): s is KeyScope => (KEY_SCOPES as readonly 
 
 export const canWrite = (scope: KeyScope | undefined): boolean => scope === 'read_write' || scope === 'admin' || scope === undefined;
 
-/** The 403 for a field the key's scope does not reach. */
-export function forbiddenMessage(scope: KeyScope | undefined, parentType: string, field: string): string {
-  if (!canWrite(scope)) return `this API key is read-only: ${field} writes (use a read_write key to write)`;
-  return `${field} manages the company: it needs an admin key (this key's scope is ${scope})`;
+/** The 403 for a field the key's scope does not reach (`required`: what the field needs). */
+export function forbiddenMessage(scope: KeyScope | undefined, required: RequiredScope, field: string): string {
+  if (required === 'admin') return `${field} manages the company: it needs an admin key (this key's scope is ${scope ?? 'read_write'})`;
+  return `this API key is read-only: ${field} writes (use a read_write key to write)`;
 }
 
 /** What a GraphQL field needs: `read` (queries), `write` (mutations), or `admin` (fields that manage the company). */

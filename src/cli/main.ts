@@ -171,7 +171,7 @@ function program(io: Io, withDb: DbRunner, config: () => Config, serve: () => Pr
     .requiredOption('--company <id>', 'company id')
     .option('--name <label>', 'a label for the key', 'default')
     .option('--user <uid>', 'the user that acts through this key (default: the company owner)')
-    .option('--scope <scope>', 'read (no writes on any channel) or read_write', 'read_write')
+    .option('--scope <scope>', 'read (no writes on any channel), read_write, or admin (also manages aircraft, users and API keys over the API)', 'read_write')
     .action((o: { company: string; name: string; user?: string; scope: string }) =>
       withDb(async (db) => {
         const { key, info } = await new ApiKeyService(db.prisma).create({ companyId: o.company, name: o.name, userId: o.user, scope: o.scope });
@@ -215,7 +215,7 @@ function program(io: Io, withDb: DbRunner, config: () => Config, serve: () => Pr
         const demo = await loadDemo(db);
         const c = config();
         io.out(
-          `demo company "${demo.companyId}" loaded: 2 aircraft with ${demo.flightLogs} flight logs over the last year, ` +
+          `demo company "${demo.companyId}" loaded: 2 aircraft with ${demo.flightLogs} flight logs over the last year (and a glider in storage), ` +
             `${demo.components} components, ${demo.scheduleItems} schedule items (one overdue, some due soon), ${demo.formCompletions} form completions, 4 vehicles, 3 users.`,
         );
         io.out(`Try it (docs at http://${c.host}:${c.port}/docs, GraphiQL at http://${c.host}:${c.port}/graphql):`);
@@ -223,7 +223,7 @@ function program(io: Io, withDb: DbRunner, config: () => Config, serve: () => Pr
           io.out(`  # ${r.what}`);
           io.out(`  ${r.curl}`);
         }
-        io.out('API key (shown only once):');
+        io.out('admin API key (reads, writes and manages the company; shown only once):');
         io.out(demo.key);
       }),
     );

@@ -5,7 +5,7 @@ import { COMPANY, type ScopedPrisma } from './scoped.js';
  * Row locks for read-modify-write: `SELECT ... FOR UPDATE` on a company's rows, sorted by uid so two writers
  * never wait on each other in opposite orders. Returns the uids that exist (and are now locked).
  */
-const TABLES = new Set(['Aircraft', 'Vehicle', 'Component', 'ScheduleItem', 'FlightLog', 'Form']);
+const TABLES = new Set(['Aircraft', 'Vehicle', 'Component', 'ScheduleItem', 'FlightLog', 'Form', 'User']);
 
 export async function lockRows(tx: ScopedPrisma, table: string, uids: Iterable<string>): Promise<Set<string>> {
   if (!TABLES.has(table)) throw new Error(`lockRows: unknown table ${table}`);

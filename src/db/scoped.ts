@@ -150,6 +150,8 @@ export type CrossCompanyReason =
   | 'delivery outbox'
   /** authentication finds a key, and with it its company, by the key's hash */
   | 'key by hash'
+  /** `fleetops keys revoke KEY_ID` (the operator on the server's host) finds a key, and with it its company, by its id */
+  | 'key by id'
   /** an anonymous public-form request finds its form, and with it its company, by the form's publicId */
   | 'public form by publicId';
 

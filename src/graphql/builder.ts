@@ -8,7 +8,7 @@ import type PrismaTypes from '../generated/pothos-types.js';
 import type { PrismaClient } from '../generated/prisma/client.js';
 import type { RequestContext } from '../context.js';
 import { ForbiddenError } from '../errors.js';
-import { canWrite, forbiddenMessage } from '../auth/scopes.js';
+import { canWrite, forbiddenMessage, type RequiredScope } from '../auth/scopes.js';
 import { validationErrorFrom } from './validation.js';
 
 /**
@@ -33,7 +33,10 @@ export const builder = new SchemaBuilder<{
   plugins: [ScopeAuthPlugin, PrismaPlugin, ValidationPlugin],
   scopeAuth: {
     authScopes: (ctx) => ({ write: canWrite(ctx.actor.scope), admin: ctx.actor.scope === 'admin' }),
-    unauthorizedError: (_parent, ctx, info) => new ForbiddenError(forbiddenMessage(ctx.actor.scope, info.parentType.name, info.fieldName)),
+    unauthorizedError: (_parent, ctx, info) => {
+      const declared = info.parentType.getFields()[info.fieldName]?.extensions?.requiredScope as RequiredScope | undefined;
+      return new ForbiddenError(forbiddenMessage(ctx.actor.scope, declared ?? 'write', info.fieldName));
+    },
   },
   validation: {
     validationError: (result) => validationErrorFrom(result.issues),

@@ -30,7 +30,8 @@ import {
 import { useExecutionCancellation, type Plugin } from 'graphql-yoga';
 import type { Logger } from 'pino';
 import type { RequestContext } from '../context.js';
-import { AppError, RateLimitedError, ValidationError } from '../errors.js';
+import { AppError, BadRequestError, ForbiddenError, RateLimitedError, ValidationError } from '../errors.js';
+import { forbiddenMessage, mayCall, type RequiredScope } from '../auth/scopes.js';
 import { findNul, MAX_JSON_DEPTH } from '../http/json-guard.js';
 import { createIdempotency } from './idempotency.js';
 import { appErrorAsGraphQL } from './errors.js';
@@ -249,6 +250,18 @@ function explainRefusedVariables(schema: GraphQLSchema, op: OperationDefinitionN
 const indexed = (e: ValidationError, index: number) =>
   new ValidationError(`item ${index}: ${e.message}`, e.errors?.map((f) => ({ ...f, path: `/${index}${f.path}` })));
 
+/**
+ * The 403 of the first executed root field the key's scope does not reach (what scope-auth answers when the field
+ * runs), or null: for an operation refused before any field ran.
+ */
+function outOfScope(executed: ReturnType<typeof executedRootFields>, operation: string, ctx: RequestContext): AppError | null {
+  for (const { node, def } of executed) {
+    const required = (def?.extensions?.requiredScope as RequiredScope | undefined) ?? (operation === 'mutation' ? 'write' : 'read');
+    if (!mayCall(ctx.actor.scope, required)) return new ForbiddenError(forbiddenMessage(ctx.actor.scope, required, node.name.value));
+  }
+  return null;
+}
+
 /** An AppError as the operation's only error: every channel maps it as it maps a resolver's. */
 export const errorResult = (e: AppError) => ({ errors: [appErrorAsGraphQL(e)] });
 
@@ -314,6 +327,13 @@ export function operationPolicy(deps: PolicyDeps = {}): Plugin<{ fleet?: Request
 
       let claim: Extract<Awaited<ReturnType<NonNullable<typeof idempotency>['claim']>>, { kind: 'run' }> | null = null;
       if (op.operation === 'mutation' && state.idempotencyKey && idempotency) {
+        // an answer that holds a secret (a new API key) is never stored, so it cannot be replayed
+        const secret = executed.find((f) => f.def?.extensions?.secretResult === true);
+        if (secret) {
+          return setResultAndStopExecution(
+            errorResult(new BadRequestError(`Idempotency-Key is not accepted by ${secret.node.name.value}: its answer holds a secret, which is never stored (send the request without it)`)),
+          );
+        }
         const c = await idempotency.claim(ctx, args.document, args.operationName ?? null, variables);
         if (c.kind === 'refused') return setResultAndStopExecution(errorResult(c.error));
         if (c.kind === 'replay') {
@@ -340,8 +360,10 @@ export function operationPolicy(deps: PolicyDeps = {}): Plugin<{ fleet?: Request
       return {
         async onExecuteDone({ result, setResult }) {
           if (Symbol.asyncIterator in (result as object)) return; // no streamed results here
-          // variables GraphQL's types refused: the service's own check says what is wrong, in its words
-          const explained = explainRefusedVariables(args.schema, op, variables, result as ExecutionResult);
+          // variables GraphQL's types refused: the service's own check says what is wrong, in its words; but a
+          // key whose scope does not reach a field the operation runs is told that first, as when its input is valid
+          const refusedBeforeRunning = explainRefusedVariables(args.schema, op, variables, result as ExecutionResult);
+          const explained = refusedBeforeRunning ? (outOfScope(executed, op.operation, ctx) ?? refusedBeforeRunning) : null;
           const final = explained ? errorResult(explained) : (result as ExecutionResult);
           if (explained) setResult(final);
           await claim?.settle(final);

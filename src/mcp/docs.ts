@@ -17,7 +17,7 @@ export function toolTable(routes: RouteSpec[]): string {
       ...Object.keys(t.route.query?.shape ?? {}).map((k) => `${k}?`),
       ...(t.route.body ? [t.route.optionalBody ? 'body?' : 'body'] : []),
     ].join(', ');
-    return `| \`${t.name}\` | ${t.route.tag} | ${t.title.replace(/\|/g, '\\|')} | ${args || '\u2013'} | ${hints} | \`${t.route.method} ${t.route.path}\` |`;
+    return `| \`${t.name}\` | ${t.route.tag} | ${t.route.summary.replace(/\|/g, '\\|')} | ${args || '\u2013'} | ${hints} | \`${t.route.method} ${t.route.path}\` |`;
   });
   return [TOOLS_BEGIN, '| tool | module | what it does | arguments | hints | REST |', '|---|---|---|---|---|---|', ...rows, TOOLS_END].join('\n');
 }

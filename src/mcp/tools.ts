@@ -12,7 +12,6 @@ import type { RouteInput } from '../rest/facade.js';
  */
 export interface ToolDef {
   name: string;
-  title: string;
   description: string;
   inputSchema: Record<string, unknown> & { type: 'object' };
   annotations: { readOnlyHint?: boolean; destructiveHint?: boolean; idempotentHint?: boolean; openWorldHint: boolean };
@@ -43,6 +42,11 @@ function compact(node: unknown, depth = 0): unknown {
     const other = compact(branches.find((b) => b.type !== 'null'), depth) as Record<string, unknown>;
     const { anyOf: _a, ...rest } = o;
     return { ...(compact(rest, depth) as object), ...other };
+  }
+  // a number a query string may also carry as text (limit=50) is a number to an assistant
+  if (branches?.length === 2 && branches.some((b) => b.type === 'string') && branches.some((b) => b.type === 'number' || b.type === 'integer')) {
+    const { anyOf: _a, ...rest } = o;
+    return { ...(compact(rest, depth) as object), type: branches.find((b) => b.type !== 'string')!.type };
   }
   if (Array.isArray(o.type) && o.type.includes('null') && o.type.length === 2) {
     return compact({ ...o, type: o.type.find((t) => t !== 'null') }, depth);
@@ -104,7 +108,9 @@ const DESTRUCTIVE = /^(delete|batchDelete|remove|reset)/i;
  * the OpenAPI document (the resource fleetops://openapi). Declaring it on every tool made the list four times the
  * size an assistant can afford, for shapes it reads from the results themselves (issue 27).
  */
-export function buildTools(routes: RouteSpec[]): ToolDef[] {
+export function buildTools(all: RouteSpec[]): ToolDef[] {
+  // API key management is never a tool (docs/contract/gaps.md §12)
+  const routes = all.filter((r) => r.mcp !== false);
   // said once: a body another tool takes already is named by that tool; a field's description, by its first tool
   const bodies = new Map<string, string>();
   const described = new Set<string>();
@@ -138,6 +144,12 @@ export function buildTools(routes: RouteSpec[]): ToolDef[] {
     const tool = items ? same(items) : undefined;
     return tool ? { ...schema, items: { type: 'object', description: `a ${tool} body` } } : schema;
   };
+  const names = new Set(routes.map((r) => r.operationId));
+  // an update's body is the create body's fields, each optional: said by naming the create tool, not spelt out again
+  const createOf = (r: RouteSpec) => {
+    const create = r.method === 'PATCH' && r.operationId.startsWith('update') ? `create${r.operationId.slice('update'.length)}` : '';
+    return names.has(create) ? create : null;
+  };
   return routes.map((r) => {
     const properties: Record<string, unknown> = {};
     const required: string[] = [];
@@ -149,7 +161,10 @@ export function buildTools(routes: RouteSpec[]): ToolDef[] {
     }
     if (r.body) {
       const body = compact(rawJsonSchema(r.body, 'input'), 1) as Record<string, unknown>;
-      properties.body = sayOnce(namedBody(body));
+      const create = createOf(r);
+      properties.body = create
+        ? { type: 'object', description: `Only the fields of ${create}’s body to change; null clears an optional field` }
+        : sayOnce(namedBody(body));
       if (!bodies.has(JSON.stringify(body))) bodies.set(JSON.stringify(body), r.operationId);
       if (!r.optionalBody) required.push('body');
     }
@@ -158,7 +173,6 @@ export function buildTools(routes: RouteSpec[]): ToolDef[] {
     const destructive = r.method === 'DELETE' || DESTRUCTIVE.test(r.operationId);
     return {
       name: r.operationId,
-      title: r.summary,
       // only what this tool adds: what all tools share (the domain, errors, idempotency) is in the server's instructions
       description: (`${restOnly(r) || `${r.summary}.`} ${OPERATION_GUIDANCE[r.operationId] ?? ''}`).replace(/\s+/g, ' ').replace(/\.\./g, '.').trim(),
       inputSchema: { type: 'object', properties, ...(required.length ? { required } : {}) },

@@ -58,6 +58,10 @@ export interface RouteSpec {
    * keys), checked at the request.
    */
   fields?: boolean;
+  /**
+   * `false`: not an MCP tool (API key management, docs/contract/gaps.md §12: an assistant never handles keys).
+   */
+  mcp?: false;
   /** Error statuses this route can answer besides 401/413/415/429/500. */
   errors: number[];
   /** Turns the GraphQL field's data into the REST body (being replaced by the derived representation). */

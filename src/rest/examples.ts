@@ -2476,4 +2476,178 @@ export const examples: Record<string, OperationExample> = {
       uid: "dl_01k84jahocpslld9ikp3"
     }
   },
+  createAircraft: {
+    body: {
+      registration: "VH-NEW",
+      type: "R44",
+      category: "rotary-wing",
+      manufacturer: "Robinson",
+      model: "R44 Raven II",
+      engineType: "piston",
+      engineCount: 1,
+      maintenanceTrackingItems: {
+        hobbs: { displayText: "Hobbs", type: "number", precision: 1 },
+        landings: { displayText: "Landings", type: "number", precision: 0 }
+      },
+      logTrackingItems: {
+        fuelUplift: { displayText: "Fuel uplift (L)", type: "number" }
+      },
+      initialValues: { hobbs: 842.3, landings: 2210 }
+    },
+    response: {
+      status: "created",
+      uid: "ac_01kaqz3m4d8yq0h2bt5cw7"
+    }
+  },
+  updateAircraft: {
+    params: {
+      id: "demo-vh-xyz"
+    },
+    body: {
+      maintenanceTrackingItems: {
+        airframeHours: { displayText: "Airframe hours (TTIS)", type: "number", precision: 1 }
+      }
+    },
+    response: {
+      status: "updated",
+      uid: "demo-vh-xyz"
+    }
+  },
+  deleteAircraft: {
+    params: {
+      id: "demo-vh-gld"
+    },
+    response: {
+      status: "deleted",
+      uid: "demo-vh-gld"
+    }
+  },
+  createUser: {
+    body: {
+      uid: "auth0|6571e2a9c0ffee",
+      email: "engineer@demo.fleetops.test",
+      displayName: "Erin Engineer",
+      firstName: "Erin",
+      lastName: "Engineer",
+      roles: ["engineer"],
+      phone: "+61400000001",
+      timezone: "Australia/Sydney"
+    },
+    response: {
+      status: "created",
+      uid: "auth0|6571e2a9c0ffee"
+    }
+  },
+  updateUser: {
+    params: {
+      uid: "demo-driver"
+    },
+    body: {
+      roles: ["driver", "pilot"],
+      timezone: "Australia/Brisbane"
+    },
+    response: {
+      status: "updated",
+      uid: "demo-driver"
+    }
+  },
+  listApiKeys: {
+    response: {
+      count: 2,
+      data: [
+        {
+          createdAt: "2026-11-23T16:19:25.101Z",
+          id: "key_01kaqw9b3r2m6c5v8n0d4e",
+          lastUsedAt: "2026-11-23T16:25:02.318Z",
+          name: "demo",
+          prefix: "fo_live_8kPq",
+          revokedAt: null,
+          scope: "admin",
+          userId: null
+        },
+        {
+          createdAt: "2026-11-23T16:19:25.140Z",
+          id: "key_demo_old_integration",
+          lastUsedAt: null,
+          name: "old integration",
+          prefix: "fo_live_Zt3x",
+          revokedAt: null,
+          scope: "read",
+          userId: null
+        }
+      ]
+    }
+  },
+  createApiKey: {
+    body: {
+      name: "maintenance tracking integration",
+      scope: "read_write"
+    },
+    response: {
+      createdAt: "2026-11-23T16:31:10.482Z",
+      id: "key_01kaqxk7w1f3t9d2s6b8h0",
+      key: "fo_live_Q7mVx2LpR9sT4wYb8nC1dF6gH3jK5zA0",
+      name: "maintenance tracking integration",
+      prefix: "fo_live_Q7mV",
+      scope: "read_write",
+      userId: null
+    }
+  },
+  revokeApiKey: {
+    params: {
+      id: "key_demo_old_integration"
+    },
+    response: {
+      createdAt: "2026-11-23T16:19:25.140Z",
+      id: "key_demo_old_integration",
+      lastUsedAt: null,
+      name: "old integration",
+      prefix: "fo_live_Zt3x",
+      revokedAt: "2026-11-23T16:32:44.907Z",
+      scope: "read",
+      userId: null
+    }
+  },
+  listAuditLog: {
+    query: {
+      entity: "aircraft",
+      limit: "2"
+    },
+    response: {
+      count: 2,
+      data: [
+        {
+          action: "updated",
+          at: "2026-11-23T16:30:02.114Z",
+          changes: {
+            maintenanceTrackingItems: {
+              after: { airframeHours: { displayText: "Airframe hours (TTIS)", precision: 1, type: "number" }, tacho: { displayText: "Tacho", precision: 2, type: "number" } },
+              before: { airframeHours: { displayText: "Airframe hours", precision: 1, type: "number" }, tacho: { displayText: "Tacho", precision: 2, type: "number" } }
+            }
+          },
+          channel: "rest",
+          entity: "aircraft",
+          entityId: "demo-vh-xyz",
+          keyId: "key_01kaqw9b3r2m6c5v8n0d4e",
+          uid: "au_01kaqxf2a9c4e6g8j0l2n4",
+          userId: "demo-owner"
+        },
+        {
+          action: "created",
+          at: "2026-11-23T16:19:24.262Z",
+          changes: {
+            registration: { after: "VH-GLD", before: null },
+            status: { after: "stored", before: null }
+          },
+          channel: "internal",
+          entity: "aircraft",
+          entityId: "demo-vh-gld",
+          keyId: null,
+          uid: "au_01kaqw8z1b3d5f7h9k1m3p",
+          userId: "demo-owner"
+        }
+      ],
+      nextCursor: "WyIyMDI2LTExLTIzVDE2OjE5OjI0LjI2MloiLCJhdV8wMWthcXc4ejFiM2Q1ZjdoOWsxbTNwIl0"
+    }
+  },
 };

@@ -8,7 +8,7 @@ import { fieldType, schemaFor } from './representation.js';
 const STATUS_TEXT: Record<number, string> = {
   400: 'Invalid request (problem+json lists each bad field)',
   401: 'Missing, malformed, unknown or revoked API key',
-  403: 'The API key is read-only (scope `read`) and this operation writes',
+  403: 'The API key\u2019s scope does not reach this operation (a `read` key writes nothing; managing the company needs an `admin` key)',
   404: 'No such record in the caller\u2019s company',
   405: 'Method not allowed on this path',
   409: 'Uniqueness or state conflict',
@@ -190,8 +190,22 @@ function projection(page: Record<string, unknown>, components: Record<string, Re
   return ref(id);
 }
 
-/** POST and PATCH take an Idempotency-Key (src/http/idempotency.ts). */
-const takesIdempotencyKey = (r: RouteSpec) => r.method === 'POST' || r.method === 'PATCH';
+/**
+ * POST and PATCH take an Idempotency-Key (src/graphql/idempotency.ts), except an operation whose answer holds a
+ * secret (a new API key: the field says `secretResult`), which is never stored and so refuses the header.
+ */
+const takesIdempotencyKey = (r: RouteSpec, schema?: GraphQLSchema) =>
+  (r.method === 'POST' || r.method === 'PATCH') && rootField(schema, r)?.extensions?.secretResult !== true;
+
+/** The GraphQL root field a route runs. */
+function rootField(schema: GraphQLSchema | undefined, r: RouteSpec) {
+  if (!schema) return undefined;
+  const [root, name] = r.field.split('.');
+  return (root === 'Query' ? schema.getQueryType() : schema.getMutationType())?.getFields()[name];
+}
+
+/** Whether the route's field needs an admin key (`adminOnly()`, src/auth/scopes.ts). */
+export const isAdminRoute = (r: RouteSpec, schema: GraphQLSchema) => rootField(schema, r)?.extensions?.requiredScope === 'admin';
 const IDEMPOTENCY_KEY = {
   name: 'Idempotency-Key',
   in: 'header',
@@ -208,13 +222,13 @@ const IDEMPOTENCY_KEY = {
  * through: the key (401), its scope (403 on writes), the rate limit (429), the body (400, 413, 415), an
  * Idempotency-Key (409, 422 on POST and PATCH), path parameters naming a record (404), the method (405), 500.
  */
-export function operationStatuses(r: RouteSpec): number[] {
+export function operationStatuses(r: RouteSpec, schema?: GraphQLSchema): number[] {
   const s = new Set([...r.errors, 401, 405, 429, 500]);
-  if (!isReadRoute(r)) s.add(403);
+  if (!isReadRoute(r) || (schema && isAdminRoute(r, schema))) s.add(403);
   if (r.body) for (const x of [400, 413, 415]) s.add(x);
   if (r.query) s.add(400);
   if (r.params && Object.keys(r.params.shape).length) s.add(404);
-  if (takesIdempotencyKey(r)) for (const x of [400, 409, 422]) s.add(x); // 400: a malformed key
+  if (takesIdempotencyKey(r, schema)) for (const x of [400, 409, 422]) s.add(x); // 400: a malformed key
   return [...s].sort((a, b) => a - b);
 }
 
@@ -274,11 +288,11 @@ export function buildOpenApi(routes: RouteSpec[], opts: { version: string; schem
       const ex = example?.query?.[name];
       parameters.push({ name, in: 'query', required, description: js.description, schema: js, ...(ex !== undefined ? { example: typedExample(js, ex) } : {}) });
     }
-    if (takesIdempotencyKey(r)) parameters.push(IDEMPOTENCY_KEY);
+    if (takesIdempotencyKey(r, opts.schema)) parameters.push(IDEMPOTENCY_KEY);
     const responses: Record<string, unknown> = {
       [String(r.status)]: {
         description: r.status === 201 ? 'Created' : r.status === 202 ? 'Accepted' : 'OK',
-        headers: takesIdempotencyKey(r)
+        headers: takesIdempotencyKey(r, opts.schema)
           ? { ...COMMON_HEADERS, 'Idempotent-Replayed': { description: '`true` when this is the stored response to an earlier request with the same Idempotency-Key', schema: { type: 'string', enum: ['true'] } } }
           : COMMON_HEADERS,
         content: {
@@ -289,9 +303,9 @@ export function buildOpenApi(routes: RouteSpec[], opts: { version: string; schem
         },
       },
     };
-    for (const s of operationStatuses(r)) {
+    for (const s of operationStatuses(r, opts.schema)) {
       responses[String(s)] = {
-        description: (STATUS_TEXT[s] ?? 'Error') + (s === 409 && takesIdempotencyKey(r) ? IDEMPOTENCY_409 : ''),
+        description: (STATUS_TEXT[s] ?? 'Error') + (s === 409 && takesIdempotencyKey(r, opts.schema) ? IDEMPOTENCY_409 : ''),
         content: { 'application/problem+json': { schema: ref('Problem') } },
         headers: {
           ...COMMON_HEADERS,

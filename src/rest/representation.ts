@@ -23,6 +23,8 @@ import { z } from 'zod';
  * - `rest: 'spread'`: a map whose entries are the object's own keys (a flight log's tracking values, a form's
  *   further keys);
  * - `schema`: the zod schema of a `JSON` field's value, for the documents.
+ * An object type's `restName` extension (`restNamed(name)`) names its OpenAPI component where the REST contract
+ * names the resource otherwise (a completion is a `CompletedForm` in docs/contract/api-v1.md §2.9).
  */
 export type RestMode = false | 'nullable' | 'spread';
 export interface RestExtensions {
@@ -36,6 +38,22 @@ export const restSpread = (schema?: z.ZodType) => ({ rest: 'spread' as const, ..
 export const jsonOf = (schema: z.ZodType) => ({ schema });
 
 const extOf = (f: GraphQLField<unknown, unknown>) => (f.extensions ?? {}) as RestExtensions;
+
+export const restNamed = (restName: string) => ({ restName });
+/**
+ * The key order of an object type's REST body where the contract shows one (a page is `{data, count, nextCursor}`);
+ * other fields follow in the schema's order. GraphQL sorts fields by name, and clients may compare bodies as text.
+ */
+export const restOrder = (...keys: string[]) => ({ restOrder: keys });
+export const REST_PAGE = restOrder('data', 'count', 'nextCursor');
+const orderOf = (type: GraphQLObjectType): string[] => {
+  const keys = type.extensions?.restOrder;
+  return Array.isArray(keys) ? keys.filter((k): k is string => typeof k === 'string') : [];
+};
+const componentName = (type: GraphQLObjectType) => {
+  const name = type.extensions?.restName;
+  return typeof name === 'string' ? name : type.name;
+};
 
 type Present = (value: unknown) => unknown;
 const presenters = new Map<string, Present>();
@@ -54,7 +72,11 @@ export function presenterFor(type: GraphQLOutputType): Present {
   let compiled: Present | undefined;
   const lazy: Present = (v) => compiled!(v);
   presenters.set(type.name, lazy);
-  const fields = Object.values(type.getFields()).filter((f) => extOf(f).rest !== false);
+  const order = orderOf(type);
+  const rank = (name: string) => (order.includes(name) ? order.indexOf(name) : order.length);
+  const fields = Object.values(type.getFields())
+    .filter((f) => extOf(f).rest !== false)
+    .sort((a, b) => rank(a.name) - rank(b.name)); // stable: unlisted fields keep the schema's order
   const plan = fields.map((f) => ({
     name: f.name,
     mode: extOf(f).rest,
@@ -94,8 +116,9 @@ export function schemaFor(type: GraphQLOutputType, components: Record<string, Js
   if (type instanceof GraphQLEnumType) return { type: 'string', enum: type.getValues().map((v) => v.value) };
   if (type instanceof GraphQLScalarType) return scalarSchema(type.name);
   if (type instanceof GraphQLObjectType) {
-    if (!components[type.name]) {
-      components[type.name] = {}; // reserved: a type reachable from itself refers to its own component
+    const id = componentName(type);
+    if (!components[id]) {
+      components[id] = {}; // reserved: a type reachable from itself refers to its own component
       const properties: Json = {};
       const required: string[] = [];
       let additional: Json | undefined;
@@ -112,7 +135,7 @@ export function schemaFor(type: GraphQLOutputType, components: Record<string, Js
         properties[f.name] = nonNull || ext.rest !== 'nullable' ? described : { anyOf: [described, { type: 'null' }], ...(f.description ? { description: f.description } : {}) };
         if (nonNull || ext.rest === 'nullable') required.push(f.name);
       }
-      components[type.name] = {
+      components[id] = {
         type: 'object',
         ...(type.description ? { description: type.description } : {}),
         properties,
@@ -120,7 +143,7 @@ export function schemaFor(type: GraphQLOutputType, components: Record<string, Js
         ...(additional ? { additionalProperties: additional } : {}),
       };
     }
-    return { $ref: `#/components/schemas/${type.name}` };
+    return { $ref: `#/components/schemas/${id}` };
   }
   return {};
 }

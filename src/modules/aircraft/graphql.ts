@@ -4,7 +4,10 @@ import { argsFromSchema } from '../../graphql/inputs.js';
 import type { Page } from '../../db/keyset.js';
 import { jsonOf } from '../../rest/representation.js';
 import { NumberMapSchema, TrackingMapSchema } from '../tracking/schema.js';
-import { AircraftListArgsSchema, totalsOf, type Aircraft } from './service.js';
+import { WriteResultType } from '../../graphql/common.js';
+import { inputFromSchema } from '../../graphql/inputs.js';
+import { adminOnly } from '../../auth/scopes.js';
+import { AircraftListArgsSchema, CreateAircraftCheck, UpdateAircraftCheck, totalsOf, type Aircraft } from './service.js';
 
 /**
  * Aircraft on GraphQL, and through it on REST and MCP (docs/decisions/0007-defined-once.md): the object below is the
@@ -71,5 +74,34 @@ builder.queryFields((t) => ({
     description: 'One aircraft by uid; NOT_FOUND when the company has no such aircraft.',
     args: { id: t.arg.id({ required: true }) },
     resolve: (_query, _root, args, ctx) => ctx.services.aircraft.get(String(args.id)),
+  }),
+}));
+
+// Management (docs/contract/gaps.md §12): admin keys only, on every channel (the scope is the field's).
+const CreateAircraftInput = inputFromSchema('CreateAircraftInput', CreateAircraftCheck);
+const UpdateAircraftInput = inputFromSchema('UpdateAircraftInput', UpdateAircraftCheck);
+
+builder.mutationFields((t) => ({
+  createAircraft: t.field({
+    type: WriteResultType,
+    description: 'Adds an aircraft; its totals start at its initial values. Admin keys only.',
+    args: { input: t.arg({ type: CreateAircraftInput, required: true }) },
+    ...adminOnly(),
+    resolve: (_r, args, ctx) => ctx.services.aircraft.create(args.input),
+  }),
+  updateAircraft: t.field({
+    type: WriteResultType,
+    description:
+      'Changes an aircraft: the tracking maps and initialValues are merged key by key (null removes a key); totals stay initialValues plus the flight logs. 409 when a tracking key that flight logs carry would be removed, retyped or moved. Admin keys only.',
+    args: { id: t.arg.id({ required: true }), input: t.arg({ type: UpdateAircraftInput, required: true }) },
+    ...adminOnly(),
+    resolve: (_r, args, ctx) => ctx.services.aircraft.update(String(args.id), args.input),
+  }),
+  deleteAircraft: t.field({
+    type: WriteResultType,
+    description: 'Deletes an aircraft nothing refers to; 409 with the counts while it has flight logs, installed components or schedule items. Admin keys only.',
+    args: { id: t.arg.id({ required: true }) },
+    ...adminOnly(),
+    resolve: (_r, args, ctx) => ctx.services.aircraft.delete(String(args.id)),
   }),
 }));

@@ -7,6 +7,8 @@ import { scopedPrisma, type ScopedPrisma } from '../../db/scoped.js';
 import { now } from '../../lib/clock.js';
 import { withUids } from '../../lib/ids.js';
 import { addCalendarDays, localDate, startOfLocalDay } from '../schedule/rules.js';
+import { CompleteScheduleItemCheck, CreateScheduleItemCheck } from '../schedule/schema.js';
+import { CreateFormCompletionCheck } from '../completions/schema.js';
 import { importData } from './import.js';
 
 /**
@@ -53,6 +55,13 @@ export const demoData = {
           },
           logTrackingItems: {},
           initialValues: { tacho: 4321.25, airframeHours: 5102.4 },
+        },
+        // a glider in storage, never logged here: what the docs' example of deleting an aircraft deletes
+        {
+          uid: 'demo-vh-gld', registration: 'VH-GLD', type: 'AS-K 21', category: 'glider', manufacturer: 'Schleicher', model: 'ASK 21',
+          engineType: 'none', engineCount: 0, status: 'stored',
+          maintenanceTrackingItems: {},
+          logTrackingItems: {},
         },
       ],
       vehicles: [
@@ -274,7 +283,7 @@ export async function loadDemo(database: Database, companyId = DEMO_COMPANY): Pr
   // the maintenance schedule: due soon by hours, overdue and due soon by date, later, done and retired
   const hobbs = (await s.aircraft.get('demo-vh-abc')).totals as Record<string, number>;
   const tacho = (await s.aircraft.get('demo-vh-xyz')).totals as Record<string, number>;
-  const item = (uid: string, body: Record<string, unknown>) => named({ si: [uid] }, () => s.schedule.create(body));
+  const item = (uid: string, body: Record<string, unknown>) => named({ si: [uid] }, () => s.schedule.create(CreateScheduleItemCheck.parse(body)));
   await item(ids.hundredHourly, {
     name: '100-hourly inspection', type: 'Inspection', relatedTo: 'demo-vh-abc', relatedToType: 'aircraft', recurring: true,
     trackingItem: 'hobbs', dueAtInterval: Math.round((hobbs.hobbs + 6.5) * 10) / 10, recurringInterval: 100,
@@ -295,7 +304,7 @@ export async function loadDemo(database: Database, companyId = DEMO_COMPANY): Pr
     name: 'Compressor wash', type: 'Service', relatedTo: 'demo-vh-abc', relatedToType: 'aircraft', recurring: true,
     calendarDateDue: addCalendarDays(today, -20), calendarRecurring: 30,
   });
-  await named({ sc: [ids.washCompletion] }, () => s.schedule.complete(ids.compressorWash, { completedAt: addCalendarDays(today, -20), notes: 'Done after the last flight of the day' }));
+  await named({ sc: [ids.washCompletion] }, () => s.schedule.complete(ids.compressorWash, CompleteScheduleItemCheck.parse({ completedAt: addCalendarDays(today, -20), notes: 'Done after the last flight of the day' })));
   await item(ids.extinguishers, {
     name: 'Fire extinguisher check', type: 'Inspection', relatedTo: 'Hangar 2 extinguishers', relatedToType: 'equipment', recurring: true,
     calendarDateDue: addCalendarDays(today, 60), calendarRecurring: 180,
@@ -310,19 +319,27 @@ export async function loadDemo(database: Database, companyId = DEMO_COMPANY): Pr
   await s.forms.upsertTemplate(demoForm);
   const checks: Record<string, unknown> = { tyres: 'pass', lights: 'pass', brakes: 'pass', fluids: 'pass', mirrors: 'pass', firstAid: 'pass', fitForService: true, fuelLevel: 'full' };
   await named({ fc: [ids.cleanCheck], dl: [ids.cleanEmail] }, () =>
-    s.completions.create({ formId: demoForm.uid, userId: 'demo-driver', submitterName: 'Dana Driver', answers: { vehicle: 'demo-ute', odometer: 48452, ...checks, signature: 'https://files.demo.fleetops.test/signatures/dana-1.png' } }),
+    s.completions.create(CreateFormCompletionCheck.parse({ formId: demoForm.uid, userId: 'demo-driver', submitterName: 'Dana Driver', answers: { vehicle: 'demo-ute', odometer: 48452, ...checks, signature: 'https://files.demo.fleetops.test/signatures/dana-1.png' } })),
   );
   await named({ fc: [ids.defectCheck], si: [ids.defectItem], dl: [ids.defectEmail] }, () =>
-    s.completions.create({
+    s.completions.create(CreateFormCompletionCheck.parse({
       formId: demoForm.uid, userId: 'demo-driver', submitterName: 'Dana Driver',
       answers: {
         vehicle: 'demo-ute', odometer: 48530, ...checks, lights: 'fail', lights__comment: 'Left indicator lens cracked', fuelLevel: '3/4',
         defects: { description: 'Left indicator lens cracked', severity: 'medium' }, signature: 'https://files.demo.fleetops.test/signatures/dana-2.png',
       },
-    }),
+    })),
   );
 
-  const { key } = await new ApiKeyService(database.prisma).create({ companyId, name: 'demo' });
+  // an admin key: the demo shows everything, the company's management included (docs/contract/gaps.md §12)
+  const keys = new ApiKeyService(database.prisma);
+  const { key } = await keys.create({ companyId, name: 'demo', scope: 'admin' });
+  // a key of an integration the company no longer uses, with an id the docs' example of revoking a key names (key
+  // ids are unique across companies, so it is the company's id that makes it known); kept when the demo reloads
+  const oldKey = `key_${companyId}_old_integration`;
+  if (!(await db.apiKey.findFirst({ where: { id: oldKey }, select: { id: true } }))) {
+    await withUids({ key: [oldKey] }, () => keys.create({ companyId, name: 'old integration', scope: 'read' }));
+  }
   const count = async (m: 'flightLog' | 'component' | 'scheduleItem' | 'formCompletion') => (db[m] as unknown as { count(): Promise<number> }).count();
   return {
     key,

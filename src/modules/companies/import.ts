@@ -5,6 +5,11 @@ import { createServices } from '../../context.js';
 import type { Database } from '../../db/database.js';
 import { scopedPrisma } from '../../db/scoped.js';
 import { AppError, ValidationError, fieldErrorsFromZod } from '../../errors.js';
+import { KEY_SCOPES } from '../../auth/scopes.js';
+import { changesBetween, recordAudit, type AuditActor } from '../audit/service.js';
+
+/** Who the audit log names for what an import file changes. */
+const IMPORT_ACTOR: AuditActor = { keyId: null, userId: null, channel: 'import' };
 
 /**
  * `fleetops import FILE.json` (docs/contract/gaps.md §1): creates or updates companies, users, aircraft, vehicles and API keys,
@@ -25,7 +30,14 @@ export const ImportFileSchema = z
             aircraft: entityList,
             vehicles: entityList,
             apiKeys: z
-              .array(z.object({ name: z.string().min(1).default('imported'), key: z.string().min(20), userId: z.string().optional() }).strict())
+              .array(z
+                  .object({
+                    name: z.string().min(1).default('imported'),
+                    key: z.string().min(20),
+                    userId: z.string().optional(),
+                    scope: z.enum(KEY_SCOPES).default('read_write'),
+                  })
+                  .strict())
               .default([]),
           })
           .strict(),
@@ -65,7 +77,8 @@ export async function importData(database: Database, raw: unknown): Promise<Comp
         const existing = await tx.company.findUnique({ where: { id: c.id } });
         if (existing) await tx.company.update({ where: { id: c.id }, data: { name: c.name } });
         else await tx.company.create({ data: { id: c.id, name: c.name } });
-        const services = createServices(scopedPrisma(tx, c.id, true));
+        const scoped = scopedPrisma(tx, c.id, true);
+        const services = createServices(scoped, 'api', () => IMPORT_ACTOR);
         const s: CompanyImportSummary = {
           id: c.id,
           company: existing ? 'updated' : 'created',
@@ -87,7 +100,7 @@ export async function importData(database: Database, raw: unknown): Promise<Comp
         for (const [i, u] of c.users.entries()) s.users[await services.users.upsert(u, `${at}/users/${i}`)]++;
         for (const [i, a] of c.aircraft.entries()) s.aircraft[await services.aircraft.upsert(a, `${at}/aircraft/${i}`)]++;
         for (const [i, v] of c.vehicles.entries()) s.vehicles[await services.vehicles.upsert(v, `${at}/vehicles/${i}`)]++;
-        const keys = new ApiKeyService(tx as never);
+        const keys = new ApiKeyService(tx as never, { inTransaction: true });
         for (const [i, k] of c.apiKeys.entries()) {
           const found = await tx.apiKey.findUnique({ where: { hash: hashKey(k.key) } });
           if (found && found.companyId !== c.id) {
@@ -97,14 +110,16 @@ export async function importData(database: Database, raw: unknown): Promise<Comp
             throw new ValidationError('invalid import file', [{ path: `${at}/apiKeys/${i}/userId`, message: `user ${k.userId} is not a user of company ${c.id}` }]);
           }
           if (found) {
-            await tx.apiKey.update({ where: { id: found.id }, data: { name: k.name, userId: k.userId ?? null, revokedAt: null } });
+            await tx.apiKey.update({ where: { id: found.id }, data: { name: k.name, userId: k.userId ?? null, scope: k.scope, revokedAt: null } });
+            const changes = changesBetween(found, { ...found, name: k.name, userId: k.userId ?? null, scope: k.scope, revokedAt: null }, ['name', 'userId', 'scope', 'revokedAt']);
+            if (Object.keys(changes).length) await recordAudit(scoped, IMPORT_ACTOR, { entity: 'api_key', entityId: found.id, action: 'updated', changes });
             // a server may hold this key with its former user: it must re-read it
             await notifyKeyChange(tx, found.hash);
             changedKeys.push(found.hash);
             s.apiKeys.updated++;
           } else {
             try {
-              await keys.create({ companyId: c.id, name: k.name, key: k.key, userId: k.userId });
+              await keys.create({ companyId: c.id, name: k.name, key: k.key, userId: k.userId, scope: k.scope, channel: 'import' });
             } catch (e) {
               if (e instanceof AppError) throw new ValidationError('invalid import file', [{ path: `${at}/apiKeys/${i}`, message: e.message }]);
               throw e;

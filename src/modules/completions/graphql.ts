@@ -1,19 +1,30 @@
-import { argsFromZod, inputFromZod } from '../../graphql/zod-input.js';
+import { queryFromInfo } from '@pothos/plugin-prisma';
+import { z } from 'zod';
 import { builder } from '../../graphql/builder.js';
-import { stripNulls } from '../../graphql/common.js';
-import { FormType } from '../forms/graphql.js';
+import { WriteStatusEnum, stripNulls } from '../../graphql/common.js';
+import { argsFromSchema, inputFromSchema } from '../../graphql/inputs.js';
+import { REST_HIDDEN, REST_NULLABLE, REST_PAGE, jsonOf, restNamed } from '../../rest/representation.js';
+import '../forms/graphql.js'; // the Form object the relation answers with
 import { ScheduleItemType } from '../schedule/graphql.js';
 import { UserType } from '../users/graphql.js';
-import { CompletionFilterSchema, CreateCompletionSchema, type CompletionPage, type StoredSideEffects } from './service.js';
+import { CompletionFilterSchema, CreateFormCompletionCheck } from './schema.js';
+import type { CompletionPage, CompletionWriteResult, SideEffects, StoredSideEffects } from './service.js';
 
-/** GraphQL adapter for form completions over CompletionService; relations batch through the request's loaders. */
+/**
+ * Form completions on GraphQL, and through it on REST and MCP (docs/decisions/0007-defined-once.md): the object
+ * below is the one output definition of a completion (docs/contract/api-v1.md §2.9). The template is a Prisma
+ * relation; the submitting user and the schedule items a submission created load through the request's DataLoaders.
+ */
 const stored = (v: unknown): StoredSideEffects => {
   const s = (v ?? {}) as Partial<StoredSideEffects>;
   return { scheduleItemsCreated: s.scheduleItemsCreated ?? [], vehiclesUpdated: s.vehiclesUpdated ?? [], warnings: s.warnings ?? [] };
 };
 
+/** A loaded row: not missing (a deleted item) and not a load's error. */
+const isRow = <T>(i: T | Error | null | undefined): i is T => !!i && !(i instanceof Error);
+
 export const SideEffectsType = builder
-  .objectRef<{ scheduleItemsCreated: number; vehiclesUpdated: number; warnings: string[] }>('FormCompletionSideEffects')
+  .objectRef<SideEffects>('FormCompletionSideEffects')
   .implement({
     description: 'What a submission did to assets: defect schedule items created, vehicles whose primary total rose.',
     fields: (t) => ({
@@ -25,6 +36,9 @@ export const SideEffectsType = builder
 
 export const FormCompletionType = builder.prismaObject('FormCompletion', {
   description: 'A submitted form. `data` is keyed by field name; name, code and revision are the template\u2019s at submission.',
+  extensions: restNamed('CompletedForm'),
+  // select mode: a list reads the columns and relations its request selects (queryFromInfo below)
+  select: { uid: true },
   fields: (t) => ({
     uid: t.exposeID('uid'),
     formId: t.exposeString('formId'),
@@ -32,7 +46,13 @@ export const FormCompletionType = builder.prismaObject('FormCompletion', {
     name: t.exposeString('name'),
     userId: t.exposeString('userId', { description: 'The submitting user, or `public` for a public-form submission' }),
     companyId: t.exposeString('companyId'),
-    data: t.field({ type: 'JSON', resolve: (c) => c.data }),
+    data: t.field({
+      type: 'JSON',
+      description: 'Answers keyed by field name (companions <name>__<companion>)',
+      extensions: jsonOf(z.record(z.string(), z.unknown())),
+      select: { data: true },
+      resolve: (c) => c.data,
+    }),
     revision: t.exposeFloat('revision', { nullable: true }),
     revisionDate: t.exposeString('revisionDate', { nullable: true }),
     signatories: t.exposeStringList('signatories'),
@@ -40,6 +60,7 @@ export const FormCompletionType = builder.prismaObject('FormCompletion', {
     appBaseUrl: t.exposeString('appBaseUrl', { nullable: true }),
     sideEffects: t.field({
       type: SideEffectsType,
+      select: { sideEffects: true },
       resolve: (c) => {
         const s = stored(c.sideEffects);
         return { scheduleItemsCreated: s.scheduleItemsCreated.length, vehiclesUpdated: s.vehiclesUpdated.length, warnings: s.warnings };
@@ -47,70 +68,66 @@ export const FormCompletionType = builder.prismaObject('FormCompletion', {
     }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
-    form: t.field({
-      type: FormType,
-      nullable: true,
-      extensions: { rest: false },
-      resolve: (c, _a, ctx) => ctx.services.loaders.form.load(c.formId),
-    }),
+    form: t.relation('form', { nullable: true, extensions: REST_HIDDEN }),
     user: t.field({
       type: UserType,
       nullable: true,
       description: 'The submitting user (null for public submissions)',
-      extensions: { rest: false },
+      extensions: REST_HIDDEN,
+      select: { userId: true },
       resolve: (c, _a, ctx) => ctx.services.users.find(c.userId),
     }),
     scheduleItems: t.field({
       type: [ScheduleItemType],
       description: 'The Defect schedule items this submission created',
-      extensions: { rest: false },
+      extensions: REST_HIDDEN,
+      select: { sideEffects: true },
       resolve: async (c, _a, ctx) => {
         const items = await ctx.services.loaders.scheduleItem.loadMany(stored(c.sideEffects).scheduleItemsCreated);
-        return items.filter((i): i is NonNullable<typeof i> & { uid: string } => !!i && !(i instanceof Error)) as never;
+        return items.filter(isRow);
       },
     }),
   }),
 });
 
 export const FormCompletionPageType = builder.objectRef<CompletionPage>('FormCompletionPage').implement({
+  extensions: { ...restNamed('CompletedFormPage'), ...REST_PAGE },
   fields: (t) => ({
     data: t.field({ type: [FormCompletionType], resolve: (p) => p.data }),
     count: t.exposeInt('count', { description: 'Completions in this page' }),
-    nextCursor: t.exposeString('nextCursor', { nullable: true, description: 'Pass as `cursor` for the next page; null at the end' }),
+    nextCursor: t.exposeString('nextCursor', { nullable: true, description: 'Pass as `cursor` for the next page; null at the end', extensions: REST_NULLABLE }),
   }),
 });
 
-export const FormCompletionWriteResultType = builder
-  .objectRef<{ uid: string; status: 'created'; sideEffects: { scheduleItemsCreated: number; vehiclesUpdated: number; warnings: string[] } }>(
-    'FormCompletionWriteResult',
-  )
-  .implement({
-    fields: (t) => ({
-      uid: t.exposeID('uid'),
-      status: t.exposeString('status', { description: 'created' }),
-      sideEffects: t.field({ type: SideEffectsType, resolve: (r) => r.sideEffects }),
-    }),
-  });
+export const FormCompletionWriteResultType = builder.objectRef<CompletionWriteResult>('FormCompletionWriteResult').implement({
+  fields: (t) => ({
+    uid: t.exposeID('uid'),
+    status: t.field({ type: WriteStatusEnum, description: 'created', resolve: (r) => r.status }),
+    sideEffects: t.field({ type: SideEffectsType, resolve: (r) => r.sideEffects }),
+  }),
+});
 
 builder.queryFields((t) => ({
   formCompletions: t.field({
     type: FormCompletionPageType,
     description: 'Completions, newest first, filtered by form, code, user and time; cursor pagination.',
-    args: argsFromZod(t, 'FormCompletionFilter', CompletionFilterSchema),
-    resolve: (_r, args, ctx) => ctx.services.completions.list(stripNulls(args)),
+    args: argsFromSchema(t, 'FormCompletionFilter', CompletionFilterSchema, 'form-completion'),
+    resolve: (_r, args, ctx, info) => ctx.services.completions.list(stripNulls(args), queryFromInfo({ context: ctx, info, path: ['data'] })),
   }),
   formCompletion: t.prismaField({
     type: 'FormCompletion',
     args: { id: t.arg.id({ required: true }) },
-    resolve: (_q, _r, args, ctx) => ctx.services.completions.get(String(args.id)),
+    resolve: (query, _r, args, ctx) => ctx.services.completions.get(String(args.id), query),
   }),
 }));
 
-// The input is derived from the service's zod schema (src/graphql/zod-input.ts); answers are keyed by the form's
-// own field names, so they stay a JSON map
-export const CreateFormCompletionInput = inputFromZod('CreateFormCompletionInput', CreateCompletionSchema, {
-  description: 'A submission: formId and answers (by field name or storage key) required.',
-});
+// The input is the service's check (src/graphql/inputs.ts); answers are keyed by the form's own field names, so
+// they stay a JSON map
+export const CreateFormCompletionInput = inputFromSchema(
+  'CreateFormCompletionInput',
+  CreateFormCompletionCheck,
+  'A submission: formId and answers (by field name or storage key) required.',
+);
 
 builder.mutationFields((t) => ({
   createFormCompletion: t.field({

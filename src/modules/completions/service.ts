@@ -1,11 +1,19 @@
-import { z } from 'zod';
+import type { z } from 'zod';
 import type { Form, FormCompletion, Prisma } from '../../generated/prisma/client.js';
 import type { ScopedPrisma } from '../../db/scoped.js';
 import { afterCursor, allPages, toPage } from '../../db/keyset.js';
 import { retrying } from '../../db/retry.js';
+import { withKeys, type RowQuery } from '../../db/selection.js';
 import { ConflictError, NotFoundError, ValidationError, fieldErrorsFromZod, invalid, isPlainObject, type FieldError } from '../../errors.js';
 import { newUid } from '../../lib/ids.js';
-import { EndDateParam, LimitParam, PAGE_DEFAULT, PAGE_MAX, StartDateParam, instantRange, parseFilter } from '../../lib/params.js';
+import { PAGE_DEFAULT, PAGE_MAX, instantRange, parseFilter } from '../../lib/params.js';
+import {
+  CompletionFilterSchema,
+  checkCompletionBody,
+  type CompletionFilter,
+  type CreateCompletionInput,
+  type SubmitOptions,
+} from './schema.js';
 import { companionAnswer, fieldTypeDef, type Field } from '../forms/fields.js';
 import { answerKeys, locatedFields, storageKey } from '../forms/service.js';
 import { submissionLink } from './links.js';
@@ -18,42 +26,6 @@ import type { VehicleService } from '../vehicles/service.js';
  * name or storage key, typed by the field types, references to the company's records) and the side effects of
  * a submission (defect schedule items, odometer readings), written with the completion in one transaction.
  */
-const text = (what: string, max: number) =>
-  z.string({ error: `${what} must be a string` }).max(max, `${what} is too long (${max} characters at most)`);
-
-export const SERVER_CONTROLLED = ['uid', 'companyId', 'createdAt', 'updatedAt', 'data', 'code', 'name', 'revision', 'revisionDate', 'sideEffects'] as const;
-
-export const CreateCompletionSchema = z
-  .object({
-    formId: z.string({ error: 'formId must be a string' }).min(1, 'formId must not be empty').max(128, 'formId is too long').describe('Template uid'),
-    answers: z
-      .record(z.string(), z.unknown(), { error: 'answers must be an object keyed by field name or storage key' })
-      .describe('Keyed by field name (preferred) or storage key (__s{si}_f{fi}, companions __s{si}_f{fi}__{companion})'),
-    userId: z.string({ error: 'userId must be a string' }).min(1, 'userId must not be empty').max(128).optional().describe('Defaults to the API key\u2019s user'),
-    signatories: z.array(text('each signatories entry', 500), { error: 'signatories must be an array of strings' }).max(200).optional(),
-    submitterName: text('submitterName', 500).optional().describe('Display name for history and notifications'),
-    appBaseUrl: z
-      .url({ protocol: /^https?$/, error: 'appBaseUrl must be an absolute http or https URL' })
-      .max(2048, 'appBaseUrl is too long')
-      .optional()
-      .describe('Base URL of the submitting app: links to the submission in defect documentation and notifications'),
-  })
-  .strict();
-export type CreateCompletionInput = z.input<typeof CreateCompletionSchema>;
-
-export const CompletionFilterSchema = z
-  .object({
-    formId: z.string().min(1).max(128).optional().describe('Only completions of this template uid'),
-    code: z.string().min(1).max(100).optional().describe('Only completions of the template with this code'),
-    userId: z.string().min(1).max(128).optional().describe('Only completions by this user'),
-    startDate: StartDateParam('completions'),
-    endDate: EndDateParam('completions'),
-    limit: LimitParam.optional().describe('Page size, 1 to 500 (default 100)'),
-    cursor: z.string().min(1).optional().describe('The nextCursor of the previous page'),
-  })
-  .strict();
-export type CompletionFilter = z.input<typeof CompletionFilterSchema>;
-
 export interface SideEffects {
   scheduleItemsCreated: number;
   vehiclesUpdated: number;
@@ -83,28 +55,6 @@ export interface CompletionPage {
 /** Services bound to a transaction client, so side effects commit or roll back with the completion. */
 export type TxServices = (tx: ScopedPrisma) => { schedule: ScheduleService; vehicles: VehicleService };
 
-export interface SubmitOptions {
-  /** `public` for public-form submissions (no API key): userId is `public`, body userId not accepted. */
-  submittedBy?: 'public';
-}
-
-/**
- * The body check of a submission (no database): the service runs it, and the REST façade runs it before GraphQL
- * sees a body, so both channels answer the same 400. The answers are checked against the form in the service.
- */
-export function checkCompletionBody(raw: unknown, opts: SubmitOptions = {}) {
-  if (!isPlainObject(raw)) throw new ValidationError('a form completion must be a JSON object');
-  const errors: FieldError[] = [];
-  for (const k of SERVER_CONTROLLED) if (k in raw) errors.push({ path: `/${k}`, message: `${k} is set by the server` });
-  if (opts.submittedBy === 'public' && 'userId' in raw) errors.push({ path: '/userId', message: 'a public submission has no userId' });
-  const body = { ...raw };
-  for (const k of SERVER_CONTROLLED) delete body[k];
-  const parsed = CreateCompletionSchema.safeParse(body);
-  if (!parsed.success) errors.push(...fieldErrorsFromZod(parsed.error.issues));
-  if (errors.length || !parsed.success) invalid('form completion', errors);
-  return parsed.data;
-}
-
 export class CompletionService {
   constructor(
     private readonly db: ScopedPrisma,
@@ -113,18 +63,28 @@ export class CompletionService {
     private readonly deliveries: DeliveryService,
   ) {}
 
-  async get(uid: string): Promise<FormCompletion> {
-    const row = await this.db.formCompletion.findFirst({ where: { uid } });
+  /** A completion by uid, or 404; `query` is what a GraphQL request selects (plugin-prisma), else every column. */
+  async get(uid: string, query?: RowQuery): Promise<FormCompletion> {
+    const row = await this.db.formCompletion.findFirst({ ...query, where: { uid } });
     if (!row) throw new NotFoundError('form completion', uid);
     return row;
   }
 
-  async list(filter: CompletionFilter = {}): Promise<CompletionPage> {
+  /**
+   * A page, newest first. With `query` (a GraphQL request's selection, plugin-prisma) only the columns and relations
+   * it asks for are read, plus the keyset's; without one, every column. `filter` is checked again (cheap).
+   */
+  async list(filter: CompletionFilter = {}, query?: RowQuery): Promise<CompletionPage> {
     const f = checkFilter(filter);
     const limit = f.limit ?? PAGE_DEFAULT;
     const where = filterWhere(f);
     if (f.cursor) Object.assign(where, afterCursor('createdAt', f.cursor, 'form-completion'));
-    const rows = await this.db.formCompletion.findMany({ where, orderBy: [{ createdAt: 'desc' }, { uid: 'desc' }], take: limit + 1 });
+    const rows = await this.db.formCompletion.findMany({
+      ...withKeys(query, ['uid', 'createdAt']),
+      where,
+      orderBy: [{ createdAt: 'desc' }, { uid: 'desc' }],
+      take: limit + 1,
+    });
     return toPage(rows, limit, (r) => r.createdAt);
   }
 
@@ -147,12 +107,11 @@ export class CompletionService {
   }
 
   /**
-   * A submission (docs/contract/api-v1.md §2.10): the body checked, each answer resolved to its field and validated, references
-   * checked against the company's records, then the completion and its side effects in one transaction.
+   * A submission (docs/contract/api-v1.md §2.10): `input` is checked (CreateFormCompletionCheck: GraphQL's validation
+   * runs it; other callers parse with it); each answer is resolved to its field and validated, references checked
+   * against the company's records, then the completion and its side effects are written in one transaction.
    */
-  async create(raw: unknown, opts: SubmitOptions = {}): Promise<CompletionWriteResult> {
-    const input = checkCompletionBody(raw, opts);
-
+  async create(input: CreateCompletionInput, opts: SubmitOptions = {}): Promise<CompletionWriteResult> {
     let queued = 0;
     const result = await retrying(() =>
       this.db.$transaction(async (tx) => {
@@ -206,7 +165,8 @@ export class CompletionService {
     const allowed = new Set(['answers', 'submitterName']);
     const extra = Object.keys(raw).filter((k) => !allowed.has(k));
     if (extra.length) invalid('submission', extra.map((k) => ({ path: `/${k}`, message: `${k} is not accepted on a public form (answers, submitterName)` })));
-    const r = await this.create({ ...raw, formId }, { submittedBy: 'public' });
+    const opts: SubmitOptions = { submittedBy: 'public' };
+    const r = await this.create(checkCompletionBody({ ...raw, formId }, opts), opts);
     return { uid: r.uid, status: r.status };
   }
 
@@ -253,6 +213,7 @@ export class CompletionService {
 }
 
 export { submissionLink };
+export { CompletionFilterSchema, CreateCompletionSchema, CreateFormCompletionCheck, checkCompletionBody, type CompletionFilter, type CreateCompletionInput, type SubmitOptions } from './schema.js';
 
 const checkFilter = (filter: CompletionFilter) => parseFilter(CompletionFilterSchema, filter, 'invalid form-completion query');
 

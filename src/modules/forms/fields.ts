@@ -247,10 +247,13 @@ export type FieldType = keyof typeof FIELD_TYPES;
 export const FIELD_TYPE_NAMES = Object.keys(FIELD_TYPES) as FieldType[];
 const DEFS: Record<FieldType, FieldTypeDef> = FIELD_TYPES;
 
+const OBJECT_SCHEMAS = new Map(
+  FIELD_TYPE_NAMES.map((t): [FieldType, z.ZodObject] => [t, z.object({ ...baseFieldShape, type: z.literal(t), ...DEFS[t].props }).strict()]),
+);
 /** The schema of a field object of one type: the base properties and the type's own, nothing else. */
-export const fieldObjectSchemas = Object.fromEntries(
-  FIELD_TYPE_NAMES.map((t) => [t, z.object({ ...baseFieldShape, type: z.literal(t), ...DEFS[t].props }).strict()]),
-) as unknown as Record<FieldType, z.ZodObject>;
+export function fieldObjectSchema(t: FieldType): z.ZodObject {
+  return OBJECT_SCHEMAS.get(t)!; // every FieldType has one (built above from FIELD_TYPE_NAMES)
+}
 
 export function fieldTypeDef(t: FieldType): FieldTypeDef {
   return DEFS[t];

@@ -1,9 +1,16 @@
-import { argsFromZod } from '../../graphql/zod-input.js';
+import { z } from 'zod';
+import type { Form } from '../../generated/prisma/client.js';
 import { builder } from '../../graphql/builder.js';
 import { stripNulls } from '../../graphql/common.js';
-import { FORM_STATUSES, FormFilterSchema, publicWebhooks } from './service.js';
+import { argsFromSchema } from '../../graphql/inputs.js';
+import { REST_PAGE, jsonOf, restSpread } from '../../rest/representation.js';
+import { CreateFormCheck, FORM_STATUSES, FormFilterSchema, SectionDoc, UpdateFormCheck } from './schema.js';
+import { publicWebhooks } from './template.js';
 
-/** GraphQL adapter for form templates: types, queries and mutations over FormService. */
+/**
+ * Form templates on GraphQL, and through it on REST and MCP (docs/decisions/0007-defined-once.md): the object below
+ * is the one output definition of a template (docs/contract/api-v1.md §2.8).
+ */
 export const FormWebhookType = builder.objectRef<{ url: string; hasSecret: boolean }>('FormWebhook').implement({
   description: 'A receiver of form.submitted events. The secret is write-only: reads show whether one is set.',
   fields: (t) => ({
@@ -20,7 +27,12 @@ export const FormType = builder.prismaObject('Form', {
     code: t.exposeString('code', { description: 'Unique within the company; letters, digits and -' }),
     department: t.exposeString('department'),
     companyId: t.exposeString('companyId'),
-    sections: t.field({ type: 'JSON', description: 'array<{name, description?, fields: field objects}>', resolve: (f) => f.sections }),
+    sections: t.field({
+      type: 'JSON',
+      description: 'array<{name, description?, fields: field objects}>',
+      extensions: jsonOf(z.array(SectionDoc)),
+      resolve: (f) => f.sections,
+    }),
     status: t.exposeString('status', { description: FORM_STATUSES.join(', ') }),
     revision: t.exposeFloat('revision', { nullable: true }),
     revisionDate: t.exposeString('revisionDate', { nullable: true }),
@@ -28,19 +40,31 @@ export const FormType = builder.prismaObject('Form', {
     dynamicFields: t.exposeStringList('dynamicFields'),
     toolset: t.exposeString('toolset', { nullable: true }),
     notification: t.exposeBoolean('notification', { nullable: true }),
-    notificationRecipients: t.field({ type: 'JSON', nullable: true, resolve: (f) => f.notificationRecipients ?? null }),
+    notificationRecipients: t.field({
+      type: 'JSON',
+      nullable: true,
+      description: 'array<object>: free-form; entries with an email receive notification emails',
+      extensions: jsonOf(z.array(z.record(z.string(), z.unknown()))),
+      resolve: (f) => f.notificationRecipients ?? null,
+    }),
     publiclyAvailable: t.exposeBoolean('publiclyAvailable'),
     publicId: t.exposeString('publicId', { nullable: true }),
     webhooks: t.field({ type: [FormWebhookType], resolve: (f) => publicWebhooks(f) }),
-    extra: t.field({ type: 'JSON', description: 'Further UI-specific keys of the template, as sent', resolve: (f) => f.extra ?? {} }),
+    extra: t.field({
+      type: 'JSON',
+      description: 'Further UI-specific keys of the template, as sent (top-level keys of the template on REST)',
+      extensions: restSpread(z.record(z.string(), z.unknown())),
+      resolve: (f) => f.extra ?? {},
+    }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
   }),
 });
 
-export const FormListType = builder.objectRef<{ data: unknown[]; count: number }>('FormList').implement({
+export const FormListType = builder.objectRef<{ data: Form[]; count: number }>('FormList').implement({
+  extensions: REST_PAGE,
   fields: (t) => ({
-    data: t.field({ type: [FormType], resolve: (p) => p.data as never }),
+    data: t.field({ type: [FormType], resolve: (p) => p.data }),
     count: t.exposeInt('count'),
   }),
 });
@@ -62,7 +86,7 @@ builder.queryFields((t) => ({
   forms: t.field({
     type: FormListType,
     description: 'Form templates; only active ones unless includeInactive.',
-    args: argsFromZod(t, 'FormFilter', FormFilterSchema),
+    args: argsFromSchema(t, 'FormFilter', FormFilterSchema, 'form'),
     resolve: (_r, args, ctx) => ctx.services.forms.list(stripNulls(args)),
   }),
   form: t.prismaField({
@@ -78,17 +102,19 @@ builder.queryFields((t) => ({
   }),
 }));
 
+// A template keeps the further keys it is sent (UI-specific), which a GraphQL input object cannot hold: its input
+// is JSON, checked by the service's check (Pothos' validation plugin), so the resolver receives the checked value.
 builder.mutationFields((t) => ({
   createForm: t.field({
     type: FormWriteResultType,
     description: 'CreateFormBody-shaped JSON: name, code, department and sections required; further keys are kept.',
-    args: { input: t.arg({ type: 'JSON', required: true }) },
+    args: { input: t.arg({ type: 'JSON', required: true }).validate(CreateFormCheck) },
     resolve: (_r, args, ctx) => ctx.services.forms.create(args.input),
   }),
   updateForm: t.field({
     type: FormWriteResultType,
     description: 'UpdateFormBody-shaped JSON: any CreateFormBody field; null clears an optional one.',
-    args: { id: t.arg.id({ required: true }), input: t.arg({ type: 'JSON', required: true }) },
+    args: { id: t.arg.id({ required: true }), input: t.arg({ type: 'JSON', required: true }).validate(UpdateFormCheck) },
     resolve: (_r, args, ctx) => ctx.services.forms.update(String(args.id), args.input),
   }),
 }));

@@ -75,7 +75,7 @@ export function createPublicForms(opts: { database: Database; logger: Logger; pe
         if (m[2] && request.method === 'POST') return await submit(request, publicId, clientAddress);
         return new Response(null, { status: 405, headers: { allow: m[2] ? 'POST' : 'GET' } });
       } catch (e) {
-        if (e instanceof RateLimitedError) return problemResponse(e, (e as unknown as { headers: Record<string, string> }).headers);
+        if (e instanceof RateLimitedError) return problemResponse(e, e.headers);
         if (e instanceof AppError) return problemResponse(e);
         opts.logger.error({ err: e }, 'public form request failed');
         return internalErrorResponse();

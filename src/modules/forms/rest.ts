@@ -1,75 +1,16 @@
 import { z } from 'zod';
-import { checkedBy, defineRoutes, named, omitNulls } from '../../rest/contract.js';
-import { FormFieldsSchema, checkFormCreate, checkFormUpdate, FormFilterSchema, NotificationRecipientSchema } from './service.js';
-import { FIELD_TYPE_NAMES } from './fields.js';
+import { checkedBy, defineRoutes, named } from '../../rest/contract.js';
+import { CreateFormCheck, CreateFormSchema, FormFilterSchema, UpdateFormCheck, UpdateFormSchema } from './schema.js';
 
-/** REST adapter for form templates (docs/contract/api-v1.md §2.8, §4.3; docs/contract/gaps.md §9): declarations only; each route runs its GraphQL field (src/rest/facade.ts). */
-const FieldObjectDoc = z
-  .looseObject({
-    name: z.string().describe('Unique within the form; the answer key'),
-    label: z.string(),
-    type: z.enum(FIELD_TYPE_NAMES),
-    required: z.boolean().optional(),
-  })
-  .describe('A field object; its properties per type are in GET /forms/field-schema');
-const SectionDoc = z.object({ name: z.string(), description: z.string().optional(), fields: z.array(FieldObjectDoc) });
-const WebhookDoc = z.object({ url: z.string(), hasSecret: z.boolean().describe('A signing secret is set (secrets are write-only)') });
-
-const s = FormFieldsSchema.shape;
-const writable = {
-  ...s,
-  sections: z.array(SectionDoc).min(1).max(100),
-  notificationRecipients: z.array(NotificationRecipientSchema).max(100),
-  webhooks: z
-    .array(z.object({ url: z.string().describe('Absolute http(s) URL'), secret: z.string().min(8).nullable().optional().describe('Write-only signing secret') }))
-    .max(20),
-};
-
-export const FormDoc = named(
-  'Form',
-  z
-    .looseObject({
-      uid: z.string(),
-      name: z.string(),
-      code: z.string(),
-      department: z.string(),
-      companyId: z.string(),
-      sections: z.array(SectionDoc),
-      status: s.status,
-      revision: z.number().optional(),
-      revisionDate: z.string().optional(),
-      signatories: z.array(z.string()),
-      dynamicFields: z.array(z.string()),
-      toolset: z.string().optional(),
-      notification: z.boolean().optional(),
-      notificationRecipients: z.array(z.record(z.string(), z.unknown())).optional(),
-      publiclyAvailable: z.boolean(),
-      publicId: z.string().optional(),
-      webhooks: z.array(WebhookDoc),
-      createdAt: z.string(),
-      updatedAt: z.string(),
-    })
-    .describe('A form template; further UI-specific keys sent on write are returned as sent'),
-);
-export const FormListDoc = named('FormList', z.object({ data: z.array(FormDoc), count: z.number().int() }));
-export const CreateFormBody = named(
-  'CreateFormBody',
-  z
-    .looseObject({
-      ...Object.fromEntries(Object.entries(writable).map(([k, v]) => [k, ['name', 'code', 'department', 'sections'].includes(k) ? v : (v as z.ZodType).optional()])),
-    })
-    .describe('name, code, department and sections required; further keys are kept as sent (UI-specific)'),
-);
-export const UpdateFormBody = named(
-  'UpdateFormBody',
-  z
-    .looseObject(Object.fromEntries(Object.entries(writable).map(([k, v]) => [k, (v as z.ZodType).nullable().optional()])))
-    .describe('Any CreateFormBody field; null clears an optional one (or a further key)'),
-);
-export const FormWriteResultDoc = named(
-  'FormWriteResult',
-  z.object({ uid: z.string(), status: z.enum(['created', 'updated', 'no_changes']) }),
-);
+/**
+ * REST routes of form templates (docs/contract/api-v1.md §2.8, §4.3; docs/contract/gaps.md §9): declarations only;
+ * each runs its GraphQL field, and the body is the REST representation of its GraphQL type (src/rest/facade.ts).
+ * The field schema and a form's completion schema are JSON on GraphQL, so their routes declare their documents.
+ * A template's input is JSON (its further keys), which GraphQL takes as sent but for `null`: the writes run the
+ * service's check on the body first (`accept`), so a `null` body is the check's 400, as any other bad body.
+ */
+export const CreateFormBody = named('CreateFormBody', CreateFormSchema);
+export const UpdateFormBody = named('UpdateFormBody', UpdateFormSchema);
 export const FieldSchemaDoc = named(
   'FormFieldSchema',
   z.looseObject({
@@ -108,12 +49,6 @@ export const CompletionSchemaDoc = named(
   }),
 );
 
-/** The REST view of a template: optional fields omitted, further keys back at the top level. */
-export function presentForm(f: Record<string, any>) {
-  const { extra, ...rest } = f;
-  return { ...omitNulls(rest), ...(extra ?? {}) };
-}
-
 const idParam = z.object({ id: z.string().min(1).max(128).describe('Form uid') });
 
 export const formRoutes = defineRoutes([
@@ -139,9 +74,7 @@ export const formRoutes = defineRoutes([
     description: 'Only active forms unless includeInactive=true.',
     query: FormFilterSchema,
     status: 200,
-    response: FormListDoc,
     errors: [400],
-    present: (d) => ({ data: d.data.map(presentForm), count: d.count }),
   },
   {
     operationId: 'getForm',
@@ -152,9 +85,7 @@ export const formRoutes = defineRoutes([
     summary: 'Get a form template',
     params: idParam,
     status: 200,
-    response: FormDoc,
     errors: [404],
-    present: presentForm,
   },
   {
     operationId: 'createForm',
@@ -166,9 +97,8 @@ export const formRoutes = defineRoutes([
     description: 'Sections and field objects are checked against GET /forms/field-schema; code is unique within the company (409).',
     body: CreateFormBody,
     bodyArg: 'input',
-    accept: checkedBy(checkFormCreate),
+    accept: checkedBy((b) => CreateFormCheck.parse(b)),
     status: 201,
-    response: FormWriteResultDoc,
     errors: [400, 409],
   },
   {
@@ -182,9 +112,8 @@ export const formRoutes = defineRoutes([
     params: idParam,
     body: UpdateFormBody,
     bodyArg: 'input',
-    accept: checkedBy(checkFormUpdate),
+    accept: checkedBy((b) => UpdateFormCheck.parse(b)),
     status: 200,
-    response: FormWriteResultDoc,
     errors: [400, 404, 409],
   },
   {

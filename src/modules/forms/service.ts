@@ -1,211 +1,49 @@
 import { randomBytes } from 'node:crypto';
-import { z } from 'zod';
 import type { Form, Prisma } from '../../generated/prisma/client.js';
 import type { ScopedCreate, ScopedPrisma } from '../../db/scoped.js';
 import { lockedWrite, type LockTarget } from '../../db/locked.js';
-import { ConflictError, NotFoundError, ValidationError, fieldErrorsFromZod, invalid, isPlainObject, putFieldError, type FieldError } from '../../errors.js';
+import { ConflictError, NotFoundError, ValidationError } from '../../errors.js';
 import { newUid } from '../../lib/ids.js';
-import { BoolParam, parseFilter } from '../../lib/params.js';
-import { pickKeys } from '../../lib/keys.js';
+import { parseFilter } from '../../lib/params.js';
 import { isUniqueViolation, jsonEqual } from '../../lib/json.js';
-import {
-  FIELD_TYPE_NAMES,
-  SectionShape,
-  answerConstraints,
-  companionAnswer,
-  companionFormat,
-  fieldObjectSchemas,
-  fieldSchemaDocument,
-  fieldTypeDef,
-  type AnswerFormat,
-  type Field,
-  type FieldType,
-} from './fields.js';
+import { fieldSchemaDocument } from './fields.js';
+import { checkSections } from './sections.js';
+import { answerKeys, mergeSecrets, webhooksOf } from './template.js';
+import { FORM_FIELDS, FormFilterSchema, checkFormCreate, checkFormUpdate, type CheckedForm, type FormFilter } from './schema.js';
 
 /**
  * Form templates (docs/contract/api-v1.md §2.8, §4.3; docs/contract/gaps.md §9; docs/forms.md). Owns every rule of a template: the body schema,
  * sections and field objects checked against the field types (fields.ts), field references between fields,
  * per-company code uniqueness, write-only webhook secrets, and the completion schema derived from the fields.
  */
-export const FORM_STATUSES = ['active', 'inactive'] as const;
-export const SERVER_CONTROLLED = ['uid', 'companyId', 'createdAt', 'updatedAt'] as const;
-
-const text = (what: string, max = 500) =>
-  z.string({ error: `${what} must be a string` }).max(max, `${what} is too long (${max} characters at most)`);
-const required = (what: string, max = 500) => text(what, max).trim().min(1, `${what} must not be empty`);
-const strings = (what: string, max = 200) =>
-  z.array(text(`each ${what} entry`), { error: `${what} must be an array of strings` }).max(max, `${what} holds at most ${max} entries`);
-
-export const FormCodeSchema = z
-  .string({ error: 'code must be a string' })
-  .max(100, 'code is too long (100 characters at most)')
-  .regex(/^[a-zA-Z0-9-]+$/, 'code may contain only letters, digits and - (pattern ^[a-zA-Z0-9-]+$)');
-
-const HttpUrl = z
-  .string({ error: 'url must be a string' })
-  .max(2048, 'url is too long (2048 characters at most)')
-  .refine((v) => {
-    try {
-      const u = new URL(v);
-      return (u.protocol === 'http:' || u.protocol === 'https:') && u.hostname !== '';
-    } catch {
-      return false;
-    }
-  }, 'url must be an absolute http or https URL');
-
-export const WebhookInputSchema = z
-  .object({
-    url: HttpUrl,
-    secret: z
-      .string({ error: 'secret must be a string' })
-      .min(8, 'secret must be at least 8 characters')
-      .max(500, 'secret is too long (500 characters at most)')
-      .nullable()
-      .optional()
-      .describe('Write-only: signs deliveries (Standard Webhooks). Left out on update: the stored one is kept; null removes it'),
-  })
-  .strict();
-
-export const NotificationRecipientSchema = z
-  .looseObject({
-    email: z.email({ error: 'email must be an email address' }).max(320).optional(),
-    name: text('name').optional(),
-  })
-  .describe('Free-form; entries with an email receive notification emails');
-
-export const SectionSchema = z.object(SectionShape).strict();
-
-/** Every writable property of a template (docs/contract/api-v1.md §2.8 CreateFormBody). */
-export const FormFieldsSchema = z.object({
-  name: required('name'),
-  code: FormCodeSchema,
-  department: required('department'),
-  sections: z.array(z.unknown(), { error: 'sections must be an array' }).min(1, 'sections must hold at least one section').max(100, 'sections holds at most 100 entries'),
-  status: z.enum(FORM_STATUSES, { error: `status must be one of ${FORM_STATUSES.join(', ')}` }),
-  revision: z.number({ error: 'revision must be a number' }).int('revision must be a whole number').min(0, 'revision must not be negative').max(2_147_483_647, 'revision is too large'),
-  revisionDate: text('revisionDate', 100),
-  signatories: strings('signatories'),
-  dynamicFields: strings('dynamicFields'),
-  toolset: text('toolset', 100),
-  notification: z.boolean({ error: 'notification must be true or false' }),
-  notificationRecipients: z.array(NotificationRecipientSchema, { error: 'notificationRecipients must be an array of objects' }).max(100, 'notificationRecipients holds at most 100 entries'),
-  publiclyAvailable: z.boolean({ error: 'publiclyAvailable must be true or false' }),
-  publicId: z.string({ error: 'publicId must be a string' }).regex(/^[A-Za-z0-9_-]{4,64}$/, 'publicId must be 4 to 64 letters, digits, _ or -'),
-  webhooks: z.array(WebhookInputSchema, { error: 'webhooks must be an array of {url, secret?}' }).max(20, 'webhooks holds at most 20 entries'),
-});
-type FormFieldName = keyof typeof FormFieldsSchema.shape;
-const FORM_FIELDS = Object.keys(FormFieldsSchema.shape) as FormFieldName[];
-const REQUIRED: FormFieldName[] = ['name', 'code', 'department', 'sections'];
-const COLUMNS = new Set<string>(FORM_FIELDS);
-
-/** Optional core fields may be cleared with null on update. */
-const FormPatchSchema = z.object(
-  Object.fromEntries(Object.entries(FormFieldsSchema.shape).map(([k, v]) => [k, (v as z.ZodType).nullable().optional()])) as {
-    [K in FormFieldName]: z.ZodOptional<z.ZodNullable<(typeof FormFieldsSchema.shape)[K]>>;
-  },
-);
-
-export const FormFilterSchema = z
-  .object({ includeInactive: BoolParam('includeInactive').optional().describe('Include inactive forms (default false)') })
-  .strict();
-export type FormFilter = z.input<typeof FormFilterSchema>;
-
-/** A stored webhook: `secret` stays in the database and never leaves it (reads show `hasSecret`). */
-export interface StoredWebhook {
-  url: string;
-  secret?: string;
-}
-
-/** A type, not an interface: TypeScript takes no interface for Prisma's JSON, not even by a cast (see FormColumns). */
-export type Section = {
-  name: string;
-  description?: string;
-  fields: Field[];
-};
+export {
+  FORM_STATUSES,
+  SERVER_CONTROLLED,
+  CreateFormCheck,
+  UpdateFormCheck,
+  FormFilterSchema,
+  checkFormCreate,
+  checkFormUpdate,
+  type CheckedForm,
+  type FormFilter,
+} from './schema.js';
+export { checkSections } from './sections.js';
+export {
+  answerKeys,
+  locatedFields,
+  publicWebhooks,
+  sectionsOf,
+  storageKey,
+  webhooksOf,
+  type AnswerKey,
+  type LocatedField,
+  type Section,
+  type StoredWebhook,
+} from './template.js';
 
 export interface FormWriteResult {
   uid: string;
   status: 'created' | 'updated' | 'no_changes';
-}
-
-/** One answerable key of a form (completion-schema; docs/contract/gaps.md §9). */
-export interface AnswerKey {
-  name: string;
-  key: string;
-  label: string;
-  type: FieldType | `companion:${string}`;
-  format: AnswerFormat;
-  required: boolean;
-  section: string;
-  companionOf?: string;
-  references?: 'aircraft' | 'vehicle' | 'user';
-  enum?: unknown[];
-  min?: number;
-  max?: number;
-  maxLength?: number;
-  precision?: number;
-  multiple?: boolean;
-  vehicleField?: string;
-  assetField?: string;
-}
-
-/** A field with its position: what answers and side effects need. */
-export interface LocatedField {
-  field: Field;
-  si: number;
-  fi: number;
-  section: string;
-}
-
-export function sectionsOf(form: Pick<Form, 'sections'>): Section[] {
-  return (Array.isArray(form.sections) ? form.sections : []) as unknown as Section[];
-}
-
-export function webhooksOf(form: Pick<Form, 'webhooks'>): StoredWebhook[] {
-  return (Array.isArray(form.webhooks) ? form.webhooks : []) as unknown as StoredWebhook[];
-}
-
-export function locatedFields(form: Pick<Form, 'sections'>): LocatedField[] {
-  return sectionsOf(form).flatMap((s, si) => s.fields.map((field, fi) => ({ field, si, fi, section: s.name })));
-}
-
-export const storageKey = (si: number, fi: number) => `__s${si}_f${fi}`;
-
-/** Every answerable key of the form: each field, then its companions, in form order. */
-export function answerKeys(form: Pick<Form, 'sections'>): AnswerKey[] {
-  const out: AnswerKey[] = [];
-  for (const { field: f, si, fi, section } of locatedFields(form)) {
-    const def = fieldTypeDef(f.type);
-    out.push({
-      name: f.name,
-      key: storageKey(si, fi),
-      label: f.label,
-      type: f.type,
-      format: def.format(f),
-      required: f.required,
-      section,
-      ...(def.references ? { references: def.references } : {}),
-      ...answerConstraints(def.answer(f)),
-      ...(f.precision !== undefined ? { precision: f.precision } : {}),
-      ...(f.multiple !== undefined ? { multiple: f.multiple } : {}),
-      ...(f.vehicleField !== undefined ? { vehicleField: f.vehicleField } : {}),
-      ...(f.assetField !== undefined ? { assetField: f.assetField } : {}),
-    });
-    for (const c of f.companions ?? []) {
-      out.push({
-        name: `${f.name}__${c.name}`,
-        key: `${storageKey(si, fi)}__${c.name}`,
-        label: c.label ?? c.name,
-        type: `companion:${c.type}`,
-        format: companionFormat(c.type),
-        required: false,
-        section,
-        companionOf: f.name,
-        ...answerConstraints(companionAnswer(c.type)),
-      });
-    }
-  }
-  return out;
 }
 
 /**
@@ -216,34 +54,6 @@ type FormColumns = Record<string, unknown> & Pick<ScopedCreate<'Form'>, 'name' |
 
 /** A template's row for read-modify-write (src/db/locked.ts). */
 const FORM_ROW: LockTarget<Form> = { table: 'Form', what: 'form', read: (tx, uid) => tx.form.findFirst({ where: { uid } }) };
-
-/**
- * The body checks of create and update (no database): the service runs them, and the REST façade runs them before
- * GraphQL sees a body, so both channels answer the same 400. Keys that are not form fields are kept (extra).
- */
-export function checkFormCreate(raw: unknown) {
-  if (!isPlainObject(raw)) throw new ValidationError('a form must be a JSON object');
-  const errors: FieldError[] = [];
-  serverControlled(raw, errors);
-  const parsed = FormPatchSchema.safeParse(pickKeys(raw, COLUMNS));
-  if (!parsed.success) errors.push(...fieldErrorsFromZod(parsed.error.issues));
-  for (const key of REQUIRED) {
-    if (raw[key] === undefined || raw[key] === null) putFieldError(errors, { path: `/${key}`, message: `${key} is required` });
-  }
-  if (errors.length || !parsed.success) invalid('form', errors);
-  return parsed.data;
-}
-
-export function checkFormUpdate(raw: unknown) {
-  if (!isPlainObject(raw)) throw new ValidationError('a form update must be a JSON object');
-  const errors: FieldError[] = [];
-  serverControlled(raw, errors);
-  const parsed = FormPatchSchema.safeParse(pickKeys(raw, COLUMNS));
-  if (!parsed.success) errors.push(...fieldErrorsFromZod(parsed.error.issues));
-  for (const key of REQUIRED) if (raw[key] === null) errors.push({ path: `/${key}`, message: `${key} cannot be removed` });
-  if (errors.length || !parsed.success) invalid('form', errors);
-  return parsed.data;
-}
 
 export class FormService {
   constructor(private readonly db: ScopedPrisma) {}
@@ -285,17 +95,17 @@ export class FormService {
     };
   }
 
-  async create(raw: unknown): Promise<FormWriteResult> {
-    const data = await this.checkCreate(raw);
+  /** `input` is checked (CreateFormCheck: GraphQL's validation runs it; other callers parse with it). */
+  async create(input: CheckedForm): Promise<FormWriteResult> {
+    const data = columnsOf(input);
     const uid = newUid('fm');
     await this.write(this.db, () => this.db.form.create({ data: { uid, ...data } }), data);
     return { uid, status: 'created' };
   }
 
-  async update(uid: string, raw: unknown): Promise<FormWriteResult> {
-    const patch = checkFormUpdate(raw);
-    if (!isPlainObject(raw)) throw new ValidationError('a form update must be a JSON object'); // (checked above; narrows raw)
-
+  /** `input` is checked (UpdateFormCheck). */
+  async update(uid: string, input: CheckedForm): Promise<FormWriteResult> {
+    const patch = input.fields;
     return lockedWrite(this.db, FORM_ROW, uid, async (tx, current) => {
       const next: Record<string, unknown> = {};
       for (const key of FORM_FIELDS) {
@@ -311,8 +121,7 @@ export class FormService {
       if (patch.status === null) next.status = 'active';
       if (patch.notificationRecipients === null) next.notificationRecipients = null;
       const extra = { ...((current.extra ?? {}) as Record<string, unknown>) };
-      for (const [k, v] of Object.entries(raw)) {
-        if (COLUMNS.has(k)) continue;
+      for (const [k, v] of Object.entries(input.extra)) {
         if (v === null) delete extra[k];
         else extra[k] = v;
       }
@@ -333,41 +142,16 @@ export class FormService {
     const existing = await this.db.form.findFirst({ where: { uid } });
     try {
       if (existing) {
-        await this.update(uid, body);
+        await this.update(uid, checkFormUpdate(body));
         return 'updated';
       }
-      const data = await this.checkCreate(body);
+      const data = columnsOf(checkFormCreate(body));
       await this.write(this.db, () => this.db.form.create({ data: { uid, ...data } }), data);
       return 'created';
     } catch (e) {
       if (e instanceof ValidationError && pathPrefix) throw new ValidationError(e.message, e.errors?.map((f) => ({ ...f, path: pathPrefix + f.path })));
       throw e;
     }
-  }
-
-  private async checkCreate(raw: unknown): Promise<FormColumns> {
-    const p = checkFormCreate(raw);
-    if (!isPlainObject(raw)) throw new ValidationError('a form must be a JSON object'); // (checked above; narrows raw)
-    const data: FormColumns = {
-      name: p.name!,
-      code: p.code!,
-      department: p.department!,
-      sections: checkSections(p.sections!) as Prisma.InputJsonValue,
-      status: p.status ?? 'active',
-      revision: p.revision ?? null,
-      revisionDate: p.revisionDate ?? null,
-      signatories: p.signatories ?? [],
-      dynamicFields: p.dynamicFields ?? [],
-      toolset: p.toolset ?? null,
-      notification: p.notification ?? null,
-      notificationRecipients: p.notificationRecipients ?? null,
-      publiclyAvailable: p.publiclyAvailable ?? false,
-      publicId: p.publicId ?? null,
-      webhooks: mergeSecrets(p.webhooks ?? [], []),
-      extra: Object.fromEntries(Object.entries(raw).filter(([k, v]) => !COLUMNS.has(k) && v !== null)),
-    };
-    if (data.publiclyAvailable && !data.publicId) data.publicId = newPublicId();
-    return data;
   }
 
   /** Runs a write, turning a taken code or publicId into a 409 (checked first; the unique index settles races). */
@@ -388,94 +172,31 @@ export class FormService {
   }
 }
 
-function serverControlled(raw: Record<string, unknown>, errors: FieldError[]) {
-  for (const k of SERVER_CONTROLLED) if (k in raw) errors.push({ path: `/${k}`, message: `${k} is set by the server` });
-}
-
 function newPublicId(): string {
   return randomBytes(9).toString('base64url');
 }
 
-/** A webhook sent without `secret` keeps the secret stored for the same URL; `secret: null` removes it. */
-function mergeSecrets(input: z.output<typeof WebhookInputSchema>[], stored: StoredWebhook[]): StoredWebhook[] {
-  return input.map((w) => {
-    if (w.secret === null) return { url: w.url };
-    if (w.secret !== undefined) return { url: w.url, secret: w.secret };
-    const old = stored.find((s) => s.url === w.url)?.secret;
-    return old ? { url: w.url, secret: old } : { url: w.url };
-  });
+/** A new template's columns from a checked body (defaults filled in, sections checked against the field types). */
+function columnsOf(input: CheckedForm): FormColumns {
+  const p = input.fields;
+  const data: FormColumns = {
+    name: p.name!,
+    code: p.code!,
+    department: p.department!,
+    sections: checkSections(p.sections!) as Prisma.InputJsonValue,
+    status: p.status ?? 'active',
+    revision: p.revision ?? null,
+    revisionDate: p.revisionDate ?? null,
+    signatories: p.signatories ?? [],
+    dynamicFields: p.dynamicFields ?? [],
+    toolset: p.toolset ?? null,
+    notification: p.notification ?? null,
+    notificationRecipients: p.notificationRecipients ?? null,
+    publiclyAvailable: p.publiclyAvailable ?? false,
+    publicId: p.publicId ?? null,
+    webhooks: mergeSecrets(p.webhooks ?? [], []),
+    extra: input.extra,
+  };
+  if (data.publiclyAvailable && !data.publicId) data.publicId = newPublicId();
+  return data;
 }
-
-/**
- * Sections and their field objects against the field types (docs/contract/gaps.md §9): shape, unknown type, missing or wrongly
- * typed property, unique field names, and `vehicleField`/`assetField` naming a field of the right type.
- * Returns the sections as stored (defaults such as `required: false` filled in).
- */
-export function checkSections(sections: unknown[]): Section[] {
-  const errors: FieldError[] = [];
-  const out: Section[] = [];
-  const byName = new Map<string, { field: Field; path: string }>();
-  sections.forEach((raw, si) => {
-    const at = `/sections/${si}`;
-    const s = SectionSchema.safeParse(raw);
-    if (!s.success) {
-      errors.push(...fieldErrorsFromZod(s.error.issues, at));
-      return;
-    }
-    const fields: Field[] = [];
-    s.data.fields.forEach((f, fi) => {
-      const fp = `${at}/fields/${fi}`;
-      if (!isPlainObject(f)) return void errors.push({ path: fp, message: 'a field must be an object' });
-      const type = f.type;
-      if (typeof type !== 'string' || !(FIELD_TYPE_NAMES as string[]).includes(type)) {
-        return void errors.push({
-          path: `${fp}/type`,
-          message: type === undefined ? 'type is required' : `unknown field type ${JSON.stringify(type)} (one of ${FIELD_TYPE_NAMES.join(', ')})`,
-        });
-      }
-      const parsed = fieldObjectSchemas[type as FieldType].safeParse(f);
-      if (!parsed.success) {
-        return void errors.push(
-          ...fieldErrorsFromZod(parsed.error.issues, fp).map((e) =>
-            e.message.startsWith('unknown field') ? { ...e, message: `${e.message.replace('unknown field', 'unknown property')} for a ${type} field (UI-specific settings go in ui)` } : e,
-          ),
-        );
-      }
-      const field = parsed.data as Field;
-      const problem = fieldTypeDef(field.type).check?.(field);
-      if (problem) errors.push({ path: `${fp}/${problem.property}`, message: problem.message });
-      const names = new Set<string>();
-      for (const [ci, c] of (field.companions ?? []).entries()) {
-        if (names.has(c.name)) errors.push({ path: `${fp}/companions/${ci}/name`, message: `companion ${c.name} is given twice` });
-        names.add(c.name);
-      }
-      const dup = byName.get(field.name);
-      if (dup) errors.push({ path: `${fp}/name`, message: `field name ${field.name} is already used at ${dup.path}` });
-      else byName.set(field.name, { field, path: fp });
-      fields.push(field);
-    });
-    out.push({ ...s.data, fields });
-  });
-  // references between fields, once every name is known
-  sections.forEach((_raw, si) =>
-    out[si]?.fields.forEach((f, fi) => {
-      const ref = f.type === 'odometer' ? { prop: 'vehicleField', types: ['vehicle'] } : f.type === 'defect' ? { prop: 'assetField', types: ['aircraft', 'vehicle'] } : null;
-      if (!ref) return;
-      const target = f[ref.prop] as string;
-      const found = byName.get(target);
-      const path = `/sections/${si}/fields/${fi}/${ref.prop}`;
-      if (!found) errors.push({ path, message: `${ref.prop} ${JSON.stringify(target)} is not a field of this form` });
-      else if (!ref.types.includes(found.field.type)) {
-        errors.push({ path, message: `${ref.prop} ${JSON.stringify(target)} must name a ${ref.types.join(' or ')} field (it is a ${found.field.type} field)` });
-      }
-    }),
-  );
-  if (errors.length) invalid('form', errors);
-  return out;
-}
-
-/** The REST/GraphQL view of a template: webhook secrets replaced by `hasSecret`. */
-export function publicWebhooks(form: Pick<Form, 'webhooks'>): { url: string; hasSecret: boolean }[] {
-  return webhooksOf(form).map((w) => ({ url: w.url, hasSecret: Boolean(w.secret) }));
-}
-

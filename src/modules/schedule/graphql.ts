@@ -1,19 +1,27 @@
+import { z } from 'zod';
 import { builder } from '../../graphql/builder.js';
 import { WriteResultType, stripNulls } from '../../graphql/common.js';
+import { argsFromSchema, inputFromSchema } from '../../graphql/inputs.js';
+import { REST_NULLABLE, REST_PAGE, jsonOf, restNamed } from '../../rest/representation.js';
 import { decimalNumber, type CompletionPage, type MaintenanceStatusItem, type MaintenanceStatusList, type ScheduleItemList } from './read-model.js';
 import {
-  CompleteInput,
+  CompleteScheduleItemCheck,
   CompletionFilterSchema,
-  CreateItemSchema,
+  CreateScheduleItemCheck,
   MaintenanceStatusFilterSchema,
   RELATED_TO_TYPES,
   SCHEDULE_STATUSES,
   ScheduleItemFilterSchema,
-  UpdateItemSchema,
+  UpdateScheduleItemCheck,
 } from './schema.js';
-import { argsFromZod, inputFromZod } from '../../graphql/zod-input.js';
 
-/** GraphQL adapter for the maintenance schedule: types, queries and mutations over ScheduleService. */
+/**
+ * The maintenance schedule on GraphQL, and through it on REST and MCP (docs/decisions/0007-defined-once.md): the
+ * objects below are the one output definition of a schedule item, a completion and an item's maintenance status
+ * (docs/contract/api-v1.md §2.13).
+ */
+const CarriedOutValue = z.union([z.number(), z.string()]).describe('number or string');
+
 export const ScheduleItemType = builder.prismaObject('ScheduleItem', {
   description:
     'A maintenance schedule item: due at a usage threshold (trackingItem reaching dueAtInterval), a calendar date ' +
@@ -50,7 +58,8 @@ export const ScheduleItemType = builder.prismaObject('ScheduleItem', {
       type: 'JSON',
       nullable: true,
       description: 'number or string',
-      resolve: (s) => (s.lastCarriedOutValue ?? null) as unknown,
+      extensions: jsonOf(CarriedOutValue),
+      resolve: (s) => s.lastCarriedOutValue ?? null,
     }),
     status: t.exposeString('status', { description: `${SCHEDULE_STATUSES.join(', ')} (inactive = soft-deleted)` }),
     notes: t.exposeString('notes', { nullable: true }),
@@ -96,12 +105,13 @@ export const MaintenanceStatusItemType = builder.objectRef<MaintenanceStatusItem
       description: 'Calendar days from today (in the requested time zone) to calendarDateDue; negative = overdue',
     }),
     lastCarriedOutDate: t.expose('lastCarriedOutDate', { type: 'DateTime', nullable: true }),
-    lastCarriedOutValue: t.field({ type: 'JSON', nullable: true, resolve: (s) => s.lastCarriedOutValue }),
+    lastCarriedOutValue: t.field({ type: 'JSON', nullable: true, description: 'number or string', extensions: jsonOf(CarriedOutValue), resolve: (s) => s.lastCarriedOutValue }),
     status: t.exposeString('status'),
   }),
 });
 
 export const ScheduleItemListType = builder.objectRef<ScheduleItemList>('ScheduleItemList').implement({
+  extensions: REST_PAGE,
   fields: (t) => ({
     data: t.field({ type: [ScheduleItemType], resolve: (p) => p.data }),
     count: t.exposeInt('count'),
@@ -109,30 +119,32 @@ export const ScheduleItemListType = builder.objectRef<ScheduleItemList>('Schedul
 });
 
 export const CompletedScheduleItemListType = builder.objectRef<CompletionPage>('CompletedScheduleItemList').implement({
+  extensions: REST_PAGE,
   fields: (t) => ({
     data: t.field({ type: [CompletedScheduleItemType], resolve: (p) => p.data }),
     count: t.exposeInt('count', { description: 'Completions in this page' }),
-    nextCursor: t.exposeString('nextCursor', { nullable: true, description: 'Pass as `cursor` for the next page; null at the end' }),
+    nextCursor: t.exposeString('nextCursor', { nullable: true, description: 'Pass as `cursor` for the next page; null at the end', extensions: REST_NULLABLE }),
   }),
 });
 
 export const MaintenanceStatusListType = builder.objectRef<MaintenanceStatusList>('MaintenanceStatusList').implement({
+  extensions: { ...restNamed('MaintenanceStatusResponse'), ...REST_PAGE },
   fields: (t) => ({
     data: t.field({ type: [MaintenanceStatusItemType], resolve: (p) => p.data }),
     count: t.exposeInt('count'),
   }),
 });
 
-// Inputs are derived from the service's zod schemas (src/graphql/zod-input.ts): defined once, checked there.
-export const CreateScheduleItemInput = inputFromZod('CreateScheduleItemInput', CreateItemSchema);
-export const UpdateScheduleItemInput = inputFromZod('UpdateScheduleItemInput', UpdateItemSchema);
-export const CompleteScheduleItemInput = inputFromZod('CompleteScheduleItemInput', CompleteInput);
+// Inputs are the service's checks (src/graphql/inputs.ts): defined once, checked once, by Pothos' validation plugin.
+export const CreateScheduleItemInput = inputFromSchema('CreateScheduleItemInput', CreateScheduleItemCheck);
+export const UpdateScheduleItemInput = inputFromSchema('UpdateScheduleItemInput', UpdateScheduleItemCheck);
+export const CompleteScheduleItemInput = inputFromSchema('CompleteScheduleItemInput', CompleteScheduleItemCheck);
 
 builder.queryFields((t) => ({
   scheduleItems: t.field({
     type: ScheduleItemListType,
     description: 'Schedule items by name; inactive (soft-deleted) ones only with includeInactive.',
-    args: argsFromZod(t, 'ScheduleItemFilter', ScheduleItemFilterSchema),
+    args: argsFromSchema(t, 'ScheduleItemFilter', ScheduleItemFilterSchema, 'schedule-item'),
     resolve: (_r, args, ctx) => ctx.services.schedule.list(stripNulls(args)),
   }),
   scheduleItem: t.prismaField({
@@ -144,7 +156,7 @@ builder.queryFields((t) => ({
   scheduleCompletions: t.field({
     type: CompletedScheduleItemListType,
     description: 'Completions, newest first (completedAt desc, uid desc), a page at a time.',
-    args: argsFromZod(t, 'ScheduleCompletionFilter', CompletionFilterSchema),
+    args: argsFromSchema(t, 'ScheduleCompletionFilter', CompletionFilterSchema, 'schedule-completion'),
     resolve: (_r, args, ctx) => ctx.services.schedule.completions(stripNulls(args)),
   }),
   maintenanceStatus: t.field({
@@ -152,7 +164,7 @@ builder.queryFields((t) => ({
     description:
       'Active items against their thresholds, most urgent first: overdue, due, upcoming, then items whose total is ' +
       'unknown; within each by calendarDaysRemaining, then remaining, then name.',
-    args: argsFromZod(t, 'MaintenanceStatusFilter', MaintenanceStatusFilterSchema),
+    args: argsFromSchema(t, 'MaintenanceStatusFilter', MaintenanceStatusFilterSchema, 'maintenance-status'),
     resolve: (_r, args, ctx) => ctx.services.schedule.status(stripNulls(args)),
   }),
 }));
@@ -186,6 +198,6 @@ builder.mutationFields((t) => ({
       'Records a completion (uid of the completion in the result). Recurring items roll forward: dueAtInterval = ' +
       'trackingValue + recurringInterval, calendarDateDue = completion date + calendarRecurring days; others become inactive.',
     args: { id: t.arg.id({ required: true }), input: t.arg({ type: CompleteScheduleItemInput }) },
-    resolve: (_r, args, ctx) => ctx.services.schedule.complete(String(args.id), args.input ?? {}),
+    resolve: (_r, args, ctx) => ctx.services.schedule.complete(String(args.id), args.input ?? undefined),
   }),
 }));

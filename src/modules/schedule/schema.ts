@@ -3,6 +3,9 @@ import { Prisma, type ScheduleItem } from '../../generated/prisma/client.js';
 import { parseIso } from '../../lib/dates.js';
 import { jsonEqual } from '../../lib/json.js';
 import { BoolParam, LimitParam, WholeParam } from '../../lib/params.js';
+import { ValidationError, fieldErrorsFromZod, invalid, isPlainObject, putFieldError, type FieldError } from '../../errors.js';
+import { checkKeys, pickKeys } from '../../lib/keys.js';
+import { serviceCheck } from '../../graphql/validation.js';
 import { dueDateOf, isTimeZone, sameDecimal, storedDueDate } from './rules.js';
 import { trackingValue } from '../tracking/value.js';
 
@@ -96,10 +99,9 @@ export const ItemPatch = z.object(
 );
 export type Patch = z.output<typeof ItemPatch>;
 /**
- * The operation inputs as GraphQL (src/graphql/zod-input.ts) and the OpenAPI document show them, read off the same
- * fields: on create the REQUIRED ones must be given (not null); the others may be null, as on update. checkCreate
- * and checkUpdate (service.ts) apply ItemPatch to the known keys and the REQUIRED rule with its own message, which
- * accepts the same bodies.
+ * The operation inputs as GraphQL (src/graphql/inputs.ts) and the OpenAPI document show them, read off the same
+ * fields: on create the REQUIRED ones must be given (not null); the others may be null, as on update. The checks
+ * below apply ItemPatch to the known keys and the REQUIRED rule with its own message, which accepts the same bodies.
  */
 export const CreateItemSchema = z
   .object(
@@ -137,7 +139,62 @@ export const CompleteInput = z
   .strict()
   .describe('All optional; the body itself may be left out.');
 export const COMPLETE_FIELDS = Object.keys(CompleteInput.shape);
-export type CompleteScheduleItemInput = z.input<typeof CompleteInput>;
+export type CompleteScheduleItemInput = z.output<typeof CompleteInput>;
+/** A checked create body: the REQUIRED fields are there. */
+export type CreateScheduleItemInput = Patch & Pick<ItemState, 'name' | 'type' | 'relatedTo' | 'relatedToType' | 'recurring'>;
+
+/** Only DELETE and restore move an item between active and inactive, so an update that sends status is told so. */
+const UPDATE_KEYS = {
+  serverControlled: SERVER_CONTROLLED,
+  refused: {
+    status: 'status is not changed by an update: DELETE the item to make it inactive, POST /schedule-items/{id}/restore to make it active',
+  },
+};
+
+/**
+ * The checks of create, update and complete (no database): every channel runs them (Pothos' validation plugin on
+ * GraphQL and REST, `XCheck.parse` elsewhere), so each answers the same 400. Unknown and server-controlled fields
+ * are refused by name, a required field that is missing or null with its own message.
+ */
+export function checkCreate(raw: unknown): CreateScheduleItemInput {
+  if (!isPlainObject(raw)) throw new ValidationError('a schedule item must be a JSON object');
+  const errors: FieldError[] = checkKeys(raw, CREATE_FIELDS, { serverControlled: SERVER_CONTROLLED });
+  const parsed = ItemPatch.safeParse(pickKeys(raw, CREATE_FIELDS));
+  if (!parsed.success) errors.push(...fieldErrorsFromZod(parsed.error.issues));
+  for (const key of REQUIRED) {
+    if (raw[key] === undefined || raw[key] === null) putFieldError(errors, { path: `/${key}`, message: `${key} is required` });
+  }
+  if (!parsed.success || errors.length) return invalid('schedule item', errors);
+  const { name, type, relatedTo, relatedToType, recurring } = parsed.data;
+  if (name == null || type == null || relatedTo == null || relatedToType == null || recurring == null) return invalid('schedule item', errors);
+  return { ...parsed.data, name, type, relatedTo, relatedToType, recurring };
+}
+
+export function checkUpdate(raw: unknown): Patch {
+  if (!isPlainObject(raw)) throw new ValidationError('a schedule item update must be a JSON object');
+  const errors: FieldError[] = checkKeys(raw, UPDATE_FIELDS, UPDATE_KEYS);
+  const parsed = ItemPatch.safeParse(pickKeys(raw, UPDATE_FIELDS));
+  if (!parsed.success) errors.push(...fieldErrorsFromZod(parsed.error.issues));
+  for (const key of REQUIRED) {
+    if (raw[key] === null) putFieldError(errors, { path: `/${key}`, message: `${key} cannot be cleared` });
+  }
+  if (!parsed.success || errors.length) return invalid('schedule item', errors);
+  return parsed.data;
+}
+
+export function checkComplete(raw: unknown): CompleteScheduleItemInput {
+  const body = raw === null || raw === undefined ? {} : raw;
+  if (!isPlainObject(body)) throw new ValidationError('a completion must be a JSON object');
+  const errors: FieldError[] = checkKeys(body, COMPLETE_FIELDS, { serverControlled: SERVER_CONTROLLED });
+  const parsed = CompleteInput.safeParse(pickKeys(body, COMPLETE_FIELDS));
+  if (!parsed.success) errors.push(...fieldErrorsFromZod(parsed.error.issues));
+  if (!parsed.success || errors.length) return invalid('completion', errors);
+  return parsed.data;
+}
+
+export const CreateScheduleItemCheck = serviceCheck('schedule item', CreateItemSchema, checkCreate);
+export const UpdateScheduleItemCheck = serviceCheck('schedule item', UpdateItemSchema, checkUpdate);
+export const CompleteScheduleItemCheck = serviceCheck('completion', CompleteInput, checkComplete);
 
 const QueryText = (what: string) => z.string({ error: `${what} must be a string` }).min(1, `${what} must not be empty`);
 

@@ -1,10 +1,9 @@
 import { Prisma, type CompletedScheduleItem, type ScheduleItem } from '../../generated/prisma/client.js';
 import { lockedWrite, type LockTarget } from '../../db/locked.js';
 import type { ScopedUpdate } from '../../db/scoped.js';
-import { ConflictError, ValidationError, fieldErrorsFromZod, invalid, isPlainObject, putFieldError, type FieldError } from '../../errors.js';
+import { ConflictError, invalid, type FieldError } from '../../errors.js';
 import { now } from '../../lib/clock.js';
 import { newUid } from '../../lib/ids.js';
-import { checkKeys, pickKeys } from '../../lib/keys.js';
 import type { WriteResult, WriteStatus } from '../../lib/write-result.js';
 import type { AssetType } from '../assets/live.js';
 import { ScheduleReader } from './read-model.js';
@@ -22,18 +21,15 @@ import {
 } from './rules.js';
 import {
   ASSET_TYPES,
-  COMPLETE_FIELDS,
-  CREATE_FIELDS,
-  CompleteInput,
-  ItemPatch,
-  REQUIRED,
-  SERVER_CONTROLLED,
-  UPDATE_FIELDS,
+  CreateScheduleItemCheck,
   applyPatch,
   rowData,
   sameState,
   stateOf,
+  type CompleteScheduleItemInput,
+  type CreateScheduleItemInput,
   type ItemState,
+  type Patch,
 } from './schema.js';
 
 /**
@@ -52,7 +48,11 @@ export {
   SCHEDULE_STATUSES,
   SERVER_CONTROLLED,
   ScheduleItemFilterSchema,
+  checkComplete,
+  checkCreate,
+  checkUpdate,
   type CompleteScheduleItemInput,
+  type CreateScheduleItemInput,
   type CompletionFilter,
   type MaintenanceStatusFilter,
   type RelatedToType,
@@ -75,64 +75,18 @@ const SCHEDULE_ITEM: LockTarget<ScheduleItem> = {
   read: (tx, uid) => tx.scheduleItem.findFirst({ where: { uid } }),
 };
 
-/** Only DELETE and restore move an item between active and inactive, so an update that sends status is told so. */
-const UPDATE_KEYS = {
-  serverControlled: SERVER_CONTROLLED,
-  refused: {
-    status: 'status is not changed by an update: DELETE the item to make it inactive, POST /schedule-items/{id}/restore to make it active',
-  },
-};
-
-/**
- * The body checks of create, update and complete (no database): the service runs them, and the REST façade runs
- * them before GraphQL sees a body, so both channels answer the same 400.
- */
-export function checkCreate(raw: unknown) {
-  if (!isPlainObject(raw)) throw new ValidationError('a schedule item must be a JSON object');
-  const errors: FieldError[] = checkKeys(raw, CREATE_FIELDS, { serverControlled: SERVER_CONTROLLED });
-  const parsed = ItemPatch.safeParse(pickKeys(raw, CREATE_FIELDS));
-  if (!parsed.success) errors.push(...fieldErrorsFromZod(parsed.error.issues));
-  for (const key of REQUIRED) {
-    if (raw[key] === undefined || raw[key] === null) putFieldError(errors, { path: `/${key}`, message: `${key} is required` });
-  }
-  if (!parsed.success || errors.length) invalid('schedule item', errors);
-  return parsed.data;
-}
-
-export function checkUpdate(raw: unknown) {
-  if (!isPlainObject(raw)) throw new ValidationError('a schedule item update must be a JSON object');
-  const errors: FieldError[] = checkKeys(raw, UPDATE_FIELDS, UPDATE_KEYS);
-  const parsed = ItemPatch.safeParse(pickKeys(raw, UPDATE_FIELDS));
-  if (!parsed.success) errors.push(...fieldErrorsFromZod(parsed.error.issues));
-  for (const key of REQUIRED) {
-    if (raw[key] === null) putFieldError(errors, { path: `/${key}`, message: `${key} cannot be cleared` });
-  }
-  if (!parsed.success || errors.length) invalid('schedule item', errors);
-  return parsed.data;
-}
-
-export function checkComplete(raw: unknown) {
-  const body = raw === null || raw === undefined ? {} : raw;
-  if (!isPlainObject(body)) throw new ValidationError('a completion must be a JSON object');
-  const errors: FieldError[] = checkKeys(body, COMPLETE_FIELDS, { serverControlled: SERVER_CONTROLLED });
-  const parsed = CompleteInput.safeParse(pickKeys(body, COMPLETE_FIELDS));
-  if (!parsed.success) errors.push(...fieldErrorsFromZod(parsed.error.issues));
-  if (!parsed.success || errors.length) invalid('completion', errors);
-  return parsed.data;
-}
-
 export class ScheduleService extends ScheduleReader {
-  async create(raw: unknown): Promise<ScheduleWriteResult> {
-    const p = checkCreate(raw);
+  /** `p` is checked (CreateScheduleItemCheck: GraphQL's validation runs it; other callers parse with it). */
+  async create(p: CreateScheduleItemInput): Promise<ScheduleWriteResult> {
     const state = applyPatch(
       {
-        name: p.name!,
-        type: p.type!,
+        name: p.name,
+        type: p.type,
         documentation: [],
         archivedDocumentation: [],
-        relatedTo: p.relatedTo!,
-        relatedToType: p.relatedToType!,
-        recurring: p.recurring!,
+        relatedTo: p.relatedTo,
+        relatedToType: p.relatedToType,
+        recurring: p.recurring,
         recurringInterval: null,
         trackingItem: null,
         dueAtInterval: null,
@@ -167,7 +121,7 @@ export class ScheduleService extends ScheduleReader {
     const today = localDate(now(), await this.actorTimeZone());
     const name = d.description.length > 200 ? `${d.description.slice(0, 197)}...` : d.description;
     const notes = [d.description, d.severity ? `Severity: ${d.severity}` : null, d.source].filter(Boolean).join('\n');
-    return this.create({
+    return this.create(CreateScheduleItemCheck.parse({
       name: `Defect: ${name}`,
       type: 'Defect',
       relatedTo: d.assetUid,
@@ -176,11 +130,11 @@ export class ScheduleService extends ScheduleReader {
       calendarDateDue: today,
       notes,
       ...(d.link ? { documentation: [d.link] } : {}),
-    });
+    }));
   }
 
-  async update(uid: string, raw: unknown): Promise<ScheduleWriteResult> {
-    const patch = checkUpdate(raw);
+  /** `patch` is checked (UpdateScheduleItemCheck). */
+  async update(uid: string, patch: Patch): Promise<ScheduleWriteResult> {
     const current = await this.get(uid);
     const next = applyPatch(stateOf(current), patch);
     if (sameState(stateOf(current), next)) return { uid, status: 'no_changes' };
@@ -220,8 +174,7 @@ export class ScheduleService extends ScheduleReader {
    * recurringInterval; calendarDateDue = the completion's local date (acting user's time zone, else UTC) +
    * calendarRecurring days. Not recurring: the item becomes inactive. 409 for an inactive item.
    */
-  async complete(uid: string, raw: unknown = {}): Promise<ScheduleWriteResult> {
-    const input = checkComplete(raw);
+  async complete(uid: string, input: CompleteScheduleItemInput = {}): Promise<ScheduleWriteResult> {
 
     const item = await this.get(uid);
     if (item.status !== 'active') throw new ConflictError(`schedule item ${JSON.stringify(uid)} is inactive; restore it before completing it`);

@@ -1,8 +1,10 @@
 import { builder } from '../../graphql/builder.js';
 import { pageFields, stripNulls } from '../../graphql/common.js';
 import type { Page } from '../../db/keyset.js';
-import { argsFromSchema, enumOf } from '../../graphql/inputs.js';
-import { USER_ROLES, UserFilterSchema, UserStatusSchema, type User } from './service.js';
+import { argsFromSchema, enumOf, inputFromSchema } from '../../graphql/inputs.js';
+import { WriteResultType } from '../../graphql/common.js';
+import { adminOnly } from '../../auth/scopes.js';
+import { CreateUserCheck, USER_ROLES, UpdateUserCheck, UserFilterSchema, UserStatusSchema, type User } from './service.js';
 
 /**
  * Users on GraphQL, and through it on REST and MCP (docs/decisions/0007-defined-once.md): the object below is the one
@@ -44,5 +46,26 @@ builder.queryFields((t) => ({
     description: 'One user by uid; NOT_FOUND when the company has no such user.',
     args: { uid: t.arg.id({ required: true }) },
     resolve: (_query, _root, args, ctx) => ctx.services.users.get(String(args.uid)),
+  }),
+}));
+
+// Management (docs/contract/gaps.md §12): admin keys only, on every channel. Users are never deleted.
+const CreateUserInput = inputFromSchema('CreateUserInput', CreateUserCheck);
+const UpdateUserInput = inputFromSchema('UpdateUserInput', UpdateUserCheck);
+
+builder.mutationFields((t) => ({
+  createUser: t.field({
+    type: WriteResultType,
+    description: 'Adds a user (uid: the identity provider’s id, or made by the server); 409 when the uid or email is taken. Admin keys only.',
+    args: { input: t.arg({ type: CreateUserInput, required: true }) },
+    ...adminOnly(),
+    resolve: (_r, args, ctx) => ctx.services.users.create(args.input),
+  }),
+  updateUser: t.field({
+    type: WriteResultType,
+    description: 'Changes a user’s status, roles, names, email, phone or timezone; null clears an optional field. Users are not deleted: set status Inactive. Admin keys only.',
+    args: { uid: t.arg.id({ required: true }), input: t.arg({ type: UpdateUserInput, required: true }) },
+    ...adminOnly(),
+    resolve: (_r, args, ctx) => ctx.services.users.update(String(args.uid), args.input),
   }),
 }));

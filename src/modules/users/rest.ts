@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { defineRoutes } from '../../rest/contract.js';
-import { UserFilterSchema } from './service.js';
+import { defineRoutes, named } from '../../rest/contract.js';
+import { CreateUserSchema, UpdateUserSchema, UserFilterSchema } from './service.js';
 
 /**
  * REST routes of users (docs/contract/api-v1.md §4.4, docs/contract/gaps.md §3): declarations only; each runs its
@@ -29,5 +29,32 @@ export const userRoutes = defineRoutes([
     params: z.object({ uid: z.string().min(1).describe('User uid') }),
     status: 200,
     errors: [404],
+  },
+  {
+    operationId: 'createUser',
+    field: 'Mutation.createUser',
+    method: 'POST',
+    path: '/users',
+    tag: 'Users',
+    summary: 'Create a user',
+    description: '`uid` is the user’s id at the identity provider (made by the server when left out). 409 when the uid or the email is a user already. Admin keys only.',
+    body: named('CreateUserBody', CreateUserSchema),
+    bodyArg: 'input',
+    status: 201,
+    errors: [400, 403, 409],
+  },
+  {
+    operationId: 'updateUser',
+    field: 'Mutation.updateUser',
+    method: 'PATCH',
+    path: '/users/{uid}',
+    tag: 'Users',
+    summary: 'Update a user',
+    description: 'Status (Active, Pending, Inactive), roles (the list sent replaces it), names, email, phone, timezone; null clears an optional field. Users are never deleted: Inactive is how one leaves. Admin keys only.',
+    params: z.object({ uid: z.string().min(1).describe('User uid') }),
+    body: named('UpdateUserBody', UpdateUserSchema),
+    bodyArg: 'input',
+    status: 200,
+    errors: [400, 403, 404, 409],
   },
 ]);

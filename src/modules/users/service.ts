@@ -6,7 +6,12 @@ import { z } from 'zod';
 import { graphqlType } from '../../lib/graphql-hint.js';
 import type { User } from '../../generated/prisma/client.js';
 import type { ScopedPrisma } from '../../db/scoped.js';
-import { NotFoundError, ValidationError, fieldErrorsFromZod } from '../../errors.js';
+import { ConflictError, NotFoundError, ValidationError, fieldErrorsFromZod, type FieldError } from '../../errors.js';
+import { serviceCheck } from '../../graphql/validation.js';
+import { lockRows } from '../../db/locks.js';
+import { newUid } from '../../lib/ids.js';
+import type { WriteResult } from '../../lib/write-result.js';
+import { changesBetween, recordAudit, type AuditActor } from '../audit/service.js';
 import { isTimeZone } from '../schedule/rules.js';
 
 export type { User };
@@ -19,26 +24,65 @@ export const UserStatusSchema = graphqlType(z.enum(USER_STATUSES), 'UserStatus')
 /** docs/api-notes.md "Authentication": roles are recorded and shown, never checked. */
 export const USER_ROLES = 'Roles in the company, e.g. owner, admin, pilot, driver: information about the user, not permissions (what a key may do is its scope)';
 
-export const UserInputSchema = z
+const Phone = z.string().regex(/^\+[1-9]\d{1,14}$/, 'phone must be in E.164 format, e.g. +61400000000');
+const TimeZone = z.string().refine((tz) => isTimeZone(tz), 'timezone must be an IANA time zone such as Australia/Sydney');
+const Roles = z.array(z.string().trim().min(1).max(64)).max(50).describe(USER_ROLES);
+
+const UserFields = z.object({
+  email: z.email().max(320),
+  displayName: z.string().trim().min(1).max(200),
+  firstName: z.string().max(200).optional(),
+  lastName: z.string().max(200).optional(),
+  status: UserStatusSchema.default('Active'),
+  roles: Roles.default([]),
+  phone: Phone.optional(),
+  timezone: TimeZone.optional(),
+});
+
+export const UserInputSchema = UserFields.extend({ uid: z.string().min(1).max(128) }).strict();
+export type UserInput = z.input<typeof UserInputSchema>;
+
+/** Fields the server sets: a 400 that names them. */
+const USER_SERVER_CONTROLLED = ['companyId', 'createdAt', 'updatedAt'] as const;
+function checked<S extends z.ZodType>(schema: S, raw: unknown): z.output<S> {
+  const errors: FieldError[] = [];
+  if (raw && typeof raw === 'object' && !Array.isArray(raw)) {
+    for (const key of USER_SERVER_CONTROLLED) if (key in raw) errors.push({ path: `/${key}`, message: `${key} is set by the server and must not be sent` });
+  }
+  const rest = raw && typeof raw === 'object' && !Array.isArray(raw) ? Object.fromEntries(Object.entries(raw).filter(([k]) => !(USER_SERVER_CONTROLLED as readonly string[]).includes(k))) : raw;
+  const r = schema.safeParse(rest);
+  if (!r.success) errors.push(...fieldErrorsFromZod(r.error.issues));
+  if (errors.length) throw new ValidationError(`invalid user: ${errors.length === 1 ? `${errors[0].path || 'body'}: ${errors[0].message}` : `${errors.length} invalid fields`}`, errors);
+  return (r as { data: z.output<S> }).data;
+}
+
+/**
+ * `POST /users`, `createUser` (admin; docs/contract/gaps.md §12). `uid` is the user's id at the identity provider
+ * when there is one; without it the server makes one.
+ */
+export const CreateUserSchema = UserFields.extend({
+  uid: z.string().trim().min(1).max(128).regex(/^[^\s/]+$/, 'uid must not contain spaces or /').optional().describe('The user’s id at the identity provider (made by the server when left out)'),
+}).strict();
+export const CreateUserCheck = serviceCheck('user', CreateUserSchema, (raw) => checked(CreateUserSchema, raw));
+export type CreateUser = z.output<typeof CreateUserSchema>;
+
+/** `PATCH /users/{uid}`, `updateUser` (admin): only the fields sent change; null clears an optional one. No delete: Inactive. */
+export const UpdateUserSchema = z
   .object({
-    uid: z.string().min(1).max(128),
-    email: z.email(),
-    displayName: z.string().min(1),
-    firstName: z.string().optional(),
-    lastName: z.string().optional(),
-    status: z.enum(USER_STATUSES).default('Active'),
-    roles: z.array(z.string().min(1)).default([]).describe(USER_ROLES),
-    phone: z
-      .string()
-      .regex(/^\+[1-9]\d{1,14}$/, 'phone must be in E.164 format, e.g. +61400000000')
-      .optional(),
-    timezone: z
-      .string()
-      .refine((tz) => isTimeZone(tz), 'timezone must be an IANA time zone such as Australia/Sydney')
-      .optional(),
+    email: UserFields.shape.email.optional(),
+    displayName: UserFields.shape.displayName.optional(),
+    firstName: z.string().max(200).nullable().optional(),
+    lastName: z.string().max(200).nullable().optional(),
+    status: UserStatusSchema.optional().describe('Active, Pending or Inactive (users are never deleted: Inactive is how one leaves)'),
+    roles: Roles.optional().describe(`${USER_ROLES}; the list sent replaces the list`),
+    phone: Phone.nullable().optional(),
+    timezone: TimeZone.nullable().optional(),
   })
   .strict();
-export type UserInput = z.input<typeof UserInputSchema>;
+export const UpdateUserCheck = serviceCheck('user', UpdateUserSchema, (raw) => checked(UpdateUserSchema, raw));
+export type UpdateUser = z.output<typeof UpdateUserSchema>;
+
+const AUDITED = ['email', 'displayName', 'firstName', 'lastName', 'status', 'roles', 'phone', 'timezone'] as const;
 
 /** The order of the user list; its cursor continues it. */
 const USER_ORDER = ['displayName', 'uid'];
@@ -58,7 +102,56 @@ export class UserService {
   constructor(
     private readonly db: ScopedPrisma,
     private readonly loader: DataLoader<string, User | null>,
+    /** Who is acting, for the audit log. */
+    private readonly actor: () => AuditActor = () => ({ keyId: null, userId: null, channel: 'internal' }),
   ) {}
+
+  /** `createUser` (admin): 409 when the uid or the email is a user of the company already. */
+  async create(u: CreateUser): Promise<WriteResult<'created'>> {
+    const uid = u.uid ?? newUid('usr');
+    const data = {
+      email: u.email,
+      displayName: u.displayName,
+      firstName: u.firstName ?? null,
+      lastName: u.lastName ?? null,
+      status: u.status,
+      roles: u.roles,
+      phone: u.phone ?? null,
+      timezone: u.timezone ?? null,
+    };
+    await this.db.$transaction(async (tx) => {
+      if (await tx.user.findFirst({ where: { uid }, select: { uid: true } })) throw new ConflictError(`user ${uid} exists already`, [{ path: '/uid', message: `user ${uid} exists already` }]);
+      await this.emailFree(tx, data.email, null);
+      await tx.user.create({ data: { uid, ...data } });
+      await recordAudit(tx, this.actor(), { entity: 'user', entityId: uid, action: 'created', changes: changesBetween(null, data, AUDITED) });
+    });
+    this.loader.clear(uid);
+    return { uid, status: 'created' };
+  }
+
+  /** `updateUser` (admin): `updated`, or `no_changes` when every field sent has its current value. */
+  async update(uid: string, p: UpdateUser): Promise<WriteResult<'updated' | 'no_changes'>> {
+    const status = await this.db.$transaction(async (tx) => {
+      // locked: a concurrent update waits, so each audit entry's "before" is what the change replaced
+      if (!(await lockRows(tx, 'User', [uid])).size) throw new NotFoundError('user', uid);
+      const current = (await tx.user.findFirst({ where: { uid } }))!;
+      const data: Record<string, unknown> = {};
+      for (const [k, v] of Object.entries(p)) if (v !== undefined) data[k] = v;
+      const changes = changesBetween(current, { ...current, ...data }, AUDITED);
+      if (!Object.keys(changes).length) return 'no_changes' as const;
+      if (changes.email) await this.emailFree(tx, String(data.email), uid);
+      await tx.user.updateMany({ where: { uid }, data });
+      await recordAudit(tx, this.actor(), { entity: 'user', entityId: uid, action: 'updated', changes });
+      return 'updated' as const;
+    });
+    this.loader.clear(uid);
+    return { uid, status };
+  }
+
+  private async emailFree(tx: ScopedPrisma, email: string, uid: string | null): Promise<void> {
+    const other = await tx.user.findFirst({ where: { email: { equals: email, mode: 'insensitive' }, ...(uid ? { uid: { not: uid } } : {}) }, select: { uid: true } });
+    if (other) throw new ConflictError(`email ${email} is already user ${other.uid}`, [{ path: '/email', message: `email ${email} is already user ${other.uid}` }]);
+  }
 
   /** A page of users by displayName, then uid (docs/api-notes.md, lists). */
   async list(filter: UserFilter = {}): Promise<Page<User>> {
@@ -94,9 +187,15 @@ export class UserService {
       phone: u.phone ?? null,
       timezone: u.timezone ?? null,
     };
-    const n = await this.db.user.updateMany({ where: { uid: u.uid }, data });
-    if (n.count === 0) await this.db.user.create({ data: { uid: u.uid, ...data } });
+    const created = await this.db.$transaction(async (tx) => {
+      const [before] = await tx.user.findMany({ where: { uid: u.uid } });
+      if (before) await tx.user.updateMany({ where: { uid: u.uid }, data });
+      else await tx.user.create({ data: { uid: u.uid, ...data } });
+      const changes = changesBetween(before ?? null, data, AUDITED);
+      if (Object.keys(changes).length) await recordAudit(tx, this.actor(), { entity: 'user', entityId: u.uid, action: before ? 'updated' : 'created', changes });
+      return !before;
+    });
     this.loader.clear(u.uid);
-    return n.count === 0 ? 'created' : 'updated';
+    return created ? 'created' : 'updated';
   }
 }

@@ -1,0 +1,19 @@
+import { defineRoutes } from '../../rest/contract.js';
+import { AuditFilterSchema } from './service.js';
+
+/** REST route of the audit log (docs/contract/gaps.md §12): runs Query.auditLog (admin keys only). */
+export const auditRoutes = defineRoutes([
+  {
+    operationId: 'listAuditLog',
+    field: 'Query.auditLog',
+    method: 'GET',
+    path: '/audit-log',
+    tag: 'Administration',
+    summary: 'Read the audit log',
+    description:
+      'Every management write (aircraft, users) and API key event, newest first: who (key id, user), what (entity, id, action), when, and each changed field before and after. Key material is never recorded. Admin keys only.',
+    query: AuditFilterSchema,
+    status: 200,
+    errors: [400, 403],
+  },
+]);
