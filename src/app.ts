@@ -37,7 +37,7 @@ export const API_VERSION = '0.1.0';
 const EXPOSED_HEADERS = 'ratelimit, ratelimit-policy, retry-after, www-authenticate, allow, content-disposition, x-request-id, idempotent-replayed';
 const CORS_PREFLIGHT = {
   'access-control-allow-origin': '*',
-  'access-control-allow-methods': 'GET, POST, PATCH, DELETE, OPTIONS',
+  'access-control-allow-methods': 'GET, POST, PUT, PATCH, DELETE, OPTIONS',
   'access-control-allow-headers': 'authorization, content-type, accept, idempotency-key, x-request-id',
   'access-control-max-age': '600',
 };
@@ -46,7 +46,7 @@ export const API_BASE = '/api/v1';
 export interface AppOptions {
   database: Database;
   config: Pick<Config, 'rateLimitPerMinute' | 'redisUrl' | 'bodyLimitBytes' | 'logLevel'> &
-    Partial<Pick<Config, 'webhookAllowPrivate' | 'webhookTimeoutMs' | 'smtpUrl' | 'mailFrom' | 'publicRateLimitPerMinute' | 'authFailLimitPerMinute' | 'metricsToken'>>;
+    Partial<Pick<Config, 'webhookAllowPrivate' | 'webhookTimeoutMs' | 'smtpUrl' | 'mailFrom' | 'twilioApiBase' | 'publicRateLimitPerMinute' | 'authFailLimitPerMinute' | 'metricsToken'>>;
   logger?: Logger;
   /** Run the delivery dispatcher in this process (default true). */
   dispatch?: boolean;
@@ -132,6 +132,7 @@ export function createApp(opts: AppOptions): App {
           timeoutMs: config.webhookTimeoutMs ?? 10_000,
           smtpUrl: config.smtpUrl,
           mailFrom: config.mailFrom ?? 'fleetops@localhost',
+          twilioApiBase: config.twilioApiBase,
           onOutcome: (channel, status) => metrics.delivery(channel, status),
         });
   // the MCP SDK is loaded on the first /mcp request: most servers never get one, and it is a tenth of start-up

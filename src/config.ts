@@ -21,6 +21,7 @@ const EnvSchema = z.object({
   BODY_LIMIT_BYTES: z.coerce.number().int().min(1).default(1024 * 1024),
   SMTP_URL: z.string().regex(/^smtps?:\/\//, 'SMTP_URL must start with smtp:// or smtps://').optional(),
   MAIL_FROM: z.string().min(3).default('fleetops@localhost'),
+  TWILIO_API_BASE: z.url({ protocol: /^https?$/, error: 'TWILIO_API_BASE must be an http or https URL' }).optional(),
   PUBLIC_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).default(20),
   AUTH_FAIL_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).default(30),
   METRICS_TOKEN: z.string().min(8).optional(),
@@ -56,6 +57,8 @@ export type Config = {
   bodyLimitBytes: number;
   smtpUrl?: string;
   mailFrom: string;
+  /** Where SMS go instead of Twilio's API hosts (a Twilio-compatible server; tests). */
+  twilioApiBase?: string;
   publicRateLimitPerMinute: number;
   authFailLimitPerMinute: number;
   metricsToken?: string;
@@ -92,6 +95,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, { dotenv = true
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,
+    twilioApiBase: e.TWILIO_API_BASE,
     publicRateLimitPerMinute: e.PUBLIC_RATE_LIMIT_PER_MINUTE,
     authFailLimitPerMinute: e.AUTH_FAIL_LIMIT_PER_MINUTE,
     metricsToken: e.METRICS_TOKEN,

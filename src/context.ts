@@ -11,9 +11,9 @@ import { ComponentService } from './modules/components/service.js';
 import { ScheduleService } from './modules/schedule/service.js';
 import { CompletionService } from './modules/completions/service.js';
 import { uidLoader } from './db/loaders.js';
-import { AggregationService } from './modules/aggregation/service.js';
+import { moduleServices } from './modules/index.js';
 import { DeliveryService } from './modules/webhooks/service.js';
-import { AuditService, type AuditActor } from './modules/audit/service.js';
+import type { AuditActor } from './modules/audit/service.js';
 import { ApiKeyAdmin } from './modules/api-keys/service.js';
 
 /**
@@ -71,6 +71,7 @@ export function createServices(db: ScopedPrisma, actorUserId = 'api', auditActor
   const deliveries = new DeliveryService(db);
   assets.setComponents(components);
   return {
+    ...moduleServices(db),
     loaders,
     aircraft,
     users,
@@ -80,9 +81,7 @@ export function createServices(db: ScopedPrisma, actorUserId = 'api', auditActor
     flightLogs: new FlightLogService(db, loaders.aircraft),
     components,
     schedule: new ScheduleService(db, assets, users, actorUserId),
-    aggregation: new AggregationService(db),
     deliveries,
-    audit: new AuditService(db),
     apiKeys: new ApiKeyAdmin(db, auditActor),
     // side effects of a submission run on services bound to its transaction
     completions: new CompletionService(db, actorUserId, (tx): { schedule: ScheduleService; vehicles: VehicleService } => createServices(tx, actorUserId), deliveries),
@@ -92,8 +91,8 @@ export type Services = ReturnType<typeof createServices>;
 
 export function createContext(database: Database, actor: Actor, request: RequestState = internalRequest()): RequestContext {
   const db = scopedPrisma(database.prisma, actor.companyId);
-  const ctx: RequestContext = { actor, companyId: actor.companyId, db, services: undefined as never, request };
-  // read when a write is audited: the request's key, user and channel as they are then
-  ctx.services = createServices(db, actor.userId, () => ({ keyId: ctx.actor.keyId || null, userId: ctx.actor.userId || null, channel: ctx.request.channel }));
+  // read when a write is audited (after ctx is made): the request's key, user and channel as they are then
+  const services = createServices(db, actor.userId, () => ({ keyId: ctx.actor.keyId || null, userId: ctx.actor.userId || null, channel: ctx.request.channel }));
+  const ctx: RequestContext = { actor, companyId: actor.companyId, db, services, request };
   return ctx;
 }

@@ -129,7 +129,7 @@ describe('POST /forms', () => {
   });
 
   it('keeps webhook secrets write-only', async () => {
-    const uid = await create(inspectionForm({ webhooks: [{ url: 'https://hooks.example.com/a', secret: 'whsec_abcdefgh' }, { url: 'http://hooks.example.com/b' }] }));
+    const uid = await create(inspectionForm({ webhooks: [{ url: 'https://hooks.example.com/a', secret: 'signing-secret-a' }, { url: 'http://hooks.example.com/b' }] }));
     const r = await get(`/forms/${uid}`);
     expect(r.body.webhooks).toEqual([
       { url: 'https://hooks.example.com/a', hasSecret: true },

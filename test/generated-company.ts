@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { App } from '../src/app.js';
 import type { Database } from '../src/db/database.js';
+import { ApiKeyService } from '../src/auth/keys.js';
 import { random } from '../src/modules/companies/demo.js';
 import { importData } from '../src/modules/companies/import.js';
 
@@ -182,9 +183,12 @@ export async function generateCompany(
       ],
       webhooks: [{ url: 'https://hooks.example.com/fleetops', secret: 'whsec_c2VjcmV0LXNpZ25pbmcta2V5LWZvci10ZXN0cw==' }],
       notification: true,
-      notificationRecipients: [{ email: 'ops@example.com', name: 'Ops desk' }],
+      notificationRecipients: [{ email: 'ops@example.com', name: 'Ops desk' }, { phone: '+61412000001', name: 'Duty engineer' }],
     })
   ).uid as string;
+  // integration settings (an SMS provider): written by an admin key
+  const admin = (await new ApiKeyService(database.prisma).create({ companyId: id, scope: 'admin', name: 'generated admin' })).key;
+  await call('PUT', '/settings/integrations', { sms: { provider: 'twilio', accountSid: 'AC' + '0123456789abcdef'.repeat(2), authToken: 'generated-auth-token-0123', from: '+61255501234' } }, { authorization: `Bearer ${admin}` });
   const aircraftForm = (
     await call('POST', '/forms', {
       name: 'Daily aircraft inspection', code: `daily-${p}`, department: 'Flight ops',

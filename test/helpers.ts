@@ -63,6 +63,9 @@ export function addDays(date: string, n: number): string {
   return d.toISOString().slice(0, 10);
 }
 
+/** Operations only admin keys may call (MCP lists them to admin keys only): the company's management. */
+export const ADMIN_OPERATIONS = ['putIntegrationSettings'];
+
 export const uniq = () => randomBytes(4).toString('hex');
 export const newKey = () => 'fo_test_' + randomBytes(16).toString('hex');
 

@@ -6,6 +6,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp, type App } from '../src/app.js';
 import type { Database } from '../src/db/database.js';
+import { ApiKeyService } from '../src/auth/keys.js';
 import { loadDemo } from '../src/modules/companies/demo.js';
 import { isReadRoute } from '../src/rest/contract.js';
 import { examples } from '../src/rest/examples.js';
@@ -22,6 +23,8 @@ let doc: any;
 beforeAll(async () => {
   database = await openTestDatabase();
   ({ key, companyId } = await loadDemo(database, `demo-${uniq()}`));
+  // Try it out with an admin key: every operation, the company's management (integration settings) included
+  key = (await new ApiKeyService(database.prisma).create({ companyId, scope: 'admin', name: 'examples' })).key;
   app = createApp({ database, config: { rateLimitPerMinute: 0, authFailLimitPerMinute: 0, bodyLimitBytes: 1 << 20, logLevel: 'silent' }, dispatch: false });
   doc = await (await app.fetch(new Request('http://fleetops.test/api/v1/openapi.json'))).json();
 }, 180_000);

@@ -180,6 +180,10 @@ const OTHER_COMPANY_ROW: {
   [M in Prisma.ModelName]: (db: ScopedPrisma, b: TestCompany) => Promise<{ where: object; unique: object; data: object }>;
 } = {
   Company: async (_db, b) => ({ where: { id: b.id, name: 'GLOBEX Aviation' }, unique: { id: b.id }, data: { name: 'moved' } }),
+  CompanySettings: async (db, b) => {
+    await db.companySettings.create({ data: { sms: { provider: 'twilio', accountSid: 'AC' + '0'.repeat(32), authToken: 'scoping-token-123456', from: '+61400000000' } } });
+    return { where: { companyId: b.id }, unique: { companyId: b.id }, data: { createdAt: new Date('2000-01-01T00:00:00Z') } };
+  },
   ApiKey: async (db) => {
     const id = randomBytes(8).toString('hex');
     await db.apiKey.create({ data: { id, name: 'scoping', prefix: 'fo_x', hash: randomBytes(16).toString('hex') } });

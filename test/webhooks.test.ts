@@ -90,6 +90,28 @@ async function deliveries(env: TestEnv, formId: string, query = ''): Promise<Bod
   return r.body.data;
 }
 
+/** The text parts of a MIME message (multipart/alternative from nodemailer), decoded (quoted-printable or base64). */
+function mimeParts(raw: string): { type: string; body: string }[] {
+  const boundary = /boundary="?([^";\r\n]+)"?/i.exec(raw)?.[1];
+  if (!boundary) throw new Error('not a multipart message');
+  return raw
+    .split(`--${boundary}`)
+    .slice(1, -1)
+    .map((part) => {
+      const end = part.indexOf('\r\n\r\n');
+      const head = part.slice(0, end);
+      const body = part.slice(end + 4).replace(/\r\n$/, '');
+      const type = /content-type:\s*([^\r\n]+)/i.exec(head)?.[1] ?? '';
+      const enc = /content-transfer-encoding:\s*([^\r\n]+)/i.exec(head)?.[1]?.trim().toLowerCase();
+      if (enc === 'base64') return { type, body: Buffer.from(body, 'base64').toString('utf8') };
+      if (enc === 'quoted-printable') {
+        const bytes = body.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_m, h) => String.fromCharCode(parseInt(h, 16)));
+        return { type, body: Buffer.from(bytes, 'latin1').toString('utf8') };
+      }
+      return { type, body };
+    });
+}
+
 const SECRET = 'a-shared-signing-secret';
 
 describe('delivery to receivers on loopback (WEBHOOK_ALLOW_PRIVATE=true)', () => {
@@ -138,6 +160,24 @@ describe('delivery to receivers on loopback (WEBHOOK_ALLOW_PRIVATE=true)', () =>
     expect(d.uid).toBe(signed.headers['webhook-id']);
     expect(d.durationMs).toEqual(expect.any(Number));
     expect(d.attemptedAt).toEqual(expect.any(String));
+  });
+
+  it('a whsec_ secret (Standard Webhooks form) signs with its decoded bytes: new Webhook(secret).verify works unchanged', async () => {
+    const whsec = 'whsec_' + Buffer.from('0123456789abcdef0123456789abcdef').toString('base64');
+    const formId = await setup(env, [{ url: rx.url('/ok/whsec'), secret: whsec }]);
+    await submit(env, formId);
+    const hit = await until(() => rx.hits.find((h) => h.path === '/ok/whsec'), 'the whsec delivery');
+    const headers = hit.headers as Record<string, string>;
+    expect(new Webhook(whsec).verify(hit.body, headers)).toMatchObject({ event: 'form.submitted', formId });
+    // not the UTF-8 bytes of the written secret (what a non-whsec secret signs with)
+    expect(() => new Webhook(Buffer.from(whsec), { format: 'raw' }).verify(hit.body, headers)).toThrow();
+    const form = await env.json('GET', `/api/v1/forms/${formId}`);
+    expect(form.body.webhooks).toEqual([{ url: rx.url('/ok/whsec'), hasSecret: true }]);
+    // a whsec_ secret whose rest is not the base64 of 24 to 64 bytes signs with a key no receiver can rebuild: 400
+    for (const bad of ['whsec_not base64!!', 'whsec_' + Buffer.from('short').toString('base64'), 'whsec_' + Buffer.from('x'.repeat(65)).toString('base64'), 'whsec_MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY']) {
+      const r = await env.json('POST', '/api/v1/forms', { body: formBody([{ url: rx.url('/ok/x'), secret: bad }]) });
+      expectValidation(r, '/webhooks/0/secret');
+    }
   });
 
   it('answers the submission at once while a receiver never answers; the others still receive', async () => {
@@ -193,10 +233,11 @@ describe('delivery to receivers on loopback (WEBHOOK_ALLOW_PRIVATE=true)', () =>
     expect(all.map((d) => d.completionId)).toEqual([c2, c1]);
     expect((await deliveries(env, formId, `?completionId=${c1}`)).map((d) => d.completionId)).toEqual([c1]);
     expect(await deliveries(env, formId, '?channel=email')).toEqual([]);
+    expect(await deliveries(env, formId, '?channel=sms')).toEqual([]);
     const p1 = await env.json('GET', `/api/v1/forms/${formId}/deliveries?limit=1`);
     const p2 = await env.json('GET', `/api/v1/forms/${formId}/deliveries?limit=1&cursor=${p1.body.nextCursor}`);
     expect([...p1.body.data, ...p2.body.data].map((d: Body) => d.completionId)).toEqual([c2, c1]);
-    expectValidation(await env.json('GET', `/api/v1/forms/${formId}/deliveries?channel=sms`), '/query/channel');
+    expectValidation(await env.json('GET', `/api/v1/forms/${formId}/deliveries?channel=fax`), '/query/channel');
     expectProblem(await env.json('GET', `/api/v1/forms/${formId}/deliveries`, { key: env.b.key }), 404, 'not_found');
     const gql = await env.gql('query($id: ID!) { formDeliveries(id: $id, limit: 5) { count data { uid status channel target } } }', { id: formId });
     expect(gql.body.data.formDeliveries.count).toBe(2);
@@ -308,6 +349,75 @@ describe('email notifications through a real SMTP server', () => {
     expect(body).toContain('Submitted by: x Bcc: evil@x A body line of its own');
     expect(body).toContain('Hello Ops Bcc: evil2@x,');
     expect(raw).toMatch(/^Subject: Form submitted: Pre-start X-Injected: form$/m);
+  });
+
+  it('sends a plain-text and an HTML part: the answers as a table, the defects raised, the odometer reading applied, the link', async () => {
+    const to = `html-${uniq()}@example.com`;
+    const formId = await setup(env, [], {
+      name: 'Daily <inspection> & check',
+      notification: true,
+      notificationRecipients: [{ email: to, name: 'Ops <desk>' }],
+      sections: [
+        {
+          name: 'S',
+          fields: [
+            { name: 'vehicle', label: 'Vehicle', type: 'vehicle', required: true },
+            { name: 'odometer', label: 'Odometer', type: 'odometer', vehicleField: 'vehicle' },
+            { name: 'notes', label: 'Notes <b>', type: 'text' },
+            { name: 'defects', label: 'Defects', type: 'defect', assetField: 'vehicle' },
+          ],
+        },
+      ],
+    });
+    const r = await env.json('POST', '/api/v1/form-completions', {
+      body: {
+        formId,
+        answers: { vehicle: 'acme-v-1', odometer: 987654, notes: '<script>alert(1)</script>\r\nsecond line', defects: [{ description: 'Cracked <mirror>', severity: 'low' }, { description: 'Oil leak' }] },
+        submitterName: 'Dana Driver',
+        appBaseUrl: 'https://app.example.com',
+      },
+    });
+    expect(r.status, JSON.stringify(r.body)).toBe(201);
+    const uid = r.body.uid;
+    const mail = await until(() => mails.find((m) => m.to.includes(to)), 'the email');
+    const parts = mimeParts(mail.raw);
+    expect(mail.raw).toMatch(/^Content-Type: multipart\/alternative/im);
+    const text = parts.find((p) => p.type.startsWith('text/plain'))!.body;
+    const html = parts.find((p) => p.type.startsWith('text/html'))!.body;
+    // plain text: one line per answer, defect and reading; the answer's own line break is a space
+    const lines = text.split(/\r?\n/);
+    expect(lines).toContain('Hello Ops <desk>,');
+    expect(lines).toContain('- Vehicle: acme-v-1');
+    expect(lines).toContain('- Odometer: 987654');
+    expect(lines).toContain('- Notes <b>: <script>alert(1)</script> second line');
+    expect(lines).toContain('- Defects: Cracked <mirror> (low); Oil leak');
+    expect(lines).toContain('Defects raised:');
+    expect(lines).toContain('- acme-v-1: Cracked <mirror> (low)');
+    expect(lines).toContain('- acme-v-1: Oil leak');
+    expect(lines).toContain('Odometer readings:');
+    expect(lines.some((l) => /^- acme-v-1: \w+ set to 987654$/.test(l))).toBe(true);
+    expect(lines).toContain(`View the submission: https://app.example.com/forms/completions/${uid}`);
+    // HTML: the same, every value escaped, the answers in a table
+    expect(html).toContain('<table');
+    expect(html).toContain('<tr><th scope="row" style="text-align:left;vertical-align:top;padding:4px 8px;border-bottom:1px solid #ddd">Notes &lt;b&gt;</th>');
+    expect(html).toContain('&lt;script&gt;alert(1)&lt;/script&gt; second line');
+    expect(html).not.toContain('<script>');
+    expect(html).not.toContain('<mirror>');
+    expect(html).toContain('Form submitted: Daily &lt;inspection&gt; &amp; check');
+    expect(html).toMatch(/<h2[^>]*>Defects raised<\/h2><ul><li>acme-v-1: Cracked &lt;mirror&gt; \(low\)<\/li><li>acme-v-1: Oil leak<\/li><\/ul>/);
+    expect(html).toMatch(/<h2[^>]*>Odometer readings<\/h2><ul><li>acme-v-1: \w+ set to 987654<\/li><\/ul>/);
+    expect(html).toContain(`<a href="https://app.example.com/forms/completions/${uid}">View the submission</a>`);
+  });
+
+  it('without an appBaseUrl there is no link in either part', async () => {
+    const to = `nolink-${uniq()}@example.com`;
+    const formId = await setup(env, [], { notification: true, notificationRecipients: [{ email: to }] });
+    await submit(env, formId);
+    const mail = await until(() => mails.find((m) => m.to.includes(to)), 'the email');
+    for (const p of mimeParts(mail.raw)) {
+      expect(p.body).not.toMatch(/View the submission|<a /);
+      expect(p.body).toContain('all good');
+    }
   });
 
   it('without SMTP_URL each email is recorded as skipped with the reason', async () => {

@@ -1,19 +1,8 @@
 import { lexicographicSortSchema, printSchema } from 'graphql';
 import { builder } from './builder.js';
-import '../modules/aircraft/graphql.js';
-import '../modules/users/graphql.js';
-import '../modules/flight-logs/graphql.js';
-import '../modules/components/graphql.js';
-import '../modules/vehicles/graphql.js';
-import '../modules/schedule/graphql.js';
-import '../modules/forms/graphql.js';
-import '../modules/completions/graphql.js';
-import '../modules/aggregation/graphql.js';
-import '../modules/webhooks/graphql.js';
-import '../modules/audit/graphql.js';
-import '../modules/api-keys/graphql.js';
+import '../modules/index.js';
 
-/** The whole GraphQL schema: every module registers its types on the one builder, imported above. */
+/** The whole GraphQL schema: every module (src/modules/index.ts) registers its types on the one builder. */
 // fields in the order the modules define them (the REST bodies follow it, as the contract shows them); schema.graphql
 // is printed sorted
 export const schema = builder.toSchema({ sortSchema: false });

@@ -179,7 +179,7 @@ export function buildTools(all: RouteSpec[]): ToolDef[] {
       // hints that differ from MCP's defaults (not read-only, destructive, not idempotent, open world)
       annotations: readOnly
         ? { readOnlyHint: true, openWorldHint: false }
-        : { ...(destructive ? {} : { destructiveHint: false }), ...(r.method === 'PATCH' || r.method === 'DELETE' ? { idempotentHint: true } : {}), openWorldHint: false },
+        : { ...(destructive ? {} : { destructiveHint: false }), ...(r.method === 'PUT' || r.method === 'PATCH' || r.method === 'DELETE' ? { idempotentHint: true } : {}), openWorldHint: false },
       route: r,
     };
   });

@@ -7,7 +7,7 @@ import type { RequestContext } from '../context.js';
  * and for the OpenAPI 3.1 document), and an optional `present` step for what GraphQL cannot express (dynamic
  * top-level keys, `fields` projection, omitted optional fields). No business rule lives in a route.
  */
-export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 export interface PresentInput {
   query: URLSearchParams;

@@ -2650,4 +2650,32 @@ export const examples: Record<string, OperationExample> = {
       nextCursor: "WyIyMDI2LTExLTIzVDE2OjE5OjI0LjI2MloiLCJhdV8wMWthcXc4ejFiM2Q1ZjdoOWsxbTNwIl0"
     }
   },
+  getIntegrationSettings: {
+    response: {
+      sms: {
+        provider: "twilio",
+        accountSid: "AC0123456789abcdef0123456789abcdef",
+        from: "+61255501234",
+        hasAuthToken: true
+      }
+    }
+  },
+  putIntegrationSettings: {
+    body: {
+      sms: {
+        provider: "twilio",
+        accountSid: "AC0123456789abcdef0123456789abcdef",
+        authToken: "your-twilio-auth-token",
+        from: "+61255501234"
+      }
+    },
+    response: {
+      sms: {
+        provider: "twilio",
+        accountSid: "AC0123456789abcdef0123456789abcdef",
+        from: "+61255501234",
+        hasAuthToken: true
+      }
+    }
+  },
 };

@@ -40,6 +40,13 @@ export type StoredSideEffects = {
   vehiclesUpdated: string[];
   warnings: string[];
 };
+
+/** What a notification email says a submission did (docs/notifications.md): the answers, defects and readings. */
+export interface SubmissionSummary {
+  answers: { label: string; value: string }[];
+  defects: { asset: string; description: string; severity: string | null; scheduleItem: string }[];
+  readings: { vehicle: string; key: string | null; reading: number; applied: boolean; warning: string | null }[];
+}
 export interface CompletionWriteResult {
   uid: string;
   status: 'created';
@@ -138,9 +145,10 @@ export class CompletionService {
             appBaseUrl: input.appBaseUrl ?? null,
           },
         });
-        const effects = await this.applySideEffects(tx, form, data, uid, userId, input.appBaseUrl);
+        const summary: SubmissionSummary = { answers: answerRows(form, data), defects: [], readings: [] };
+        const effects = await this.applySideEffects(tx, form, data, uid, userId, input.appBaseUrl, summary);
         await tx.formCompletion.updateMany({ where: { uid }, data: { sideEffects: effects } });
-        queued = await this.deliveries.enqueue(tx, form, row);
+        queued = await this.deliveries.enqueue(tx, form, row, summary);
         return {
           uid,
           status: 'created' as const,
@@ -178,6 +186,7 @@ export class CompletionService {
     uid: string,
     userId: string,
     appBaseUrl: string | undefined,
+    summary: SubmissionSummary,
   ): Promise<StoredSideEffects> {
     const out: StoredSideEffects = { scheduleItemsCreated: [], vehiclesUpdated: [], warnings: [] };
     const services = this.txServices(tx);
@@ -199,6 +208,7 @@ export class CompletionService {
             link: appBaseUrl ? submissionLink(appBaseUrl, uid) : undefined,
           });
           out.scheduleItemsCreated.push(r.uid);
+          summary.defects.push({ asset: assetUid, description: d.description, severity: d.severity ?? null, scheduleItem: r.uid });
         }
       }
       if (f.type === 'odometer') {
@@ -206,10 +216,32 @@ export class CompletionService {
         const r = await services.vehicles.recordReading(vehicleUid, answer as number);
         if (r.applied && !out.vehiclesUpdated.includes(vehicleUid)) out.vehiclesUpdated.push(vehicleUid);
         if (r.warning) out.warnings.push(r.warning);
+        summary.readings.push({ vehicle: vehicleUid, key: r.key, reading: answer as number, applied: r.applied, warning: r.warning ?? null });
       }
     }
     return out;
   }
+}
+
+/** An answer as the email shows it: text as it is, defects as their descriptions, anything else as JSON. */
+function answerText(value: unknown): string {
+  if (value === null || value === undefined) return '';
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  const items = Array.isArray(value) ? value : [value];
+  if (items.every((v) => isPlainObject(v) && typeof v.description === 'string')) {
+    return items.map((v) => `${v.description}${typeof v.severity === 'string' ? ` (${v.severity})` : ''}`).join('; ');
+  }
+  if (items.every((v) => typeof v === 'string' || typeof v === 'number')) return items.join(', ');
+  return JSON.stringify(value);
+}
+
+/** The answers in the form's field order, labelled as the form labels them. */
+function answerRows(form: Form, data: Record<string, unknown>): SubmissionSummary['answers'] {
+  return locatedFields(form)
+    .map((l) => l.field)
+    .filter((f) => data[f.name] !== undefined && data[f.name] !== null)
+    .map((f) => ({ label: typeof f.label === 'string' && f.label ? f.label : f.name, value: answerText(data[f.name]) }));
 }
 
 export { submissionLink };

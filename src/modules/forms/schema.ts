@@ -4,6 +4,7 @@ import { serviceCheck } from '../../graphql/validation.js';
 import { BoolParam } from '../../lib/params.js';
 import { pickKeys } from '../../lib/keys.js';
 import { FIELD_TYPE_NAMES, SectionShape } from './fields.js';
+import { PhoneSchema } from '../settings/service.js';
 
 /**
  * The inputs of form templates (docs/contract/api-v1.md §2.8, §4.3; docs/contract/gaps.md §9), each defined once:
@@ -37,6 +38,18 @@ const HttpUrl = z
     }
   }, 'url must be an absolute http or https URL');
 
+/**
+ * A `whsec_` secret is the Standard Webhooks form: the standard base64 of the signing key (24 to 64 bytes), which
+ * the reference library decodes; anything else after that prefix would sign with a key no receiver can rebuild.
+ */
+function isUsableSecret(secret: string): boolean {
+  if (!secret.startsWith('whsec_')) return true;
+  const b64 = secret.slice('whsec_'.length);
+  if (b64.length % 4 !== 0 || !/^[A-Za-z0-9+/]*={0,2}$/.test(b64)) return false;
+  const bytes = Buffer.from(b64, 'base64');
+  return bytes.length >= 24 && bytes.length <= 64 && bytes.toString('base64') === b64;
+}
+
 export const WebhookInputSchema = z
   .object({
     url: HttpUrl,
@@ -44,6 +57,7 @@ export const WebhookInputSchema = z
       .string({ error: 'secret must be a string' })
       .min(8, 'secret must be at least 8 characters')
       .max(500, 'secret is too long (500 characters at most)')
+      .refine(isUsableSecret, 'a secret starting whsec_ must be followed by the standard base64 of 24 to 64 bytes (the Standard Webhooks form)')
       .nullable()
       .optional()
       .describe('Write-only: signs deliveries (Standard Webhooks). Left out on update: the stored one is kept; null removes it'),
@@ -53,9 +67,10 @@ export const WebhookInputSchema = z
 export const NotificationRecipientSchema = z
   .looseObject({
     email: z.email({ error: 'email must be an email address' }).max(320).optional(),
+    phone: PhoneSchema('phone').optional(),
     name: text('name').optional(),
   })
-  .describe('Free-form; entries with an email receive notification emails');
+  .describe('Free-form; entries with an email receive notification emails, entries with a phone (E.164) an SMS');
 
 export const SectionSchema = z.object(SectionShape).strict();
 

@@ -2,7 +2,8 @@ import { EventEmitter } from 'node:events';
 import type { Logger } from 'pino';
 import type { Database } from '../../db/database.js';
 import { crossCompany, scopedPrisma } from '../../db/scoped.js';
-import { createSender, notificationEmail, type AttemptResult, type SenderOptions } from './send.js';
+import { smsProviderOf } from '../settings/service.js';
+import { createSender, notificationEmail, notificationSms, type AttemptResult, type SenderOptions } from './send.js';
 
 /**
  * The delivery dispatcher (docs/contract/gaps.md §6, §10; docs/webhooks.md): sends pending outbox rows after their submission
@@ -75,8 +76,10 @@ export function createDispatcher(opts: DispatcherOptions) {
     try {
       if (row.channel === 'email') {
         result = await sender.email(row.target, notificationEmail(row.payload));
+      } else if (row.channel === 'sms') {
+        result = await sender.sms(await smsProviderOf(scopedPrisma(prisma, row.companyId)), row.target, notificationSms(row.payload));
       } else {
-        const { recipientName: _r, submitterName: _s, link: _l, ...payload } = row.payload;
+        const { recipientName: _r, submitterName: _s, link: _l, summary: _m, ...payload } = row.payload;
         result = await sender.webhook(row.target, row.messageId, payload, await secretFor(row));
       }
     } catch (e) {

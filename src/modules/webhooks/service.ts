@@ -8,13 +8,15 @@ import { LimitParam, PAGE_DEFAULT, parseFilter } from '../../lib/params.js';
 import { submissionLink } from '../completions/links.js';
 import { webhooksOf } from '../forms/service.js';
 import { notifyPending } from './dispatcher.js';
+import type { SubmissionSummary } from '../completions/service.js';
+import { E164_PATTERN } from '../settings/service.js';
 
 /**
  * Deliveries of form submissions (docs/contract/api-v1.md §6; docs/contract/gaps.md §6, §10; docs/webhooks.md): the outbox rows written in the
  * submission's transaction, the per-form log, and re-send. Sending is the dispatcher's (dispatcher.ts): never
  * inside a request.
  */
-export const CHANNELS = ['webhook', 'email'] as const;
+export const CHANNELS = ['webhook', 'email', 'sms'] as const;
 export const DELIVERY_STATUSES = ['pending', 'delivered', 'failed', 'skipped'] as const;
 
 export const DeliveryFilterSchema = z
@@ -50,9 +52,14 @@ export class DeliveryService {
 
   /**
    * The outbox rows of a submission, written with it (same transaction): one per webhook URL of the form and,
-   * when the form notifies, one per recipient email. Returns how many were recorded.
+   * when the form notifies, one per recipient email and one per recipient phone (SMS). Returns how many were recorded.
    */
-  async enqueue(tx: ScopedPrisma, form: Form, completion: Pick<FormCompletion, 'uid' | 'userId' | 'createdAt' | 'data' | 'submitterName' | 'appBaseUrl'>): Promise<number> {
+  async enqueue(
+    tx: ScopedPrisma,
+    form: Form,
+    completion: Pick<FormCompletion, 'uid' | 'userId' | 'createdAt' | 'data' | 'submitterName' | 'appBaseUrl'>,
+    summary?: SubmissionSummary,
+  ): Promise<number> {
     const event: SubmissionEvent = {
       event: 'form.submitted',
       formId: form.uid,
@@ -64,21 +71,23 @@ export class DeliveryService {
       data: completion.data,
     };
     const rows: ScopedCreate<'WebhookDelivery'>[] = [];
-    const add = (channel: 'webhook' | 'email', target: string, payload: unknown) => {
+    const add = (channel: (typeof CHANNELS)[number], target: string, payload: unknown) => {
       const uid = newUid('dl');
       rows.push({ uid, formId: form.uid, completionId: completion.uid, channel, target, messageId: uid, payload: payload as Prisma.InputJsonValue });
     };
     for (const w of webhooksOf(form)) add('webhook', w.url, event);
     if (form.notification) {
-      const recipients = (Array.isArray(form.notificationRecipients) ? form.notificationRecipients : []) as { email?: unknown; name?: unknown }[];
+      const recipients = (Array.isArray(form.notificationRecipients) ? form.notificationRecipients : []) as { email?: unknown; phone?: unknown; name?: unknown }[];
       for (const r of recipients) {
-        if (typeof r?.email !== 'string') continue;
-        add('email', r.email, {
+        const personal = {
           ...event,
-          recipientName: typeof r.name === 'string' ? r.name : null,
+          recipientName: typeof r?.name === 'string' ? r.name : null,
           submitterName: completion.submitterName ?? null,
           link: completion.appBaseUrl ? submissionLink(completion.appBaseUrl, completion.uid) : null,
-        });
+        };
+        if (typeof r?.email === 'string') add('email', r.email, { ...personal, summary: summary ?? null });
+        // a phone stored before numbers were checked is sent only when it is E.164 (the provider would refuse it)
+        if (typeof r?.phone === 'string' && E164_PATTERN.test(r.phone)) add('sms', r.phone, personal);
       }
     }
     if (rows.length) await tx.webhookDelivery.createMany({ data: rows });
