@@ -112,7 +112,7 @@ export function createApp(opts: AppOptions): App {
   const openapi = buildOpenApi(restRoutes, { version: API_VERSION, schema });
   const openapiJson = JSON.stringify(openapi);
   // the one policy of every operation (src/graphql/policy.ts): Yoga runs it for /graphql, the executor for REST and MCP
-  const policy = { idempotency: true, logger, onOperation: (type: string) => metrics.graphqlOperation(type) };
+  const policy = { idempotency: true, session: database.session, logger, onOperation: (type: string) => metrics.graphqlOperation(type) };
   const executor = createExecutor(schema, [operationPolicy(policy)]);
   const rest = createRestFacade({
     schema,

@@ -1,6 +1,6 @@
 import type { Actor } from './auth/keys.js';
 import type { Database } from './db/database.js';
-import { scopedPrisma, type ScopedPrisma } from './db/scoped.js';
+import { scopedPrisma, type ScopedPrisma, type TransactionHooks } from './db/scoped.js';
 import { AircraftService, createAircraftLoader } from './modules/aircraft/service.js';
 import { UserService, createUserLoader } from './modules/users/service.js';
 import { VehicleService, createVehicleLoader } from './modules/vehicles/service.js';
@@ -25,6 +25,8 @@ export interface RequestContext {
   actor: Actor;
   companyId: string;
   db: ScopedPrisma;
+  /** Added to every transaction `db` opens (src/db/scoped.ts). */
+  transactionHooks: TransactionHooks;
   services: Services;
   /** What the operation policy needs of the request, whatever the channel (src/graphql/policy.ts). */
   request: RequestState;
@@ -90,9 +92,10 @@ export function createServices(db: ScopedPrisma, actorUserId = 'api', auditActor
 export type Services = ReturnType<typeof createServices>;
 
 export function createContext(database: Database, actor: Actor, request: RequestState = internalRequest()): RequestContext {
-  const db = scopedPrisma(database.prisma, actor.companyId);
+  const transactionHooks: TransactionHooks = {};
+  const db = scopedPrisma(database.prisma, actor.companyId, false, transactionHooks);
   // read when a write is audited (after ctx is made): the request's key, user and channel as they are then
   const services = createServices(db, actor.userId, () => ({ keyId: ctx.actor.keyId || null, userId: ctx.actor.userId || null, channel: ctx.request.channel }));
-  const ctx: RequestContext = { actor, companyId: actor.companyId, db, services, request };
+  const ctx: RequestContext = { actor, companyId: actor.companyId, db, transactionHooks, services, request };
   return ctx;
 }

@@ -18,8 +18,8 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-export { adminSocketPath } from './db/lock.js';
-import { adminSocketPath } from './db/lock.js';
+export { adminSocketPath } from './db/data-dir-lock.js';
+import { adminSocketPath } from './db/data-dir-lock.js';
 
 /**
  * A command sent over the admin socket: its working directory, whether the caller draws on a terminal (and how

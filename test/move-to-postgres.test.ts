@@ -11,7 +11,7 @@ import { createTempDatabase } from '../bench/pg.js';
 import { createApp, type App } from '../src/app.js';
 import { runCli } from '../src/cli/main.js';
 import { openDatabase, type Database } from '../src/db/database.js';
-import { lockPath } from '../src/db/lock.js';
+import { lockPath } from '../src/db/data-dir-lock.js';
 import { schema } from '../src/graphql/schema.js';
 import { restRoutes } from '../src/rest/routes.js';
 import { generateCompany, type GeneratedCompany } from './generated-company.js';

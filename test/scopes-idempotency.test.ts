@@ -102,6 +102,18 @@ describe('Idempotency-Key', () => {
     await post('/vehicles', vehicle, 'idem-probe');
     const { requestHash } = await db.idempotencyKey.findFirstOrThrow({ where: { key: 'idem-probe' } });
     await db.idempotencyKey.updateMany({ where: { key: 'idem-running' }, data: { requestHash } });
-    expectProblem(await post('/vehicles', vehicle, 'idem-running'), 409, 'conflict');
+    // on PostgreSQL a claim's owner is alive while it holds the claim's advisory lock (test/idempotency-crash.test.ts):
+    // another connection holds it here, as the process running the first request would
+    const { onPostgres, openTestDatabase } = await import('./helpers.js');
+    const { IDEMPOTENCY_LOCK } = await import('../src/graphql/idempotency.js');
+    const { createHash } = await import('node:crypto');
+    const owner = onPostgres ? await openTestDatabase() : null;
+    try {
+      const k = createHash('md5').update(`${env.a.id}\u0000${apiKeyId}\u0000idem-running`).digest().readInt32BE(0);
+      await owner?.session!.query('SELECT pg_advisory_lock($1::int, $2::int)', [IDEMPOTENCY_LOCK, k]);
+      expectProblem(await post('/vehicles', vehicle, 'idem-running'), 409, 'conflict');
+    } finally {
+      await owner?.close();
+    }
   });
 });

@@ -9,7 +9,7 @@ import { SMTPServer } from 'smtp-server';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../src/app.js';
-import { createDispatcher } from '../src/modules/webhooks/dispatcher.js';
+import { createDispatcher, DELIVERY_LOCK } from '../src/modules/webhooks/dispatcher.js';
 import { createTestEnv, onPostgres, openTestDatabase, uniq, type TestEnv } from './helpers.js';
 import { expectProblem, expectValidation } from './assertions.js';
 import pino from 'pino';
@@ -469,6 +469,41 @@ describe('the outbox survives the process', () => {
         await restarted.close();
       }
     } finally {
+      await env.close();
+    }
+  });
+
+  it.skipIf(!onPostgres)('PostgreSQL: a claim whose process lives is left alone; once that process is gone it is sent at once (no lease)', async () => {
+    const env = await createTestEnv({ dispatch: false, config: { webhookAllowPrivate: true } });
+    const owner = await openTestDatabase(); // the process that claimed the row: its own connection holds the row's lock
+    let ownerOpen = true;
+    let a: ReturnType<typeof createDispatcher> | undefined;
+    try {
+      const formId = await setup(env, [{ url: rx.url('/ok/claimed-by-a-living-process') }]);
+      await submit(env, formId);
+      await env.database.sql.query(`UPDATE "WebhookDelivery" SET status = 'sending', "claimedAt" = now() WHERE "formId" = $1`, [formId]);
+      const locked = await owner.session!.query<{ ok: boolean }>(
+        `SELECT pg_try_advisory_lock($1::int, ('x' || substr(md5("companyId" || '/' || uid), 1, 8))::bit(32)::int) AS ok FROM "WebhookDelivery" WHERE "formId" = $2`,
+        [DELIVERY_LOCK, formId],
+      );
+      expect(locked).toEqual([{ ok: true }]);
+      // a later pending row: once it is delivered, the claim statement has passed over the living claim too
+      const control = await setup(env, [{ url: rx.url('/ok/control') }]);
+      await submit(env, control);
+      a = createDispatcher({ logger: pino({ level: 'silent' }), allowPrivate: true, timeoutMs: 5000, mailFrom: 'x@y', pollMs: 20, database: env.database });
+      await until(() => rx.hits.find((h) => h.path === '/ok/control'), 'the control delivery');
+      await a.idle();
+      expect(rx.hits.filter((h) => h.path === '/ok/claimed-by-a-living-process')).toEqual([]);
+      expect((await deliveries(env, formId))[0].status).toBe('pending'); // sending, as clients see it
+      // the owner dies: its connection closes, and its lock with it
+      ownerOpen = false;
+      await owner.close();
+      await until(() => rx.hits.find((h) => h.path === '/ok/claimed-by-a-living-process'), 'the abandoned claim, sent again');
+      await a.idle();
+      expect((await deliveries(env, formId))[0].status).toBe('delivered');
+    } finally {
+      await a?.stop();
+      if (ownerOpen) await owner.close();
       await env.close();
     }
   });

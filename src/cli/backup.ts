@@ -4,7 +4,7 @@ import type { SingleBar } from 'cli-progress';
 import type { Command } from 'commander';
 import type { Config } from '../config.js';
 import { openDatabase, type Database } from '../db/database.js';
-import { lockHolder } from '../db/lock.js';
+import { lockHolder } from '../db/data-dir-lock.js';
 import type { OnProgress, Progress } from '../backup/backup.js';
 import { BackupError, FORMAT_VERSION } from '../backup/format.js';
 import type { Io } from './main.js';

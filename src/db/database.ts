@@ -5,7 +5,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
 import { PrismaClient } from '../generated/prisma/client.js';
-import { acquireDataDirLock } from './lock.js';
+import { acquireDataDirLock } from './data-dir-lock.js';
 import { applyMigrations } from './migrate.js';
 import { instrumentAdapter, type QueryListener } from './instrument.js';
 
@@ -33,9 +33,70 @@ export interface Database {
    * that stops listening.
    */
   listen?(channel: string, onMessage: (payload: string) => void, onState: (listening: boolean) => void): Promise<() => Promise<void>>;
+  /**
+   * This process's own connection (PostgreSQL only), for session-level advisory locks that say "this process is
+   * alive and working on X": PostgreSQL releases them when the process dies, whatever it was doing (the delivery
+   * dispatcher and Idempotency-Key claims). Opened on first use and again after it was lost.
+   */
+  session?: Session;
   /** The embedded database's data directory as one archive (PGlite `dumpDataDir`), to open copies from. */
   snapshot?(): Promise<Blob>;
   close(): Promise<void>;
+}
+
+/** One connection of this process, kept open (see `Database.session`). */
+export interface Session {
+  /** Runs a statement on the connection, opening it first when needed; throws while it cannot be opened. */
+  query<T = Record<string, unknown>>(text: string, params?: unknown[]): Promise<T[]>;
+  /** Moves on every new connection: the session-level locks taken on an older one were released with it. */
+  readonly generation: number;
+  close(): Promise<void>;
+}
+
+function pgSession(connectionString: string): Session {
+  let client: Promise<pg.Client> | null = null;
+  let generation = 0;
+  let closed = false;
+  const open = (): Promise<pg.Client> => {
+    if (closed) return Promise.reject(new Error('the database session is closed'));
+    if (client) return client;
+    const c = new pg.Client({ connectionString });
+    const lost = () => {
+      if (client === opened) client = null;
+    };
+    c.on('error', lost);
+    c.on('end', lost);
+    const opened: Promise<pg.Client> = c.connect().then(
+      () => {
+        generation++;
+        return c;
+      },
+      (e) => {
+        lost();
+        throw e;
+      },
+    );
+    client = opened;
+    return opened;
+  };
+  // one statement at a time on the connection (pg deprecates overlapping calls on one client)
+  let tail: Promise<unknown> = Promise.resolve();
+  return {
+    query<T>(text: string, params?: unknown[]) {
+      const run = tail.then(async () => (await (await open()).query(text, params as unknown[])).rows as T[]);
+      tail = run.catch(() => {});
+      return run;
+    },
+    get generation() {
+      return generation;
+    },
+    async close() {
+      closed = true;
+      const c = client;
+      client = null;
+      await c?.then((x) => x.end()).catch(() => {});
+    },
+  };
 }
 
 function pgListener(connectionString: string) {
@@ -167,14 +228,17 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
     pool.on('connect', (client) => client.on('error', () => {}));
     const adapterFactory = new PrismaPg(pool);
     const prisma = new PrismaClient({ adapter: opts.onQuery ? instrumentAdapter(adapterFactory, opts.onQuery) : adapterFactory });
+    const session = pgSession(opts.databaseUrl);
     db = {
       kind: 'postgres',
+      session,
       poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
       prisma,
       sql: poolSql(pool),
       adapterFactory,
       listen: pgListener(opts.databaseUrl),
       async close() {
+        await session.close();
         await prisma.$disconnect();
         await pool.end();
       },

@@ -26,6 +26,8 @@ const WHERE_OPS = new Set([
   'upsert',
 ]);
 const CREATE_OPS = new Set(['create', 'createMany', 'createManyAndReturn']);
+/** Operations that write: outside a transaction, each runs with the request's beforeCommit (TransactionHooks). */
+const WRITE_OPS = new Set([...CREATE_OPS, 'update', 'updateMany', 'updateManyAndReturn', 'upsert', 'delete', 'deleteMany']);
 
 // The client answers to a model's name as well as to its camelCase delegate key (`Vehicle` and `vehicle`, not in
 // its types): both are scoped, or the one left out would be the unscoped delegate.
@@ -168,8 +170,25 @@ function bindCompany(query: TemplateStringsArray | Prisma.Sql, values: unknown[]
   return new Prisma.Sql(sql.strings, sql.values.map((v) => (v === COMPANY ? companyId : v)));
 }
 
-export function scopedPrisma(client: PrismaClient | TxClient, companyId: string, inTransaction = false): ScopedPrisma {
+/**
+ * What a request adds to each transaction it opens through its scoped client: `beforeCommit` runs as the last
+ * statement of every top-level transaction, and a write statement outside one (a model write, `$executeRaw`,
+ * `$queryRaw`) runs in a transaction with it. The Idempotency-Key claim marks itself committed this way, in the
+ * write's own transaction (src/graphql/idempotency.ts); the hook's own model (IdempotencyKey) is left alone.
+ */
+export interface TransactionHooks {
+  beforeCommit?: (tx: ScopedPrisma) => Promise<unknown>;
+}
+
+export function scopedPrisma(client: PrismaClient | TxClient, companyId: string, inTransaction = false, hooks?: TransactionHooks): ScopedPrisma {
   const delegates = new Map<string, unknown>();
+  /** A statement outside a transaction, while the request has a beforeCommit: both in one transaction (Prisma's batch form). */
+  const alone = (statement: unknown): unknown => {
+    const before = hooks?.beforeCommit;
+    const t = client as PrismaClient;
+    if (inTransaction || !before || typeof t.$transaction !== 'function') return statement;
+    return t.$transaction([statement, before(scoped)] as Prisma.PrismaPromise<unknown>[]).then((results) => results[0]);
+  };
   const scoped: ScopedPrisma = new Proxy(client as object, {
     get(target, prop, receiver) {
       if (prop === 'companyId') return companyId;
@@ -179,7 +198,15 @@ export function scopedPrisma(client: PrismaClient | TxClient, companyId: string,
           // already in a transaction: join it (Prisma's transaction client would open a savepoint, which not every
           // driver adapter supports)
           if (inTransaction || typeof t.$transaction !== 'function') return fn(receiver as ScopedPrisma);
-          return t.$transaction((tx) => fn(scopedPrisma(tx as TxClient, companyId, true)), { timeout: 20_000, maxWait: 20_000, ...options });
+          return t.$transaction(
+            async (tx) => {
+              const inner = scopedPrisma(tx as TxClient, companyId, true);
+              const out = await fn(inner);
+              if (hooks?.beforeCommit) await hooks.beforeCommit(inner);
+              return out;
+            },
+            { timeout: 20_000, maxWait: 20_000, ...options },
+          );
         };
       }
       if (prop === '$queryRaw' || prop === '$executeRaw') {
@@ -192,7 +219,7 @@ export function scopedPrisma(client: PrismaClient | TxClient, companyId: string,
               `${prop} on a company-scoped client must name the company with \${COMPANY} (a statement that crosses companies on purpose goes through crossCompany)`,
             );
           }
-          return run.call(target, bound);
+          return alone(run.call(target, bound));
         };
       }
       // every other client-level operation ($queryRawUnsafe, $executeRawUnsafe, $queryRawTyped, $runCommandRaw,
@@ -219,6 +246,7 @@ export function scopedPrisma(client: PrismaClient | TxClient, companyId: string,
                 throw new Error(`${model}.${op} is not supported by the company-scoped client`);
               };
             }
+            if (WRITE_OPS.has(op) && model !== 'IdempotencyKey') return (args?: unknown) => alone(fn.call(t, scopeArgs(model, op, args, companyId)));
             return (args?: unknown) => fn.call(t, scopeArgs(model, op, args, companyId));
           },
         });

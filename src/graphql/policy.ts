@@ -34,6 +34,7 @@ import { AppError, BadRequestError, ForbiddenError, RateLimitedError, Validation
 import { forbiddenMessage, mayCall, type RequiredScope } from '../auth/scopes.js';
 import { findNul, MAX_JSON_DEPTH } from '../http/json-guard.js';
 import { createIdempotency } from './idempotency.js';
+import type { Session } from '../db/database.js';
 import { appErrorAsGraphQL } from './errors.js';
 import { validationErrorFrom } from './validation.js';
 import { checkOf } from './inputs.js';
@@ -268,6 +269,8 @@ export const errorResult = (e: AppError) => ({ errors: [appErrorAsGraphQL(e)] })
 export interface PolicyDeps {
   /** Honour Idempotency-Key (records in the database). */
   idempotency?: boolean;
+  /** PostgreSQL: this process's own connection, whose advisory locks tell other processes a claim's owner is alive. */
+  session?: Session;
   /** Who wrote what: each mutation is logged with its fields, key and user (never key material). */
   logger?: Pick<Logger, 'info'>;
   /** Counts operations by type (metrics). */
@@ -275,7 +278,7 @@ export interface PolicyDeps {
 }
 
 export function operationPolicy(deps: PolicyDeps = {}): Plugin<{ fleet?: RequestContext }> {
-  const idempotency = deps.idempotency ? createIdempotency() : null;
+  const idempotency = deps.idempotency ? createIdempotency({ session: deps.session }) : null;
   return {
     onValidate({ addValidationRule }) {
       addValidationRule(literalValues);

@@ -12,6 +12,7 @@ const PROBLEM_CODES: [string, number, string][] = [
   ['payload_too_large', 413, 'The body is over the size limit (1 MiB by default).'],
   ['unsupported_media_type', 415, 'The body is not `application/json`.'],
   ['idempotency_mismatch', 422, 'The `Idempotency-Key` was used before with another request body.'],
+  ['idempotency_outcome_lost', 422, 'The request first sent with this `Idempotency-Key` committed its write, but its server process stopped before storing the answer: it is not run again; read the records back.'],
   ['rate_limited', 429, 'Too many requests for this API key (or failed authentications from this address); see `Retry-After` and `RateLimit`.'],
   ['headers_too_large', 431, 'The request line and headers are over the 16 KB limit.'],
   ['internal_error', 500, 'An unexpected error; it has been logged.'],

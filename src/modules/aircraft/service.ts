@@ -1,7 +1,7 @@
 import type DataLoader from 'dataloader';
 import { uidLoader } from '../../db/loaders.js';
 import { z } from 'zod';
-import { lockRows } from '../../db/locks.js';
+import { lockRows } from '../../db/row-locks.js';
 import { pageArgs, readPage, type Page, type PageArgs } from '../../db/keyset.js';
 import { retrying } from '../../db/retry.js';
 import type { Aircraft } from '../../generated/prisma/client.js';

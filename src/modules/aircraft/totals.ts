@@ -1,5 +1,5 @@
 import { Prisma } from '../../generated/prisma/client.js';
-import { lockRows } from '../../db/locks.js';
+import { lockRows } from '../../db/row-locks.js';
 import { COMPANY, type ScopedPrisma } from '../../db/scoped.js';
 import { updatedAtNow } from '../../db/timestamps.js';
 

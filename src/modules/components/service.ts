@@ -1,5 +1,5 @@
 import type { Component, Prisma } from '../../generated/prisma/client.js';
-import { lockAndRead, lockedWrite, type LockTarget } from '../../db/locked.js';
+import { lockAndRead, lockedWrite, type LockTarget } from '../../db/row-locks.js';
 import { COMPANY, type ScopedPrisma } from '../../db/scoped.js';
 import { updatedAtNow } from '../../db/timestamps.js';
 import { ConflictError, NotFoundError, invalid, type FieldError } from '../../errors.js';

@@ -15,7 +15,7 @@ import { asTrackingMap } from '../tracking/schema.js';
 import { afterCursor, allPages, toPage } from '../../db/keyset.js';
 import { withKeys, type RowQuery } from '../../db/selection.js';
 import { retrying } from '../../db/retry.js';
-import { lockAndRead, type LockTarget } from '../../db/locked.js';
+import { lockAndRead, type LockTarget } from '../../db/row-locks.js';
 import { jsonEqual } from '../../lib/json.js';
 import { CHECKED_FIELDS, aircraftErrors, checkTracking, fail, lastSeen, planInsert, split, withoutNulls, type InsertPlan, type NewLog } from './plan.js';
 import { deleteLogsWithTotals, insertLogsIfAircraftUnchanged } from './set-write.js';
@@ -64,7 +64,7 @@ function filterWhere(f: z.output<typeof FlightLogFilterSchema>) {
   return where;
 }
 
-/** A log's row for read-modify-write (src/db/locked.ts). */
+/** A log's row for read-modify-write (src/db/row-locks.ts). */
 const LOG_ROW: LockTarget<FlightLog> = { table: 'FlightLog', what: 'flight log', read: (tx, uid) => tx.flightLog.findFirst({ where: { uid } }) };
 
 export class FlightLogService {

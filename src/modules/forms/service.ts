@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Form, Prisma } from '../../generated/prisma/client.js';
 import type { ScopedCreate, ScopedPrisma } from '../../db/scoped.js';
-import { lockedWrite, type LockTarget } from '../../db/locked.js';
+import { lockedWrite, type LockTarget } from '../../db/row-locks.js';
 import { ConflictError, NotFoundError, ValidationError } from '../../errors.js';
 import { newUid } from '../../lib/ids.js';
 import { parseFilter } from '../../lib/params.js';
@@ -52,7 +52,7 @@ export interface FormWriteResult {
  */
 type FormColumns = Record<string, unknown> & Pick<ScopedCreate<'Form'>, 'name' | 'code' | 'department' | 'sections'>;
 
-/** A template's row for read-modify-write (src/db/locked.ts). */
+/** A template's row for read-modify-write (src/db/row-locks.ts). */
 const FORM_ROW: LockTarget<Form> = { table: 'Form', what: 'form', read: (tx, uid) => tx.form.findFirst({ where: { uid } }) };
 
 export class FormService {

@@ -1,5 +1,5 @@
 import { Prisma, type CompletedScheduleItem, type ScheduleItem } from '../../generated/prisma/client.js';
-import { lockedWrite, type LockTarget } from '../../db/locked.js';
+import { lockedWrite, type LockTarget } from '../../db/row-locks.js';
 import type { ScopedUpdate } from '../../db/scoped.js';
 import { ConflictError, invalid, type FieldError } from '../../errors.js';
 import { now } from '../../lib/clock.js';

@@ -8,7 +8,7 @@ import type { User } from '../../generated/prisma/client.js';
 import type { ScopedPrisma } from '../../db/scoped.js';
 import { ConflictError, NotFoundError, ValidationError, fieldErrorsFromZod, type FieldError } from '../../errors.js';
 import { serviceCheck } from '../../graphql/validation.js';
-import { lockRows } from '../../db/locks.js';
+import { lockRows } from '../../db/row-locks.js';
 import { newUid } from '../../lib/ids.js';
 import type { WriteResult } from '../../lib/write-result.js';
 import { changesBetween, recordAudit, type AuditActor } from '../audit/service.js';

@@ -12,7 +12,7 @@ import { graphqlType } from '../../lib/graphql-hint.js';
 import { withKeys, type RowQuery } from '../../db/selection.js';
 import { pageArgs, readPage, type Page } from '../../db/keyset.js';
 import { serviceCheck } from '../../graphql/validation.js';
-import { lockAndRead, lockedWrite, type LockTarget } from '../../db/locked.js';
+import { lockAndRead, lockedWrite, type LockTarget } from '../../db/row-locks.js';
 import { batchList, runSetBatch } from '../../lib/batch.js';
 import { jsonEqual } from '../../lib/json.js';
 import { LONG_TEXT_MAX, SHORT_TEXT_MAX, tooLong } from '../../lib/text.js';
@@ -155,7 +155,7 @@ export function createVehicleLoader(db: ScopedPrisma) {
   return uidLoader((args) => db.vehicle.findMany(args));
 }
 
-/** A vehicle's row for read-modify-write (src/db/locked.ts). */
+/** A vehicle's row for read-modify-write (src/db/row-locks.ts). */
 const VEHICLE_ROW: LockTarget<Vehicle> = { table: 'Vehicle', what: 'vehicle', read: (tx, uid) => tx.vehicle.findFirst({ where: { uid } }) };
 
 export class VehicleService {

@@ -9,9 +9,15 @@ import { createSender, notificationEmail, notificationSms, type AttemptResult, t
  * The delivery dispatcher (docs/contract/gaps.md §6, §10; docs/webhooks.md): sends pending outbox rows after their submission
  * committed, never inside a request. Rows are claimed with `FOR UPDATE SKIP LOCKED` (status `sending`), so with
  * several server processes on one PostgreSQL each row is sent by exactly one of them; each claimed row gets one
- * attempt and its outcome (delivered, failed, skipped) is recorded: no automatic retry (docs/contract/api-v1.md §6). A row claimed
- * by a process that died before recording an outcome is claimed again after CLAIM_LEASE (so a crash between
- * commit and send still delivers). This process's submissions wake it at once; it also polls for the others'.
+ * attempt and its outcome (delivered, failed, skipped) is recorded: no automatic retry (docs/contract/api-v1.md §6).
+ * A row whose process died before recording its outcome is claimed again, so a crash between commit and send still
+ * delivers (and a delivery in flight at the crash may arrive twice, with the same `webhook-id`):
+ * - on PostgreSQL, as soon as the process is gone: the claim also takes a session-level advisory lock on the row
+ *   (on the process's own connection, `Database.session`), held until its outcome is recorded; PostgreSQL releases
+ *   it when the process dies, and a `sending` row whose lock nobody holds is claimed again by the next poll of any
+ *   dispatcher. No lease, so a slow but living process never has its rows taken from it (docs/scaling.md);
+ * - on the embedded database (one process), after CLAIM_LEASE.
+ * This process's submissions wake it at once; it also polls for the others'.
  */
 const events = new EventEmitter();
 events.setMaxListeners(0);
@@ -39,9 +45,18 @@ interface ClaimedRow {
   target: string;
   messageId: string;
   payload: Record<string, unknown>;
+  /** PostgreSQL: the row's advisory lock key, whether this claim got it, and the session generation it was taken on. */
+  lockKey?: number;
+  locked?: boolean;
+  generation?: number;
 }
 
 const CLAIM_LEASE_MS = 5 * 60_000;
+
+/** The first key of the dispatcher's advisory locks (`pg_try_advisory_lock(DELIVERY_LOCK, row)`): "fodl". */
+export const DELIVERY_LOCK = 0x666f646c;
+/** The second key: 32 bits of the row's md5, as SQL computes it (a collision only makes a row look alive longer). */
+const ROW_LOCK_KEY = `('x' || substr(md5(d."companyId" || '/' || d.uid), 1, 8))::bit(32)::int`;
 
 export function createDispatcher(opts: DispatcherOptions) {
   const sender = createSender(opts);
@@ -52,7 +67,45 @@ export function createDispatcher(opts: DispatcherOptions) {
   let stopped = false;
   const inFlight = new Set<Promise<unknown>>();
 
+  const session = opts.database.session;
+
   async function claim(): Promise<ClaimedRow[]> {
+    if (session) {
+      // Claimed with the row lock (SKIP LOCKED: each row by one dispatcher) and, in the same statement, an advisory
+      // lock on the row for as long as this process works on it: a `sending` row without one was left by a process
+      // that died. The lock is taken before the claim commits, so no dispatcher ever sees `sending` without it. Like
+      // the Prisma claim below, the one statement here that crosses companies ('delivery outbox', src/db/scoped.ts).
+      const rows = await session.query<ClaimedRow>(
+        `UPDATE "WebhookDelivery" d SET status = 'sending', "claimedAt" = now()
+         FROM (SELECT "companyId", uid FROM "WebhookDelivery" d
+               WHERE status = 'pending'
+                  OR (status = 'sending' AND NOT EXISTS (
+                        SELECT 1 FROM pg_locks l
+                        WHERE l.locktype = 'advisory' AND l.granted AND l.objsubid = 2
+                          AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
+                          AND l.classid = $1::int::oid AND l.objid = (${ROW_LOCK_KEY})::oid))
+               ORDER BY "createdAt", uid LIMIT $2::int FOR UPDATE SKIP LOCKED) c
+         WHERE d."companyId" = c."companyId" AND d.uid = c.uid
+         RETURNING d."companyId", d.uid, d."formId", d.channel, d.target, d."messageId", d.payload,
+                   pg_try_advisory_lock($1::int, ${ROW_LOCK_KEY}) AS locked, ${ROW_LOCK_KEY} AS "lockKey"`,
+        [DELIVERY_LOCK, batch],
+      );
+      // the connection the locks were taken on (the query opens one when there is none)
+      for (const r of rows) r.generation = session.generation;
+      // A row whose lock another session holds is not sent: that session is a process that died in the middle of its
+      // own claim of the row (its transaction rolled back, its session lock not yet released) or, rarely, a
+      // collision of keys. Sent without the lock, the row would look abandoned to every other dispatcher as soon
+      // as that session ends, and be sent twice. It goes back to pending, for a later round.
+      const unlocked = rows.filter((r) => !r.locked);
+      if (unlocked.length) {
+        await session.query(
+          `UPDATE "WebhookDelivery" SET status = 'pending', "claimedAt" = NULL
+           WHERE ("companyId", uid) IN (SELECT * FROM unnest($1::text[], $2::text[])) AND status = 'sending'`,
+          [unlocked.map((r) => r.companyId), unlocked.map((r) => r.uid)],
+        );
+      }
+      return rows.filter((r) => r.locked);
+    }
     const lease = Math.max(CLAIM_LEASE_MS, 3 * opts.timeoutMs);
     // the outbox is one queue for every company of the database: the claim is the one statement here that is not
     // company-scoped (each claimed row is then read and recorded through its company's scoped client)
@@ -85,10 +138,19 @@ export function createDispatcher(opts: DispatcherOptions) {
     } catch (e) {
       result = { status: 'failed', durationMs: 0, error: (e as Error).message };
     }
-    await scopedPrisma(prisma, row.companyId).webhookDelivery.updateMany({
-      where: { uid: row.uid },
-      data: { status: result.status, statusCode: result.statusCode ?? null, durationMs: result.durationMs, error: result.error?.slice(0, 1000) ?? null, attemptedAt: new Date() },
-    });
+    try {
+      await scopedPrisma(prisma, row.companyId).webhookDelivery.updateMany({
+        where: { uid: row.uid },
+        data: { status: result.status, statusCode: result.statusCode ?? null, durationMs: result.durationMs, error: result.error?.slice(0, 1000) ?? null, attemptedAt: new Date() },
+      });
+    } finally {
+      // recorded (committed): the row is no longer anyone's to re-claim, so its lock goes (unless the connection it
+      // was taken on is gone, and the lock with it). Not recorded (the database failed): the lock goes too, so the
+      // row, still `sending`, is claimed and sent again rather than held by this process for good
+      if (session && row.lockKey !== undefined && row.generation === session.generation) {
+        await session.query('SELECT pg_advisory_unlock($1::int, $2::int)', [DELIVERY_LOCK, row.lockKey]).catch(() => {});
+      }
+    }
     opts.onOutcome?.(row.channel, result.status);
     opts.logger.info({ delivery: row.uid, channel: row.channel, status: result.status, statusCode: result.statusCode, ms: result.durationMs }, 'delivery');
   }

@@ -1,7 +1,28 @@
+import { Prisma } from '../generated/prisma/client.js';
+import { COMPANY, type ScopedPrisma } from './scoped.js';
 import { NotFoundError } from '../errors.js';
-import { lockRows } from './locks.js';
 import { retrying } from './retry.js';
-import type { ScopedPrisma } from './scoped.js';
+
+/**
+ * Row locks: `lockRows` locks a company's rows for read-modify-write; `lockAndRead` and
+ * `lockedWrite` run one row's read-modify-write under its lock, retried on a lost deadlock or serialization race.
+ * (The data directory's lock file, which keeps a second server off an embedded database, is src/db/data-dir-lock.ts.)
+ */
+/**
+ * Row locks for read-modify-write: `SELECT ... FOR UPDATE` on a company's rows, sorted by uid so two writers
+ * never wait on each other in opposite orders. Returns the uids that exist (and are now locked).
+ */
+const TABLES = new Set(['Aircraft', 'Vehicle', 'Component', 'ScheduleItem', 'FlightLog', 'Form', 'User']);
+
+export async function lockRows(tx: ScopedPrisma, table: string, uids: Iterable<string>): Promise<Set<string>> {
+  if (!TABLES.has(table)) throw new Error(`lockRows: unknown table ${table}`);
+  const list = [...new Set(uids)].sort();
+  if (!list.length) return new Set();
+  const rows = await tx.$queryRaw<{ uid: string }[]>(
+    Prisma.sql`SELECT uid FROM ${Prisma.raw(`"${table}"`)} WHERE "companyId" = ${COMPANY} AND uid = ANY(${list}::text[]) ORDER BY uid FOR UPDATE`,
+  );
+  return new Set(rows.map((r) => r.uid));
+}
 
 /**
  * Read-modify-write of one row. The row is locked before it is read, so no other writer can change it between the
