@@ -1,4 +1,6 @@
 import { ValidationError } from '../errors.js';
+import { z } from 'zod';
+import { LimitParam, PAGE_MAX } from '../lib/params.js';
 
 /**
  * Keyset pagination on (a timestamp, uid), both descending: stable under inserts, no offsets. The cursor is the
@@ -57,4 +59,99 @@ export async function* allPages<T>(list: (cursor: string | undefined) => Promise
     if (page.data.length) yield page.data;
     cursor = page.nextCursor ?? undefined;
   } while (cursor);
+}
+
+/**
+ * Every other list (gaps.md §17) is ordered by string columns ascending, the last one the uid (unique): aircraft by
+ * registration, users by displayName, vehicles by registration, components by name and serial number. One cursor,
+ * one `where` and one page cut serve them all, so a list keeps its documented order and the cursor continues it
+ * exactly: each record once, none skipped, stable under inserts.
+ */
+
+const BAD_CURSOR = 'cursor is not a nextCursor this service issued';
+
+/** Records a list answers when no `limit` is sent: small companies see every record, no list is unbounded. */
+export const LIST_DEFAULT = 1000;
+
+/**
+ * The page arguments of every list, one definition (REST query parameters, GraphQL arguments, MCP tool inputs are
+ * derived from it): spread into a list's filter schema, or used alone by a list without filters.
+ */
+export const pageArgs = (order: readonly string[]) => ({
+  limit: LimitParam.optional().describe(
+    `Page size, 1 to ${PAGE_MAX}; without it at most ${LIST_DEFAULT.toLocaleString('en-US')} records, and a nextCursor when there are more`,
+  ),
+  // checked with the other arguments, so a bad cursor is refused where and as a bad limit is, on every channel
+  cursor: z
+    .string()
+    .min(1, BAD_CURSOR)
+    .max(4000, BAD_CURSOR)
+    .refine((s) => decodeKeys(s, order.length) !== null, BAD_CURSOR)
+    .optional()
+    .describe('The nextCursor of the previous page'),
+});
+export interface PageArgs {
+  limit?: number;
+  cursor?: string;
+}
+
+/** A page of a list: `nextCursor` is null on the last page (always present, see docs/api-notes.md). */
+export interface Page<T> {
+  data: T[];
+  count: number;
+  nextCursor: string | null;
+}
+
+
+function decodeKeys(s: string, size: number): string[] | null {
+  try {
+    const v: unknown = JSON.parse(Buffer.from(s, 'base64url').toString('utf8'));
+    if (!Array.isArray(v) || v.length !== size) return null;
+    if (!v.every((x) => typeof x === 'string' && x.length <= 1000 && !x.includes('\u0000'))) return null;
+    return v as string[];
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The Prisma `where` for rows after the cursor in the order `keys` (string columns, ascending, last one unique).
+ * 400 `invalid <what> query` with `/cursor` for a cursor this service did not issue for such a list.
+ */
+export function afterKeys(keys: readonly string[], cursor: string, what: string): Record<string, unknown> {
+  const values = decodeKeys(cursor, keys.length);
+  // the schema (pageArgs) refused it already on every channel; this guards a service called without it
+  if (!values) throw new ValidationError(`invalid ${what} query`, [{ path: '/cursor', message: BAD_CURSOR }]);
+  // (k0 > v0) or (k0 = v0 and k1 > v1) or ...; the leading k0 >= v0 lets the index seek to the cursor
+  const or = keys.map((key, i) => ({ ...Object.fromEntries(keys.slice(0, i).map((k, j) => [k, values[j]])), [key]: { gt: values[i] } }));
+  return { AND: [{ [keys[0]!]: { gte: values[0] } }, { OR: or }] };
+}
+
+/** Prisma orderBy of `keys`, ascending. */
+export const orderOf = (keys: readonly string[]) => keys.map((k) => ({ [k]: 'asc' as const }));
+
+/** Cuts the `limit + 1` rows read in the order `keys` into a page and the cursor of the next one (null at the end). */
+export function pageByKeys<T>(rows: T[], limit: number, keys: readonly string[]): Page<T> {
+  const data = rows.slice(0, limit);
+  const last = data[data.length - 1] as Record<string, unknown> | undefined;
+  const nextCursor =
+    rows.length > limit && last ? Buffer.from(JSON.stringify(keys.map((k) => String(last[k]))), 'utf8').toString('base64url') : null;
+  return { data, count: data.length, nextCursor };
+}
+
+/**
+ * One page of a list ordered by `keys`: `read` gets the `where` (filter plus cursor), the order and `take`.
+ * The filter's own `where` is kept as is; the cursor's condition is added beside it.
+ */
+export async function readPage<T>(
+  args: PageArgs,
+  keys: readonly string[],
+  what: string,
+  where: object,
+  read: (q: { where: object; orderBy: Record<string, 'asc'>[]; take: number }) => Promise<T[]>,
+): Promise<Page<T>> {
+  const limit = args.limit ?? LIST_DEFAULT;
+  const w = args.cursor ? { AND: [where, afterKeys(keys, args.cursor, what)] } : where;
+  const rows = await read({ where: w, orderBy: orderOf(keys), take: limit + 1 });
+  return pageByKeys(rows, limit, keys);
 }

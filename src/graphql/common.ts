@@ -1,5 +1,7 @@
 import { builder } from './builder.js';
 
+type BuilderTypes = typeof builder extends PothosSchemaTypes.SchemaBuilder<infer T> ? T : never;
+
 import { WRITE_STATUSES, type WriteResult } from '../lib/write-result.js';
 
 /** Result types shared by every resource's mutations (the status family is src/lib/write-result.ts). */
@@ -40,4 +42,20 @@ export function stripNulls<T extends Record<string, unknown>>(o: T): { [K in key
   const out: { [K in keyof T]?: Exclude<T[K], null> } = {};
   for (const [k, v] of Object.entries(o) as [keyof T, T[keyof T]][]) if (v !== null && v !== undefined) out[k] = v as Exclude<T[keyof T], null>;
   return out;
+}
+
+/**
+ * The fields every list bounded by gaps.md §17 has besides `data`: the page's size and the cursor of the next page,
+ * null on the last one. On REST (and MCP) `nextCursor` is left out when null, so a list that fits in one answer is
+ * the body it always was, `{data, count}` (docs/api-notes.md, "Lists"). One definition, spread into each list type.
+ */
+export function pageFields<P extends { count: number; nextCursor: string | null }>(t: PothosSchemaTypes.ObjectFieldBuilder<BuilderTypes, P>) {
+  return {
+    count: t.int({ description: 'Records in this page', resolve: (p) => p.count }),
+    nextCursor: t.string({
+      nullable: true,
+      description: 'Pass as `cursor` for the next page; null (left out on REST) at the end',
+      resolve: (p) => p.nextCursor,
+    }),
+  };
 }

@@ -1,10 +1,13 @@
 import { builder } from '../../graphql/builder.js';
+import { pageFields, stripNulls } from '../../graphql/common.js';
+import { argsFromSchema } from '../../graphql/inputs.js';
+import type { Page } from '../../db/keyset.js';
 import { jsonOf } from '../../rest/representation.js';
 import { NumberMapSchema, TrackingMapSchema } from '../tracking/schema.js';
 import { WriteResultType } from '../../graphql/common.js';
 import { inputFromSchema } from '../../graphql/inputs.js';
 import { adminOnly } from '../../auth/scopes.js';
-import { CreateAircraftCheck, UpdateAircraftCheck, totalsOf, type Aircraft } from './service.js';
+import { AircraftListArgsSchema, CreateAircraftCheck, UpdateAircraftCheck, totalsOf, type Aircraft } from './service.js';
 
 /**
  * Aircraft on GraphQL, and through it on REST and MCP (docs/decisions/0007-defined-once.md): the object below is the
@@ -52,21 +55,19 @@ export const AircraftType = builder.prismaObject('Aircraft', {
   }),
 });
 
-export const AircraftListType = builder.objectRef<{ data: Aircraft[]; count: number }>('AircraftList').implement({
+export const AircraftListType = builder.objectRef<Page<Aircraft>>('AircraftList').implement({
   fields: (t) => ({
     data: t.field({ type: [AircraftType], resolve: (p) => p.data }),
-    count: t.exposeInt('count'),
+    ...pageFields(t),
   }),
 });
 
 builder.queryFields((t) => ({
   aircraftList: t.field({
     type: AircraftListType,
-    description: 'All aircraft of the company, with their tracking schemas and totals.',
-    resolve: async (_root, _args, ctx) => {
-      const data = await ctx.services.aircraft.list();
-      return { data, count: data.length };
-    },
+    description: 'Aircraft of the company by registration, with their tracking schemas and totals, a page at a time.',
+    args: argsFromSchema(t, 'AircraftListArgs', AircraftListArgsSchema, 'aircraft'),
+    resolve: (_root, args, ctx) => ctx.services.aircraft.list(stripNulls(args)),
   }),
   aircraft: t.prismaField({
     type: 'Aircraft',

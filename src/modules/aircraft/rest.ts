@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineRoutes, named } from '../../rest/contract.js';
-import { CreateAircraftSchema, UpdateAircraftSchema } from './service.js';
+import { AircraftListArgsSchema, CreateAircraftSchema, UpdateAircraftSchema } from './service.js';
 
 const idParam = z.object({ id: z.string().min(1).describe('Aircraft uid') });
 
@@ -16,9 +16,12 @@ export const aircraftRoutes = defineRoutes([
     path: '/aircraft',
     tag: 'Aircraft',
     summary: 'List aircraft',
-    description: 'All aircraft of the company, with their tracking schemas, running totals and initial values.',
+    description:
+      'Aircraft of the company by registration, then uid, with their tracking schemas, running totals and initial values. ' +
+      'Without `limit` at most 1,000; page with `limit` and the `nextCursor` of the previous page.',
+    query: AircraftListArgsSchema,
     status: 200,
-    errors: [],
+    errors: [400],
   },
   {
     operationId: 'getAircraft',

@@ -2,6 +2,7 @@ import type DataLoader from 'dataloader';
 import { uidLoader } from '../../db/loaders.js';
 import { z } from 'zod';
 import { lockRows } from '../../db/row-locks.js';
+import { pageArgs, readPage, type Page, type PageArgs } from '../../db/keyset.js';
 import { retrying } from '../../db/retry.js';
 import type { Aircraft } from '../../generated/prisma/client.js';
 import type { ScopedPrisma } from '../../db/scoped.js';
@@ -56,6 +57,10 @@ const refineSchemas = (a: Schemas, ctx: z.core.$RefinementCtx) => {
 export const AircraftInputSchema = AircraftFields.extend({ uid: z.string().min(1).max(128) }).strict().superRefine(refineSchemas);
 export type AircraftInput = z.input<typeof AircraftInputSchema>;
 
+/** The order of the aircraft list; its cursor continues it. */
+const AIRCRAFT_ORDER = ['registration', 'uid'];
+/** The aircraft list's arguments: a page (gaps.md §17). */
+export const AircraftListArgsSchema = z.object(pageArgs(AIRCRAFT_ORDER)).strict();
 /** Fields the server sets: sending one is a 400 that names it (not "unknown field"). */
 const AIRCRAFT_SERVER_CONTROLLED = ['uid', 'companyId', 'totals', 'createdAt', 'updatedAt'] as const;
 
@@ -201,10 +206,11 @@ export class AircraftService {
     private readonly actor: () => AuditActor = () => ({ keyId: null, userId: null, channel: 'internal' }),
   ) {}
 
-  async list(): Promise<Aircraft[]> {
-    const rows = await this.db.aircraft.findMany({ orderBy: [{ registration: 'asc' }, { uid: 'asc' }] });
-    for (const r of rows) this.loader.prime(r.uid, r);
-    return rows;
+  /** A page of aircraft by registration, then uid (docs/api-notes.md, lists). */
+  async list(page: PageArgs = {}): Promise<Page<Aircraft>> {
+    const out = await readPage(page, AIRCRAFT_ORDER, 'aircraft', {}, (q) => this.db.aircraft.findMany(q));
+    for (const r of out.data) this.loader.prime(r.uid, r);
+    return out;
   }
 
   /** The aircraft, or 404 (an aircraft of another company is not found). */

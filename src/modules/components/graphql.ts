@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { queryFromInfo } from '@pothos/plugin-prisma';
 import { builder } from '../../graphql/builder.js';
-import { WriteResultType, stripNulls } from '../../graphql/common.js';
+import { WriteResultType, pageFields, stripNulls } from '../../graphql/common.js';
 import { argsFromSchema, enumOf, inputFromSchema } from '../../graphql/inputs.js';
 import { REST_HIDDEN, REST_NULLABLE, jsonOf } from '../../rest/representation.js';
 import type { CounterBinding } from './counters.js';
@@ -150,7 +150,7 @@ export const ComponentType = builder.prismaObject('Component', {
 export const ComponentListType = builder.objectRef<ComponentList>('ComponentList').implement({
   fields: (t) => ({
     data: t.field({ type: [ComponentType], resolve: (l) => l.data }),
-    count: t.exposeInt('count'),
+    ...pageFields(t),
   }),
 });
 

@@ -1,6 +1,7 @@
 import DataLoader from 'dataloader';
 import type { Component, Prisma } from '../../generated/prisma/client.js';
 import { withKeys, type RowQuery } from '../../db/selection.js';
+import { orderOf, readPage, type Page } from '../../db/keyset.js';
 import { uidLoader } from '../../db/loaders.js';
 import type { ScopedPrisma } from '../../db/scoped.js';
 import { NotFoundError, ValidationError, type FieldError } from '../../errors.js';
@@ -23,7 +24,7 @@ import {
   type Readings,
   type TreeNode,
 } from './counters.js';
-import type { ComponentFilter } from './schema.js';
+import { COMPONENT_ORDER, type ComponentFilter } from './schema.js';
 
 /**
  * Components as every channel reads them (docs/api-notes.md "Components"): counter values are recomputed on every
@@ -50,10 +51,7 @@ export interface CounterView {
   value: number;
 }
 
-export interface ComponentList {
-  data: Component[];
-  count: number;
-}
+export type ComponentList = Page<Component>;
 
 /** What counter readings need of a component row (a request may have read no more of it). */
 export type CounterRow = Pick<Component, 'uid' | 'ancestorUids' | 'counters'>;
@@ -259,13 +257,14 @@ export class ComponentReader implements ComponentLiveSource {
 
   /** The components of a checked filter, by name, serial number and uid. */
   async list(filter: ComponentFilter = {}, query?: RowQuery): Promise<ComponentList> {
-    const { state, type, parentUid, rootAssetUid, partNumber, serialNumber, includeDeleted } = filter;
+    const { state, type, parentUid, rootAssetUid, partNumber, serialNumber, includeDeleted, ...page } = filter;
     // a filter left out is undefined, which Prisma reads as no condition
     const where: Prisma.ComponentWhereInput = { state, type, parentUid, rootAssetUid, partNumber, serialNumber };
     if (!includeDeleted) where.status = { not: 'deleted' };
-    const rows = await this.db.component.findMany({ select: query?.select, where, orderBy: ORDER });
-    if (!query) this.ev.prime(rows); // whole rows only: the evaluator reads ancestors and names from them
-    return { data: rows, count: rows.length };
+    const select = withKeys(query, COMPONENT_ORDER)?.select;
+    const out = await readPage(page, COMPONENT_ORDER, 'component', where, (q) => this.db.component.findMany({ ...q, select }) as Promise<Component[]>);
+    if (!query) this.ev.prime(out.data); // whole rows only: the evaluator reads ancestors and names from them
+    return out;
   }
 
   /** A component of the company (soft-deleted ones too, with status `deleted`), or 404. */
@@ -354,4 +353,4 @@ export class ComponentReader implements ComponentLiveSource {
   }
 }
 
-const ORDER: Prisma.ComponentOrderByWithRelationInput[] = [{ name: 'asc' }, { serialNumber: 'asc' }, { uid: 'asc' }];
+const ORDER: Prisma.ComponentOrderByWithRelationInput[] = orderOf(COMPONENT_ORDER);

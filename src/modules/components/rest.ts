@@ -27,7 +27,7 @@ export const componentRoutes = defineRoutes([
     path: '/components',
     tag: TAG,
     summary: 'List components',
-    description: 'Soft-deleted components are left out unless includeDeleted=true. Ordered by name, serial number, uid.',
+    description: 'Soft-deleted components are left out unless includeDeleted=true. Ordered by name, serial number, uid. Without `limit` at most 1,000; page with `limit` and the `nextCursor` of the previous page.',
     query: ComponentFilterSchema,
     status: 200,
     errors: [400],

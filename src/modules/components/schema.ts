@@ -4,6 +4,7 @@ import { checkKeys, pickKeys } from '../../lib/keys.js';
 import { graphqlType, typedAs } from '../../lib/graphql-hint.js';
 import { serviceCheck } from '../../graphql/validation.js';
 import { BoolParam } from '../../lib/params.js';
+import { pageArgs } from '../../db/keyset.js';
 import { trackingValue } from '../tracking/value.js';
 import { LABEL_MAX, LONG_TEXT_MAX, SHORT_TEXT_MAX, tooLong } from '../../lib/text.js';
 import {
@@ -167,6 +168,9 @@ export const ResetSchema = z.object({
   newValue: nonNegative('newValue').describe('Usually 0'),
 }).strict();
 
+/** The order of every component list (name, serial number, uid); the list's cursor continues it. */
+export const COMPONENT_ORDER = ['name', 'serialNumber', 'uid'];
+
 export const ComponentFilterSchema = z.object({
   state: stateEnum().optional().describe('Only components in this state'),
   type: z.string().min(1).optional().describe('Only components of this type'),
@@ -175,6 +179,7 @@ export const ComponentFilterSchema = z.object({
   partNumber: z.string().min(1).optional().describe('Only components with this part number'),
   serialNumber: z.string().min(1).optional().describe('Only components with this serial number'),
   includeDeleted: BoolParam('includeDeleted').optional().describe('Also list soft-deleted components (default false)'),
+  ...pageArgs(COMPONENT_ORDER),
 });
 export type ComponentFilter = z.output<typeof ComponentFilterSchema>;
 

@@ -1,5 +1,6 @@
 import { builder } from '../../graphql/builder.js';
-import { stripNulls } from '../../graphql/common.js';
+import { pageFields, stripNulls } from '../../graphql/common.js';
+import type { Page } from '../../db/keyset.js';
 import { argsFromSchema, enumOf, inputFromSchema } from '../../graphql/inputs.js';
 import { WriteResultType } from '../../graphql/common.js';
 import { adminOnly } from '../../auth/scopes.js';
@@ -26,22 +27,19 @@ export const UserType = builder.prismaObject('User', {
   }),
 });
 
-export const UserListType = builder.objectRef<{ data: User[]; count: number }>('UserList').implement({
+export const UserListType = builder.objectRef<Page<User>>('UserList').implement({
   fields: (t) => ({
     data: t.field({ type: [UserType], resolve: (p) => p.data }),
-    count: t.exposeInt('count'),
+    ...pageFields(t),
   }),
 });
 
 builder.queryFields((t) => ({
   users: t.field({
     type: UserListType,
-    description: 'Users of the company, optionally filtered by status and role.',
+    description: 'Users of the company by displayName, optionally filtered by status and role, a page at a time.',
     args: argsFromSchema(t, 'UserFilter', UserFilterSchema, 'user'),
-    resolve: async (_root, args, ctx) => {
-      const data = await ctx.services.users.list(stripNulls(args));
-      return { data, count: data.length };
-    },
+    resolve: (_root, args, ctx) => ctx.services.users.list(stripNulls(args)),
   }),
   user: t.prismaField({
     type: 'User',

@@ -14,6 +14,7 @@ export const userRoutes = defineRoutes([
     path: '/users',
     tag: 'Users',
     summary: 'List users',
+    description: 'By displayName, then uid. Without `limit` at most 1,000; page with `limit` and the `nextCursor` of the previous page.',
     query: UserFilterSchema,
     status: 200,
     errors: [400],

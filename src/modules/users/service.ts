@@ -1,6 +1,7 @@
 import type DataLoader from 'dataloader';
 import { parseFilter } from '../../lib/params.js';
 import { uidLoader } from '../../db/loaders.js';
+import { pageArgs, readPage, type Page } from '../../db/keyset.js';
 import { z } from 'zod';
 import { graphqlType } from '../../lib/graphql-hint.js';
 import type { User } from '../../generated/prisma/client.js';
@@ -83,9 +84,13 @@ export type UpdateUser = z.output<typeof UpdateUserSchema>;
 
 const AUDITED = ['email', 'displayName', 'firstName', 'lastName', 'status', 'roles', 'phone', 'timezone'] as const;
 
+/** The order of the user list; its cursor continues it. */
+const USER_ORDER = ['displayName', 'uid'];
+
 export const UserFilterSchema = z.object({
   status: UserStatusSchema.optional().describe('Only users with this status'),
   role: z.string().min(1).optional().describe('Only users that have this role'),
+  ...pageArgs(USER_ORDER),
 });
 export type UserFilter = z.infer<typeof UserFilterSchema>;
 
@@ -148,14 +153,13 @@ export class UserService {
     if (other) throw new ConflictError(`email ${email} is already user ${other.uid}`, [{ path: '/email', message: `email ${email} is already user ${other.uid}` }]);
   }
 
-  async list(filter: UserFilter = {}): Promise<User[]> {
-    const { status, role } = parseFilter(UserFilterSchema, filter, 'invalid user filter');
-    const rows = await this.db.user.findMany({
-      where: { ...(status ? { status } : {}), ...(role ? { roles: { has: role } } : {}) },
-      orderBy: [{ displayName: 'asc' }, { uid: 'asc' }],
-    });
-    for (const r of rows) this.loader.prime(r.uid, r);
-    return rows;
+  /** A page of users by displayName, then uid (docs/api-notes.md, lists). */
+  async list(filter: UserFilter = {}): Promise<Page<User>> {
+    const { status, role, ...page } = parseFilter(UserFilterSchema, filter, 'invalid user query');
+    const where = { ...(status ? { status } : {}), ...(role ? { roles: { has: role } } : {}) };
+    const out = await readPage(page, USER_ORDER, 'user', where, (q) => this.db.user.findMany(q));
+    for (const r of out.data) this.loader.prime(r.uid, r);
+    return out;
   }
 
   async get(uid: string): Promise<User> {

@@ -1,7 +1,8 @@
 import { queryFromInfo } from '@pothos/plugin-prisma';
 import { builder } from '../../graphql/builder.js';
 import { INDEPENDENT_ITEMS } from '../../graphql/policy.js';
-import { BatchResultType, WriteResultType, stripNulls } from '../../graphql/common.js';
+import { BatchResultType, WriteResultType, pageFields, stripNulls } from '../../graphql/common.js';
+import type { Page } from '../../db/keyset.js';
 import { argsFromSchema, inputFromSchema } from '../../graphql/inputs.js';
 import { jsonOf } from '../../rest/representation.js';
 import { NumberMapSchema, TrackingMapSchema } from '../tracking/schema.js';
@@ -97,10 +98,10 @@ export const VehicleType = builder.prismaObject('Vehicle', {
   }),
 });
 
-export const VehicleListType = builder.objectRef<{ data: Vehicle[]; count: number }>('VehicleList').implement({
+export const VehicleListType = builder.objectRef<Page<Vehicle>>('VehicleList').implement({
   fields: (t) => ({
     data: t.field({ type: [VehicleType], resolve: (p) => p.data }),
-    count: t.exposeInt('count'),
+    ...pageFields(t),
   }),
 });
 
@@ -117,10 +118,7 @@ builder.queryFields((t) => ({
     type: VehicleListType,
     description: 'Vehicles of the company; soft-deleted ones only with includeDeleted (or status: "deleted").',
     args: argsFromSchema(t, 'VehicleFilter', VehicleFilterSchema, 'vehicle'),
-    resolve: async (_r, filter, ctx, info) => {
-      const data = await ctx.services.vehicles.list(stripNulls(filter), queryFromInfo({ context: ctx, info, path: ['data'] }));
-      return { data, count: data.length };
-    },
+    resolve: (_r, filter, ctx, info) => ctx.services.vehicles.list(stripNulls(filter), queryFromInfo({ context: ctx, info, path: ['data'] })),
   }),
   vehicle: t.prismaField({
     type: 'Vehicle',

@@ -23,7 +23,7 @@ export const vehicleRoutes = defineRoutes([
     path: '/vehicles',
     tag: 'Vehicles',
     summary: 'List vehicles',
-    description: 'Soft-deleted vehicles are hidden unless includeDeleted=true (or status=deleted).',
+    description: 'Soft-deleted vehicles are hidden unless includeDeleted=true (or status=deleted). By registration, then uid. Without `limit` at most 1,000; page with `limit` and the `nextCursor` of the previous page.',
     query: VehicleFilterSchema,
     status: 200,
     errors: [400],

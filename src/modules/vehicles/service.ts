@@ -9,7 +9,8 @@ import { exactSum } from '../../lib/decimal.js';
 import { newUid } from '../../lib/ids.js';
 import { BoolParam } from '../../lib/params.js';
 import { graphqlType } from '../../lib/graphql-hint.js';
-import type { RowQuery } from '../../db/selection.js';
+import { withKeys, type RowQuery } from '../../db/selection.js';
+import { pageArgs, readPage, type Page } from '../../db/keyset.js';
 import { serviceCheck } from '../../graphql/validation.js';
 import { lockAndRead, lockedWrite, type LockTarget } from '../../db/row-locks.js';
 import { batchList, runSetBatch } from '../../lib/batch.js';
@@ -91,12 +92,16 @@ export const CreateVehicleBodySchema = CreateVehicleSchema.extend({
 });
 export type CreateVehicleInput = z.input<typeof CreateVehicleSchema>;
 
+/** The order of the vehicle list (registration, then uid); its cursor continues it. */
+const VEHICLE_ORDER = ['registration', 'uid'];
+
 export const VehicleFilterSchema = z
   .object({
     status: z.string().min(1).optional().describe('Only vehicles with this status (e.g. active, deleted)'),
     includeDeleted: BoolParam('includeDeleted')
       .optional()
       .describe('Also list soft-deleted vehicles (default false)'),
+    ...pageArgs(VEHICLE_ORDER),
   })
   .strict();
 export type VehicleFilter = z.output<typeof VehicleFilterSchema>;
@@ -168,14 +173,13 @@ export class VehicleService {
    * The vehicles of a (checked) filter. `query` is the selection a GraphQL request makes (plugin-prisma's select), so
    * only the columns it asks for are read; without one, whole rows, which the request's loader keeps.
    */
-  async list(filter: VehicleFilter = {}, query?: RowQuery): Promise<Vehicle[]> {
-    const { status, includeDeleted } = filter;
+  async list(filter: VehicleFilter = {}, query?: RowQuery): Promise<Page<Vehicle>> {
+    const { status, includeDeleted, ...page } = filter;
     const where = status ? { status } : includeDeleted ? {} : { status: { not: 'deleted' } };
-    const orderBy = [{ registration: 'asc' as const }, { uid: 'asc' as const }];
-    if (query) return this.db.vehicle.findMany({ ...query, where, orderBy });
-    const rows = await this.db.vehicle.findMany({ where, orderBy });
-    for (const r of rows) this.loader.prime(r.uid, r);
-    return rows;
+    if (query) return readPage(page, VEHICLE_ORDER, 'vehicle', where, (q) => this.db.vehicle.findMany({ ...withKeys(query, VEHICLE_ORDER), ...q }) as Promise<Vehicle[]>);
+    const out = await readPage(page, VEHICLE_ORDER, 'vehicle', where, (q) => this.db.vehicle.findMany(q));
+    for (const r of out.data) this.loader.prime(r.uid, r);
+    return out;
   }
 
   /** The vehicle (soft-deleted ones too: they are hidden from lists, not gone), or 404; `query` as for list. */
