@@ -35,7 +35,6 @@ export const OPERATION_GUIDANCE: Record<string, string> = {
     'For "hours flown per aircraft per month": collection flightLogs, metric hobbs (a maintenance tracking key), ' +
     'operation sum, groupBy aircraftId, dateField timeDate, dateGroup month.',
   batchCreateFlightLogs: 'body.items is an array of 1 to 50 bodies shaped like createFlightLog\u2019s.',
-  listFlightLogs: 'The answer has data, count and nextCursor; pass nextCursor as cursor for the next page.',
   installComponent: 'getInheritableSources lists what the component\u2019s counters can be mapped to under the parent.',
   getMaintenanceStatus: 'For "what is due in the next 30 days", pass dueWithinDays 30.',
 };
@@ -48,7 +47,9 @@ export const INSTRUCTIONS = [
   'Tools: each is one REST operation of /api/v1 (the same rules and answers), and none reaches anything outside this service; arguments are the path and query ' +
     'parameters at the top level and the JSON body under `body` (on an update, null clears an optional field). A ' +
     'result is the REST answer; a refusal is a tool ' +
-    'error with the problem detail and each bad field\u2019s path. Lists page with limit and the nextCursor of the ' +
+    'error with the problem detail and each bad field\u2019s path (descriptions do not list the 400, 404 and 409 cases: the error says which). ' +
+    'Fields the server sets (uid, companyId, createdAt, updatedAt, a component\u2019s place in its tree) are refused in a body. ' +
+    'startDate and endDate filters take ISO 8601 and are inclusive (a date alone is that whole day, UTC). Lists page with limit and the nextCursor of the ' +
     'previous answer. Write tools need a key that may write, and managing the company (aircraft, users, settings) an admin key; the list shows only the tools this key may call. The ' +
     'full shapes of bodies and answers are in the resource fleetops://openapi.',
   ...Object.entries(TAG_GUIDANCE).map(([tag, text]) => `${tag}: ${text}`),

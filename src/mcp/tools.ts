@@ -53,7 +53,7 @@ function compact(node: unknown, depth = 0): unknown {
   }
   // below the body's own fields, an object or a list of objects is named by its type and description only: its
   // full shape is in the resource fleetops://openapi (the server's instructions say so)
-  if (depth >= 3 && (o.type === 'object' || (o.type === 'array' && (o.items as { type?: unknown } | undefined)?.type === 'object'))) {
+  if (depth >= 2 && (o.type === 'object' || (o.type === 'array' && (o.items as { type?: unknown } | undefined)?.type === 'object'))) {
     return { type: o.type, ...(o.description ? { description: o.description } : {}) };
   }
   const out: Record<string, unknown> = {};
@@ -108,6 +108,18 @@ const DESTRUCTIVE = /^(delete|batchDelete|remove|reset)/i;
  * the OpenAPI document (the resource fleetops://openapi). Declaring it on every tool made the list four times the
  * size an assistant can afford, for shapes it reads from the results themselves (issue 27).
  */
+/** A description's sentences, split where a sentence ends (not after "e.g." or "i.e."). */
+const sentences = (text: string) => text.split(/(?<!\b(?:e\.g|i\.e))(?<=\.)\s+(?=[A-Z0-9`"(])/);
+
+/**
+ * Said in the server's instructions, so not on each tool: the refusals a tool can answer (a tool error says which
+ * and why), the fields the server sets, and what a list's date filters mean.
+ */
+const REFUSAL = /^(?:400|403|404|409)\b|\b(?:is|answers|are) (?:a )?(?:400|409)\b/;
+const SERVER_SET = /server-controlled|set by the server|must not be sent/;
+const SAID_IN_INSTRUCTIONS = new Set(['startDate', 'endDate']);
+const without = (text: string, rule: RegExp) => sentences(text).filter((x) => !rule.test(x)).join(' ');
+
 export function buildTools(all: RouteSpec[]): ToolDef[] {
   // API key management is never a tool (docs/contract/gaps.md §12)
   const routes = all.filter((r) => r.mcp !== false);
@@ -120,9 +132,10 @@ export function buildTools(all: RouteSpec[]): ToolDef[] {
     const out: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(node)) {
       if (k === 'properties' && v && typeof v === 'object') out[k] = Object.fromEntries(Object.entries(v).map(([p, x]) => [p, sayOnce(x, p)]));
-      else if (k === 'description' && key && typeof v === 'string') {
-        const id = `${key}\u0000${v}`;
-        if (!described.has(id)) out[k] = v;
+      else if (k === 'description' && typeof v === 'string') {
+        const text = without(v, SERVER_SET);
+        const id = `${key}\u0000${text}`;
+        if (text && !(key && (described.has(id) || SAID_IN_INSTRUCTIONS.has(key)))) out[k] = text;
         described.add(id);
       } else out[k] = sayOnce(v);
     }
@@ -174,7 +187,7 @@ export function buildTools(all: RouteSpec[]): ToolDef[] {
     return {
       name: r.operationId,
       // only what this tool adds: what all tools share (the domain, errors, idempotency) is in the server's instructions
-      description: (`${(restOnly(r) || `${r.summary}.`).replace(/\s*Admin keys only\.\s*/, ' ')} ${OPERATION_GUIDANCE[r.operationId] ?? ''}`).replace(/\s+/g, ' ').replace(/\.\./g, '.').trim(),
+      description: (`${without(restOnly(r), REFUSAL).replace(/\s*Admin keys only\.\s*/, ' ').trim() || `${r.summary}.`} ${OPERATION_GUIDANCE[r.operationId] ?? ''}`).replace(/\s+/g, ' ').replace(/\.\./g, '.').trim(),
       inputSchema: { type: 'object', properties, ...(required.length ? { required } : {}) },
       // hints that differ from MCP's defaults (not read-only, destructive, not idempotent); that no tool reaches beyond
       // this service (MCP's openWorldHint: false) is said once, in the instructions
