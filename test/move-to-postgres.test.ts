@@ -9,6 +9,7 @@ import { getNamedType, isEnumType, isListType, isNonNullType, isObjectType, isSc
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTempDatabase } from '../bench/pg.js';
 import { createApp, type App } from '../src/app.js';
+import { ApiKeyService } from '../src/auth/keys.js';
 import { runCli } from '../src/cli/main.js';
 import { openDatabase, type Database } from '../src/db/database.js';
 import { lockPath } from '../src/db/data-dir-lock.js';
@@ -170,7 +171,9 @@ describe.skipIf(!serverUrl)('fleetops move-to-postgres', () => {
     const app = appOn(db);
     try {
       generated = await generateCompany(app, db, { logs: 400 });
-      probes = [await probeOf(app, demoKey), await probeOf(app, generated.key)];
+      // the probes read everything, the company's management (admin fields) included: an admin key of each company
+      const admin = (await new ApiKeyService(db.prisma).create({ companyId: generated.id, name: 'move probe', scope: 'admin' })).key;
+      probes = [await probeOf(app, demoKey), await probeOf(app, admin)];
       before = await answers(app, probes);
     } finally {
       await app.close();
