@@ -47,8 +47,9 @@ describe('tools', () => {
     for (const t of tools) {
       expect(t.inputSchema.type).toBe('object');
       expect(t.description!.length, t.name).toBeGreaterThan(8); // what the tool adds to its name: its summary at least
-      expect(t.annotations?.openWorldHint, t.name).toBe(false); // every tool says its world is this company's data
+      expect(t.annotations?.openWorldHint, t.name).toBeUndefined(); // said once, in the instructions
     }
+    expect(client.getInstructions()).toContain('none reaches anything outside this service');
     const by = Object.fromEntries(tools.map((t) => [t.name, t]));
     // hints as MCP reads them: the annotations, else the specification's defaults (not read-only, destructive,
     // not idempotent); the list sends only what differs from those

@@ -210,16 +210,19 @@ export function inputFromSchema<S extends z.ZodType, T>(name: string, check: Ser
 
 /**
  * Field arguments from a list's filter schema (the schema REST checks query parameters with): every argument is
- * optional, and the resolver receives the schema's checked output (`what` names the query in a refusal).
+ * optional but those named in `required` (path parameters, such as the form of a delivery log), and the resolver
+ * receives the schema's checked output (`what` names the query in a refusal). Pothos' validation checks the field's
+ * whole arguments, so every argument of the field is in the schema.
  */
 export function argsFromSchema<S extends z.ZodObject>(
   t: Pick<PothosSchemaTypes.RootFieldBuilder<Types, unknown>, 'arg' | 'validate'>,
   name: string,
   schema: S,
   what: string,
+  required: readonly string[] = [],
 ): InputFieldsFromShape<Types, z.output<S>, 'Arg'> {
   const json = toJson(schema);
-  const planned = fieldsOf(name, { ...json, required: [] }, json.$defs ?? {});
+  const planned = fieldsOf(name, { ...json, required: (json.required ?? []).filter((k) => required.includes(k)) }, json.$defs ?? {});
   const args = Object.fromEntries(planned.map(([key, p]) => [key, makeField({ field: (o) => t.arg(o as Parameters<typeof t.arg>[0]) }, p)]));
   // an argument sent as null is one not sent: the filter schemas speak of absent values
   const check = serviceCheck(`${what} query`, schema);

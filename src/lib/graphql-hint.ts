@@ -22,4 +22,3 @@ export function graphqlType<T extends z.ZodType>(schema: T, id: string): T {
   graphqlTypes.add(schema, { id });
   return schema;
 }
-export const graphqlHints = graphqlTypes; // read by the walker until every module derives its inputs with src/graphql/inputs.ts

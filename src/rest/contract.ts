@@ -9,11 +9,6 @@ import type { RequestContext } from '../context.js';
  */
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
-export interface PresentInput {
-  query: URLSearchParams;
-  params: Record<string, string>;
-}
-
 export interface RouteSpec {
   operationId: string;
   /** The GraphQL root field this route runs, e.g. `Query.aircraft`. */
@@ -64,8 +59,6 @@ export interface RouteSpec {
   mcp?: false;
   /** Error statuses this route can answer besides 401/413/415/429/500. */
   errors: number[];
-  /** Turns the GraphQL field's data into the REST body (being replaced by the derived representation). */
-  present?: (data: any, input: PresentInput) => unknown;
   /** Extra response media types (e.g. text/csv), chosen by the Accept header and answered by `handle`. */
   alternates?: Record<string, { description: string; handle: (ctx: RequestContext, query: URLSearchParams) => Promise<Response> }>;
 }
@@ -110,9 +103,3 @@ export function defineRoutes(routes: RouteSpec[]): RouteSpec[] {
   return routes;
 }
 
-/** Removes keys whose value is null or undefined (optional fields are omitted, not null, in REST bodies). */
-export function omitNulls<T extends Record<string, unknown>>(obj: T, keep: readonly string[] = []): Partial<T> {
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(obj)) if ((v !== null && v !== undefined) || keep.includes(k)) out[k] = v;
-  return out as Partial<T>;
-}

@@ -108,7 +108,6 @@ export function createRestFacade(opts: FacadeOptions) {
     }
     const field = spec.field.split('.')[1];
     const data = (result as ExecutionResult<Record<string, unknown>>).data?.[field];
-    if (spec.present) return { status: spec.status, body: spec.present(data, { query: new URLSearchParams(stringQuery(input.query)), params: input.params }) };
     const body = presenters.get(spec)!(data);
     return { status: spec.status, body: spec.fields ? projected(body, input.query.fields) : body };
   }
@@ -171,8 +170,6 @@ function projected(body: unknown, fields: unknown): unknown {
   return { ...page, data: page.data.map((r) => Object.fromEntries(Object.entries(r).filter(([k]) => keep.has(k)))) };
 }
 
-const stringQuery = (q: Record<string, unknown>): Record<string, string> =>
-  Object.fromEntries(Object.entries(q).filter(([, v]) => v !== undefined && v !== null).map(([k, v]) => [k, String(v)]));
 
 /** The alternate media type the client prefers over JSON, if any (by Accept order and q-values). */
 function preferredAlternate(accept: string | null, types: string[]): string | undefined {

@@ -1,20 +1,26 @@
-import { argsFromZod } from '../../graphql/zod-input.js';
+import { z } from 'zod';
 import { builder } from '../../graphql/builder.js';
+import { argsFromSchema } from '../../graphql/inputs.js';
 import { stripNulls } from '../../graphql/common.js';
-import { DeliveryFilterSchema, publicStatus, type DeliveryFilter, type DeliveryPage } from './service.js';
+import { typedAs } from '../../lib/graphql-hint.js';
+import { REST_NULLABLE, jsonOf } from '../../rest/representation.js';
+import { CHANNELS, DELIVERY_STATUSES, DeliveryFilterSchema, publicStatus, type DeliveryPage } from './service.js';
 
-/** GraphQL adapter for the delivery log and re-send over DeliveryService. */
+/**
+ * The delivery log and re-send on GraphQL, and through it on REST and MCP (docs/decisions/0007-defined-once.md):
+ * the objects below are the one definition of a delivery and its page.
+ */
 export const DeliveryType = builder.prismaObject('WebhookDelivery', {
   name: 'Delivery',
-  description: 'One attempt to deliver a form submission to a webhook URL or a notification email address.',
+  description: 'One attempt to deliver a form submission to a webhook URL, a notification email address or a phone.',
   fields: (t) => ({
     uid: t.exposeID('uid'),
     formId: t.exposeString('formId'),
     completionId: t.exposeString('completionId'),
-    channel: t.exposeString('channel', { description: 'webhook or email' }),
-    target: t.exposeString('target', { description: 'The URL or email address' }),
+    channel: t.exposeString('channel', { description: 'webhook, email or sms', extensions: jsonOf(z.enum(CHANNELS)) }),
+    target: t.exposeString('target', { description: 'The URL, email address or phone number' }),
     messageId: t.exposeString('messageId', { description: 'The webhook-id header: the same for a re-send' }),
-    status: t.string({ description: 'pending, delivered, failed or skipped', resolve: (d) => publicStatus(d) }),
+    status: t.string({ description: 'pending, delivered, failed or skipped', extensions: jsonOf(z.enum(DELIVERY_STATUSES)), resolve: (d) => publicStatus(d) }),
     statusCode: t.exposeInt('statusCode', { nullable: true }),
     durationMs: t.exposeInt('durationMs', { nullable: true }),
     error: t.exposeString('error', { nullable: true }),
@@ -28,23 +34,26 @@ export const DeliveryPageType = builder.objectRef<DeliveryPage>('DeliveryPage').
   fields: (t) => ({
     data: t.field({ type: [DeliveryType], resolve: (p) => p.data }),
     count: t.exposeInt('count'),
-    nextCursor: t.exposeString('nextCursor', { nullable: true }),
+    nextCursor: t.exposeString('nextCursor', { nullable: true, description: 'Pass as `cursor` for the next page; null at the end', extensions: REST_NULLABLE }),
   }),
 });
 
 export const ResendResultType = builder.objectRef<{ uid: string; status: 'pending' }>('ResendResult').implement({
   fields: (t) => ({
     uid: t.exposeID('uid', { description: 'The new delivery' }),
-    status: t.exposeString('status', { description: 'pending' }),
+    status: t.exposeString('status', { description: 'pending', extensions: jsonOf(z.enum(['pending'])) }),
   }),
 });
+
+/** The delivery log's arguments: the form (required) and the REST query's filter. */
+const DeliveryListArgs = DeliveryFilterSchema.extend({ id: typedAs(z.string().min(1).max(128), 'ID') });
 
 builder.queryFields((t) => ({
   formDeliveries: t.field({
     type: DeliveryPageType,
-    description: 'The delivery log of a form, newest first: webhook and email attempts with their outcome.',
-    args: { id: t.arg.id({ required: true }), ...argsFromZod(t, 'DeliveryFilter', DeliveryFilterSchema) },
-    resolve: (_r, { id, ...args }, ctx) => ctx.services.deliveries.list(String(id), stripNulls(args) as DeliveryFilter),
+    description: 'The delivery log of a form, newest first: webhook, email and SMS attempts with their outcome.',
+    args: argsFromSchema(t, 'DeliveryFilter', DeliveryListArgs, 'delivery', ['id']),
+    resolve: (_r, { id, ...filter }, ctx) => ctx.services.deliveries.list(id, stripNulls(filter)),
   }),
 }));
 

@@ -1,29 +1,11 @@
 import { z } from 'zod';
-import { defineRoutes, named, omitNulls } from '../../rest/contract.js';
-import { CHANNELS, DELIVERY_STATUSES, DeliveryFilterSchema } from './service.js';
+import { defineRoutes } from '../../rest/contract.js';
+import { DeliveryFilterSchema } from './service.js';
 
-/** REST adapter for the delivery log and re-send (docs/contract/gaps.md §10). */
-export const DeliveryDoc = named(
-  'Delivery',
-  z.object({
-    uid: z.string(),
-    formId: z.string(),
-    completionId: z.string(),
-    channel: z.enum(CHANNELS),
-    target: z.string().describe('The URL or email address'),
-    messageId: z.string().describe('The webhook-id header; a re-send keeps it'),
-    status: z.enum(DELIVERY_STATUSES),
-    statusCode: z.number().int().optional(),
-    durationMs: z.number().int().optional(),
-    error: z.string().optional(),
-    resendOf: z.string().optional(),
-    attemptedAt: z.string().optional(),
-    createdAt: z.string(),
-  }),
-);
-export const DeliveryPageDoc = named('DeliveryPage', z.object({ data: z.array(DeliveryDoc), count: z.number().int(), nextCursor: z.string().nullable() }));
-export const ResendResultDoc = named('ResendResult', z.object({ uid: z.string(), status: z.enum(['pending']) }));
-
+/**
+ * REST routes of the delivery log and re-send (docs/contract/gaps.md §10): declarations only; the bodies are the REST
+ * representation of the GraphQL types (src/rest/representation.ts).
+ */
 export const deliveryRoutes = defineRoutes([
   {
     operationId: 'listFormDeliveries',
@@ -36,9 +18,7 @@ export const deliveryRoutes = defineRoutes([
     params: z.object({ id: z.string().min(1).max(128).describe('Form uid') }),
     query: DeliveryFilterSchema,
     status: 200,
-    response: DeliveryPageDoc,
     errors: [400, 404],
-    present: (d) => ({ data: d.data.map((x: Record<string, unknown>) => omitNulls(x)), count: d.count, nextCursor: d.nextCursor }),
   },
   {
     operationId: 'resendDelivery',
@@ -50,7 +30,6 @@ export const deliveryRoutes = defineRoutes([
     description: 'The same payload to the same target as a new delivery (202: it is sent shortly); a webhook keeps its webhook-id.',
     params: z.object({ id: z.string().min(1).max(128).describe('Delivery uid') }),
     status: 202,
-    response: ResendResultDoc,
     errors: [404],
   },
 ]);
