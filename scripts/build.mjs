@@ -22,7 +22,8 @@ await build({
   // Dependencies are bundled too: loading hundreds of files from node_modules was most of the start-up. Left
   // outside: packages that read their own files at run time (PGlite's wasm and data, Swagger UI's assets, Prisma's
   // schema engine, found by require.resolve) and optional native ones.
-  external: ['@electric-sql/pglite', '@electric-sql/pglite/*', 'swagger-ui-dist', '@prisma/schema-engine-wasm', 'pg-native', 'esbuild', 'tsx'],
+  // ioredis too: its CommonJS exports, imported on demand, lose their names in the bundle (`Redis is not a constructor`)
+  external: ['@electric-sql/pglite', '@electric-sql/pglite/*', 'swagger-ui-dist', '@prisma/schema-engine-wasm', 'pg-native', 'esbuild', 'tsx', 'ioredis'],
   // CommonJS dependencies call `require`, which an ES module does not have
   banner: { js: "import { createRequire as __fleetopsRequire } from 'node:module'; const require = __fleetopsRequire(import.meta.url);" },
   sourcemap: 'linked',

@@ -143,7 +143,9 @@ async function answers(app: App, probes: Probe[]): Promise<Record<string, { stat
   for (const [i, p] of probes.entries()) {
     for (const r of [...restRequests(p), ...graphqlRequests(p)]) {
       const res = await app.fetch(r.request());
-      out[`company ${i}: ${r.label}`] = { status: res.status, body: await res.text() };
+      // a key's lastUsedAt is the probe's own use of it (these very requests): not part of what moved
+      const body = (await res.text()).replace(/"lastUsedAt":"[^"]*"/g, '"lastUsedAt":"(used)"');
+      out[`company ${i}: ${r.label}`] = { status: res.status, body };
     }
   }
   return out;
