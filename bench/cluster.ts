@@ -1,9 +1,10 @@
 // Three `fleetops serve` processes on one PostgreSQL and Redis behind a round-robin proxy, against one process as
 // the baseline, side by side (issue 25, item 3; test/cluster.test.ts proves the same set-up correct). The same load
 // for both: C concurrent clients for S seconds, each request one of: create a flight log (with an Idempotency-Key),
-// list 50 logs, read an aircraft (its totals), submit a form whose webhook goes to a local receiver. Prints
-// requests/s, p50/p99 latency, errors, writes per second, and after the run: totals recomputed from the logs,
-// webhooks delivered, lost and duplicated.
+// list 50 logs, read an aircraft (its totals), submit a form whose webhook goes to a local receiver; maintenance
+// items on every aircraft come due as the hours add up, alerted to the same receiver. Prints requests/s, p50/p99
+// latency, errors, writes per second, and after the run: totals recomputed from the logs, webhooks and alerts
+// delivered, lost and duplicated.
 // Run: npx tsx bench/cluster.ts [--seconds 15] [--connections 24] [--processes 3]
 //      (BENCH_DATABASE_URL: a PostgreSQL server, default the local one; BENCH_REDIS_URL: default redis://127.0.0.1:6379)
 // On a 2-core machine three processes share two cores with PostgreSQL, Redis, the proxy and this load generator:
@@ -36,9 +37,25 @@ interface Figures {
   webhooks: number;
   lost: number;
   duplicated: number;
+  alerts: number;
+  alertsLost: number;
+  alertsDuplicated: number;
 }
 
-async function setUp(url: string, key: string) {
+/** Every page of a list route. */
+async function allPages<T>(base: string, path: string, headers: Record<string, string>): Promise<T[]> {
+  let all: T[] = [];
+  let cursor: string | null = null;
+  do {
+    const sep = path.includes('?') ? '&' : '?';
+    const r = await (await fetch(`${base}${path}${sep}limit=500${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, { headers })).json();
+    all = all.concat(r.data);
+    cursor = r.nextCursor ?? null;
+  } while (cursor);
+  return all;
+}
+
+async function setUp(url: string, key: string, admin: string) {
   const db = await openDatabase({ databaseUrl: url });
   try {
     await importData(db, {
@@ -60,7 +77,7 @@ async function setUp(url: string, key: string) {
             initialValues: { hobbs: 100, landings: 10 },
           })),
           vehicles: [{ uid: 'v-1', make: 'Toyota', model: 'Hilux', registration: 'BEN123', tracking: { kilometers: true, miles: false, hours: false } }],
-          apiKeys: [{ name: 'bench', key }],
+          apiKeys: [{ name: 'bench', key }, { name: 'admin', key: admin, scope: 'admin' }],
         },
       ],
     } as never);
@@ -71,7 +88,8 @@ async function setUp(url: string, key: string) {
 
 async function run(label: string, count: number, url: string, receiver: Receiver): Promise<Figures> {
   const key = 'fo_bench_' + randomBytes(16).toString('hex');
-  await setUp(url, key);
+  const admin = 'fo_bench_' + randomBytes(16).toString('hex');
+  await setUp(url, key, admin);
   const env = {
     DATABASE_URL: url,
     REDIS_URL,
@@ -99,6 +117,23 @@ async function run(label: string, count: number, url: string, receiver: Receiver
       })
     ).json();
     if (!form.uid) throw new Error(`creating the form failed: ${JSON.stringify(form)}`);
+    // maintenance alerts: every 20 hours of each aircraft an item comes due (soon at 10 hours before)
+    const put = await fetch(`${proxy.url}/api/v1/settings/alerts`, {
+      method: 'PUT',
+      headers: { ...headers, authorization: `Bearer ${admin}` },
+      body: JSON.stringify({ dueSoonHours: 10, recipients: [{ url: `${receiver.url}/alerts-${label}` }] }),
+    });
+    if (put.status !== 200) throw new Error(`saving the alert settings failed: ${await put.text()}`);
+    for (let a = 0; a < AIRCRAFT; a++) {
+      for (let k = 1; k <= 20; k++) {
+        const item = await fetch(`${proxy.url}/api/v1/schedule-items`, {
+          method: 'POST',
+          headers,
+          body: JSON.stringify({ name: `Check ${k}`, type: 'Inspection', relatedTo: `ac-${a}`, relatedToType: 'aircraft', recurring: false, trackingItem: 'hobbs', dueAtInterval: 100 + 20 * k }),
+        });
+        if (item.status !== 201) throw new Error(`creating a schedule item failed: ${await item.text()}`);
+      }
+    }
     const latencies: number[] = [];
     let errors = 0;
     let writes = 0;
@@ -182,8 +217,16 @@ async function run(label: string, count: number, url: string, receiver: Receiver
       const logs = perAircraft[a];
       if (ac.totals.landings !== 10 + logs || Math.round(ac.totals.hobbs * 10) !== 1000 + 13 * logs) totalsExact = false;
     }
-    // MAINTENANCE ALERTS (issue 25 item 3): being built by another helper. When they land, add alert rules and
-    // schedule items coming due to the load here, and count alert deliveries (lost, duplicated) like the webhooks.
+    // the alerts: settled once the sweeps and evaluations are done and nothing is pending
+    const alertIds = await until(
+      'every alert delivered',
+      async () => {
+        const all = await allPages<{ messageId: string; status: string }>(proxy.url, '/api/v1/alerts/deliveries', headers);
+        return all.length > 0 && all.every((d) => d.status !== 'pending') ? all.map((d) => d.messageId) : false;
+      },
+      120_000,
+      500,
+    );
     return {
       label,
       requests: latencies.length,
@@ -196,6 +239,9 @@ async function run(label: string, count: number, url: string, receiver: Receiver
       webhooks: ids.length,
       lost,
       duplicated,
+      alerts: alertIds.length,
+      alertsLost: alertIds.filter((id) => !receiver.ids.has(id)).length,
+      alertsDuplicated: alertIds.filter((id) => (receiver.ids.get(id) ?? 0) > 1).length,
     };
   } finally {
     await proxy.close();
@@ -231,4 +277,7 @@ console.log(row('totals exact', (r) => (r.totalsExact ? 'yes' : 'NO')));
 console.log(row('webhooks delivered', (r) => String(r.webhooks - r.lost)));
 console.log(row('webhooks lost', (r) => String(r.lost)));
 console.log(row('webhooks duplicated', (r) => String(r.duplicated)));
+console.log(row('alerts delivered', (r) => String(r.alerts - r.alertsLost)));
+console.log(row('alerts lost', (r) => String(r.alertsLost)));
+console.log(row('alerts duplicated', (r) => String(r.alertsDuplicated)));
 console.log(`\nratio ${results[1].label} / ${results[0].label}: requests/s ×${(results[1].rps / results[0].rps).toFixed(2)}, p99 ×${(results[1].p99 / results[0].p99).toFixed(2)}`);

@@ -30,6 +30,7 @@ import { createRestFacade } from './rest/facade.js';
 import { buildOpenApi } from './rest/openapi.js';
 import { restRoutes } from './rest/routes.js';
 import { createDispatcher, type Dispatcher } from './modules/webhooks/dispatcher.js';
+import { createAlertMonitor, type AlertMonitor } from './modules/alerts/monitor.js';
 import { createPublicForms } from './modules/forms/public.js';
 
 export const API_VERSION = '0.1.0';
@@ -46,7 +47,7 @@ export const API_BASE = '/api/v1';
 export interface AppOptions {
   database: Database;
   config: Pick<Config, 'rateLimitPerMinute' | 'redisUrl' | 'bodyLimitBytes' | 'logLevel'> &
-    Partial<Pick<Config, 'webhookAllowPrivate' | 'webhookTimeoutMs' | 'smtpUrl' | 'mailFrom' | 'twilioApiBase' | 'publicRateLimitPerMinute' | 'authFailLimitPerMinute' | 'metricsToken'>>;
+    Partial<Pick<Config, 'webhookAllowPrivate' | 'webhookTimeoutMs' | 'smtpUrl' | 'mailFrom' | 'twilioApiBase' | 'publicRateLimitPerMinute' | 'authFailLimitPerMinute' | 'metricsToken' | 'alertSweepMs'>>;
   logger?: Logger;
   /** Run the delivery dispatcher in this process (default true). */
   dispatch?: boolean;
@@ -68,6 +69,8 @@ export interface App {
   openapi: ReturnType<typeof buildOpenApi>;
   /** The delivery dispatcher of this process, when it runs one. */
   dispatcher: Dispatcher | null;
+  /** The maintenance alert monitor of this process (runs with the dispatcher). */
+  alerts: AlertMonitor | null;
   /** Settles once start-up work in the background is done (on PostgreSQL: listening for API-key changes). */
   ready: Promise<void>;
   /** From now on /readyz answers 503 (shutdown has begun); requests are still served. */
@@ -112,7 +115,15 @@ export function createApp(opts: AppOptions): App {
   const openapi = buildOpenApi(restRoutes, { version: API_VERSION, schema });
   const openapiJson = JSON.stringify(openapi);
   // the one policy of every operation (src/graphql/policy.ts): Yoga runs it for /graphql, the executor for REST and MCP
-  const policy = { idempotency: true, session: database.session, logger, onOperation: (type: string) => metrics.graphqlOperation(type) };
+  // maintenance alerts (src/modules/alerts/monitor.ts): evaluated after every write and in a sweep; run where deliveries are
+  const alerts = opts.dispatch === false ? null : createAlertMonitor({ database, logger, sweepMs: config.alertSweepMs });
+  const policy = {
+    idempotency: true,
+    session: database.session,
+    logger,
+    onOperation: (type: string) => metrics.graphqlOperation(type),
+    afterWrite: alerts ? (companyId: string) => alerts.touched(companyId) : undefined,
+  };
   const executor = createExecutor(schema, [operationPolicy(policy)]);
   const rest = createRestFacade({
     schema,
@@ -139,7 +150,7 @@ export function createApp(opts: AppOptions): App {
   let mcp: Promise<{ handle(request: Request, ctx: RequestContext): Promise<Response> }> | undefined;
   const mcpHandler = () =>
     (mcp ??= import('./mcp/server.js').then((m) => m.createMcpHandler({ routes: restRoutes, apiBase: API_BASE, version: API_VERSION, rest, openapi, schema })));
-  const publicForms = createPublicForms({ database, logger, perMinute: config.publicRateLimitPerMinute ?? 20, redisUrl: config.redisUrl });
+  const publicForms = createPublicForms({ database, logger, perMinute: config.publicRateLimitPerMinute ?? 20, redisUrl: config.redisUrl, afterWrite: policy.afterWrite });
   const yoga = createYoga<{ fleet: RequestContext }>({
     schema,
     graphqlEndpoint: '/graphql',
@@ -187,7 +198,7 @@ export function createApp(opts: AppOptions): App {
       try {
         await authFailures.consume(`addr:${address}`);
       } catch (limited) {
-        if (limited instanceof RateLimitedError) throw Object.assign(new RateLimitedError(`too many failed authentications from this address; retry in ${limited.retryAfterSeconds} s`, limited.retryAfterSeconds), { headers: (limited as unknown as { headers: Record<string, string> }).headers });
+        if (limited instanceof RateLimitedError) throw Object.assign(new RateLimitedError(`too many failed authentications from this address; retry in ${limited.retryAfterSeconds} s`, limited.retryAfterSeconds), { headers: limited.headers });
         throw limited;
       }
       throw e;
@@ -267,6 +278,7 @@ export function createApp(opts: AppOptions): App {
   return {
     openapi,
     dispatcher,
+    alerts,
     ready: Promise.resolve(stopListening).then(() => undefined, () => undefined),
     drain() {
       draining = true;
@@ -278,6 +290,7 @@ export function createApp(opts: AppOptions): App {
     async close() {
       await (await stopListening?.catch(() => null))?.();
       keys.cache?.dispose();
+      await alerts?.stop();
       await dispatcher?.stop();
       await rateLimit.close();
       await authFailures.close();
@@ -301,7 +314,7 @@ export function createApp(opts: AppOptions): App {
       } catch (e) {
         const known = databaseError(e);
         if (request.signal.aborted) res = new Response(null, { status: 499 }); // the client went away: nobody reads this
-        else if (e instanceof RateLimitedError) res = problemResponse(e, (e as unknown as { headers: Record<string, string> }).headers);
+        else if (e instanceof RateLimitedError) res = problemResponse(e, e.headers);
         else if (known) res = problemResponse(known);
         else {
           logger.error({ err: e }, 'request failed');

@@ -27,6 +27,7 @@ const EnvSchema = z.object({
   METRICS_TOKEN: z.string().min(8).optional(),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10000),
   DRAIN_DELAY_MS: z.coerce.number().int().min(0).default(0),
+  ALERT_SWEEP_MS: z.coerce.number().int().min(1000).default(15 * 60_000),
   TRUST_PROXY: z
     .string()
     .transform((v) => v.split(',').map((a) => a.trim()).filter(Boolean))
@@ -65,6 +66,8 @@ export type Config = {
   shutdownTimeoutMs: number;
   /** On shutdown: how long /readyz answers 503 while requests are still accepted, before the listener closes. */
   drainDelayMs: number;
+  /** How often the maintenance alert sweep runs (dates make items due without a write; gaps.md §14: 15 minutes). */
+  alertSweepMs?: number;
   /** Proxies (load balancers) whose X-Forwarded-For names the client: addresses, CIDR ranges or proxy-addr's names. */
   trustProxy: string[];
 };
@@ -101,6 +104,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, { dotenv = true
     metricsToken: e.METRICS_TOKEN,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     drainDelayMs: e.DRAIN_DELAY_MS,
+    alertSweepMs: e.ALERT_SWEEP_MS,
     trustProxy: e.TRUST_PROXY,
   };
 }

@@ -15,6 +15,8 @@ import { moduleServices } from './modules/index.js';
 import { DeliveryService } from './modules/webhooks/service.js';
 import type { AuditActor } from './modules/audit/service.js';
 import { ApiKeyAdmin } from './modules/api-keys/service.js';
+import { ViewerService } from './modules/viewer/service.js';
+import { AlertService } from './modules/alerts/service.js';
 
 /**
  * Everything a request works with: who is acting, the company-scoped Prisma client, per-request dataloaders
@@ -72,6 +74,7 @@ export function createServices(db: ScopedPrisma, actorUserId = 'api', auditActor
   const components = new ComponentService(db, assets);
   const deliveries = new DeliveryService(db);
   assets.setComponents(components);
+  const schedule = new ScheduleService(db, assets, users, actorUserId);
   return {
     ...moduleServices(db),
     loaders,
@@ -82,9 +85,11 @@ export function createServices(db: ScopedPrisma, actorUserId = 'api', auditActor
     forms: new FormService(db),
     flightLogs: new FlightLogService(db, loaders.aircraft),
     components,
-    schedule: new ScheduleService(db, assets, users, actorUserId),
+    schedule,
+    alerts: new AlertService(db, schedule, assets),
     deliveries,
     apiKeys: new ApiKeyAdmin(db, auditActor),
+    viewer: new ViewerService(db, auditActor),
     // side effects of a submission run on services bound to its transaction
     completions: new CompletionService(db, actorUserId, (tx): { schedule: ScheduleService; vehicles: VehicleService } => createServices(tx, actorUserId), deliveries),
   };

@@ -32,64 +32,48 @@ export abstract class AppError extends Error {
   }
 }
 
-export class ValidationError extends AppError {
-  readonly status = 400;
-  readonly code = 'validation_error';
-  readonly title = 'Validation failed';
+/**
+ * The base class of one kind of domain error: its HTTP status, its code (the problem type's name, GraphQL's
+ * extensions.code) and its title.
+ */
+export function errorKind<S extends number, C extends string>(status: S, code: C, title: string) {
+  return class extends AppError {
+    readonly status = status;
+    readonly code = code;
+    readonly title = title;
+  };
+}
+
+export class ValidationError extends errorKind(400, 'validation_error', 'Validation failed') {
   constructor(message: string, errors?: FieldError[]) {
     super(message, errors ?? [{ path: '', message }]);
   }
 }
 
-export class BadRequestError extends AppError {
-  readonly status = 400;
-  readonly code = 'bad_request';
-  readonly title = 'Bad request';
-}
+export class BadRequestError extends errorKind(400, 'bad_request', 'Bad request') {}
 
-export class UnauthorizedError extends AppError {
-  readonly status = 401;
-  readonly code = 'unauthorized';
-  readonly title = 'Unauthorized';
-}
+export class UnauthorizedError extends errorKind(401, 'unauthorized', 'Unauthorized') {}
 
-export class ForbiddenError extends AppError {
-  readonly status = 403;
-  readonly code = 'forbidden';
-  readonly title = 'Forbidden';
-}
+export class ForbiddenError extends errorKind(403, 'forbidden', 'Forbidden') {}
 
-export class NotFoundError extends AppError {
-  readonly status = 404;
-  readonly code = 'not_found';
-  readonly title = 'Not found';
+export class NotFoundError extends errorKind(404, 'not_found', 'Not found') {
   constructor(resource: string, id?: string) {
     super(id === undefined ? `${resource} not found` : `${resource} ${JSON.stringify(id)} not found`);
   }
 }
 
-export class ConflictError extends AppError {
-  readonly status = 409;
-  readonly code = 'conflict';
-  readonly title = 'Conflict';
+export class ConflictError extends errorKind(409, 'conflict', 'Conflict') {}
+
+/** A 409 for one field whose value another record holds already (a uid, an email, a registration). */
+export function takenError(field: string, message: string): ConflictError {
+  return new ConflictError(message, [{ path: jsonPointer([field]), message }]);
 }
 
-export class PayloadTooLargeError extends AppError {
-  readonly status = 413;
-  readonly code = 'payload_too_large';
-  readonly title = 'Payload too large';
-}
+export class PayloadTooLargeError extends errorKind(413, 'payload_too_large', 'Payload too large') {}
 
-export class UnsupportedMediaTypeError extends AppError {
-  readonly status = 415;
-  readonly code = 'unsupported_media_type';
-  readonly title = 'Unsupported media type';
-}
+export class UnsupportedMediaTypeError extends errorKind(415, 'unsupported_media_type', 'Unsupported media type') {}
 
-export class MethodNotAllowedError extends AppError {
-  readonly status = 405;
-  readonly code = 'method_not_allowed';
-  readonly title = 'Method not allowed';
+export class MethodNotAllowedError extends errorKind(405, 'method_not_allowed', 'Method not allowed') {
   constructor(
     message: string,
     readonly allow: string[],
@@ -98,10 +82,7 @@ export class MethodNotAllowedError extends AppError {
   }
 }
 
-export class RateLimitedError extends AppError {
-  readonly status = 429;
-  readonly code = 'rate_limited';
-  readonly title = 'Too many requests';
+export class RateLimitedError extends errorKind(429, 'rate_limited', 'Too many requests') {
   /** The limiter's RateLimit headers, set by the limiter that refused (src/http/rate-limit.ts). */
   headers: Record<string, string> = {};
   constructor(

@@ -6,6 +6,8 @@ import proxyAddr from 'proxy-addr';
 import type { Config } from './config.js';
 import { openDatabase, type Database } from './db/database.js';
 import { logMixin } from './lib/request-scope.js';
+import { problemFromError } from './http/problem.js';
+import { ReportedError } from './errors.js';
 
 /**
  * `fleetops serve`: opens the database (applying pending migrations), serves HTTP, and, on the embedded
@@ -64,13 +66,13 @@ export async function startServer(
     if (!socket.writable) return void socket.destroy();
     const tooLarge = err.code === 'HPE_HEADER_OVERFLOW';
     const status = tooLarge ? 431 : 400;
-    const body = JSON.stringify({
-      type: `/docs#problem-${tooLarge ? 'headers_too_large' : 'bad_request'}`,
-      title: tooLarge ? 'Request header fields too large' : 'Bad request',
-      status,
-      detail: tooLarge ? 'the request line and headers are over the 16 KB limit' : 'the request is not valid HTTP',
-      code: tooLarge ? 'headers_too_large' : 'bad_request',
-    });
+    const body = JSON.stringify(
+      problemFromError(
+        tooLarge
+          ? new ReportedError(status, 'headers_too_large', 'Request header fields too large', 'the request line and headers are over the 16 KB limit')
+          : new ReportedError(status, 'bad_request', 'Bad request', 'the request is not valid HTTP'),
+      ),
+    );
     socket.end(
       `HTTP/1.1 ${status} ${tooLarge ? 'Request Header Fields Too Large' : 'Bad Request'}\r\ncontent-type: application/problem+json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
     );

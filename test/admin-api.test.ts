@@ -296,6 +296,28 @@ describe('users', () => {
 });
 
 describe('API keys', () => {
+  it('the list is bounded (gaps.md §17): limit and cursor walk it oldest first, each key once', async () => {
+    for (const name of ['page a', 'page b', 'page c']) expect((await as(admin).post('/api-keys', { name, scope: 'read' })).status).toBe(201);
+    const all = (await as(admin).get('/api-keys')).body;
+    expect(all).not.toHaveProperty('nextCursor');
+    expect(all.count).toBeGreaterThanOrEqual(4);
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const r: { status: number; body: any } = await as(admin).get(`/api-keys?limit=2${cursor ? `&cursor=${cursor}` : ''}`);
+      expect(r.status, JSON.stringify(r.body)).toBe(200);
+      seen.push(...r.body.data.map((k: any) => k.id));
+      cursor = r.body.nextCursor ?? null;
+    } while (cursor && seen.length <= all.count);
+    expect(seen).toEqual(all.data.map((k: any) => k.id));
+    const g = await env.gql('{ apiKeys(limit: 1) { count nextCursor data { id } } }', undefined, admin);
+    expect(g.body.data.apiKeys).toMatchObject({ count: 1, nextCursor: expect.any(String), data: [{ id: all.data[0].id }] });
+    // a cursor whose time is not an instant this service wrote is refused like any bad cursor
+    const bad = Buffer.from(JSON.stringify(['yesterday', 'k'])).toString('base64url');
+    expectValidation(await as(admin).get(`/api-keys?cursor=${bad}`), '/query/cursor');
+    expectValidation(await as(admin).get('/api-keys?limit=0'), '/query/limit');
+  });
+
   it('create: 201 with the key shown once; it works at once with its scope; the list never shows a key or a hash', async () => {
     const r = await as(admin).post('/api-keys', { name: 'ops read', scope: 'read' });
     expect(r.status, JSON.stringify(r.body)).toBe(201);
@@ -385,6 +407,36 @@ describe('API keys', () => {
     expect((await env.gql('{ aircraftList { count } }', undefined, k.key)).status).toBe(401);
     const self = await env.gql(`mutation { revokeApiKey(id: "${adminId}") { id } }`, undefined, admin);
     expect(self.body.errors![0].extensions).toMatchObject({ code: 'CONFLICT', status: 409 });
+  });
+});
+
+describe('viewer', () => {
+  const VIEWER = '{ viewer { company { id name } key { id name prefix scope revokedAt } user { uid displayName roles } } }';
+  it('names the company, the request\u2019s key with its scope (never the key) and the user it acts as, to every key', async () => {
+    const a = await env.gql(VIEWER, undefined, admin);
+    expect(a.body.errors).toBeUndefined();
+    expect(a.body.data.viewer).toEqual({
+      company: { id: env.a.id, name: 'ACME Aviation' },
+      key: { id: adminId, name: 'admin', prefix: admin.slice(0, 12), scope: 'admin', revokedAt: null },
+      // a key without a user acts as the company's owner
+      user: { uid: 'acme-owner', displayName: 'Olivia Owner', roles: ['owner', 'admin'] },
+    });
+    const r = await env.gql('{ viewer { key { name scope } } }', undefined, readKey);
+    expect(r.body.data.viewer.key).toEqual({ name: 'reader', scope: 'read' });
+    const rw = await env.gql('{ viewer { company { id } key { scope prefix } } }', undefined, env.a.key);
+    expect(rw.body.data.viewer).toEqual({ company: { id: env.a.id }, key: { scope: 'read_write', prefix: env.a.key.slice(0, 12) } });
+    // another company's key sees its own company
+    const b = await env.gql('{ viewer { company { id } } }', undefined, env.b.key);
+    expect(b.body.data.viewer.company.id).toBe(env.b.id);
+    expect(JSON.stringify(a.body)).not.toContain(admin);
+  });
+
+  it('a key made for a user acts as that user; no key is a 401', async () => {
+    const made = await env.gql('mutation { createApiKey(input: {name: "pilot app", scope: read, userId: "acme-pilot"}) { key } }', undefined, admin);
+    const v = await env.gql(VIEWER, undefined, made.body.data.createApiKey.key);
+    expect(v.body.data.viewer.user).toEqual({ uid: 'acme-pilot', displayName: 'Pat Pilot', roles: ['pilot'] });
+    expect(v.body.data.viewer.key).toMatchObject({ name: 'pilot app', scope: 'read' });
+    expect((await env.gql(VIEWER, undefined, null)).status).toBe(401);
   });
 });
 

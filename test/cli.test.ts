@@ -9,6 +9,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { runCli } from '../src/cli/main.js';
 import { seedDataDir } from './helpers.js';
+import { freePort } from './cluster-harness.js';
 
 /**
  * Each describe block is one scenario with its own DATA_DIR; blocks and their steps run one after another
@@ -94,16 +95,6 @@ const lastLine = (s: string) => {
   return parts[parts.length - 1];
 };
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

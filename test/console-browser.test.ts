@@ -3,7 +3,10 @@
 // flight (the API's message at the field, then the aircraft's total moving by exactly the flown value), the flight-log
 // list with its filters and CSV export, a CSV import in two batches with a rejected row, the utilisation charts and
 // their tables, filling a form and seeing its webhook delivered and re-sent, the public link, and the console at 390 px
-// by keyboard. axe-core checks every page for WCAG 2.1 A/AA violations. One server and one browser for the file; the
+// by keyboard; then, with the demo's admin key, the admin section: an API key created (shown once) and revoked, an
+// aircraft added and edited (a refused delete shows the API's 409), a user edited, the SMS provider set and removed,
+// and the audit log showing what those pages did; a read_write key sees no admin section. axe-core checks every
+// page for WCAG 2.1 A/AA violations. One server and one browser for the file; the
 // console is built first (scripts/build-console.mjs), so the test never runs a stale bundle. SCREENSHOT=1 refreshes
 // docs/images/console-*.png.
 //
@@ -558,13 +561,408 @@ describe.skipIf(!chromiumAvailable)('operator console in chromium', () => {
     await expect(page.evaluate(() => document.activeElement?.textContent)).resolves.toBe('Flight logs');
     await page.keyboard.press('Enter');
     await page.locator('h1', { hasText: 'Flight logs' }).waitFor();
-    await expect(page.evaluate(() => document.activeElement?.tagName)).resolves.toBe('H1');
+    await expect.poll(() => page.evaluate(() => document.activeElement?.tagName)).toBe('H1');
     await expectAccessible('flight logs at 390 px');
     await shot('mobile');
     await page.goto(`${base}/console`);
     await page.locator('table.status-table').waitFor();
     await expectAccessible('fleet at 390 px');
     await page.setViewportSize({ width: 1280, height: 900 });
+  });
+
+  // ---- the admin section (admin keys): API keys, aircraft, users, integration settings, the audit log ----
+  /** What the admin pages did, for the audit log at the end. */
+  const admin = { keyId: '', aircraftId: '', registration: `VH-${tag.toUpperCase()}` };
+  const acceptNextDialog = () => page.once('dialog', (d) => void d.accept());
+  const auditOf = async (entity: string, entityId: string) =>
+    (await gql(`query($e: AuditEntity, $id: String) { auditLog(entity: $e, entityId: $id) { data { uid action changes } } }`, { e: entity, id: entityId })).auditLog.data as {
+      uid: string;
+      action: string;
+      changes: Record<string, { before: unknown; after: unknown }>;
+    }[];
+
+  it('admin: API keys are listed without secrets; a new key is shown once with a copy button, then revoked; the API refuses self-revocation', async () => {
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: base });
+    await page.goto(`${base}/console`);
+    await expect(page.locator('header .company').textContent()).resolves.toBe('Demo Aviation');
+    await expect(page.locator('header .who').textContent()).resolves.toMatch(/key demo \(admin\)/);
+    await page.getByRole('link', { name: 'Admin', exact: true }).click();
+    await page.locator('h1', { hasText: 'Admin' }).waitFor();
+    await page.getByRole('navigation', { name: 'Admin' }).getByRole('link', { name: 'API keys' }).click();
+    await page.locator('h1', { hasText: 'API keys' }).waitFor();
+    await page.locator('table.keys tbody tr').first().waitFor();
+    const listed = (await gql(`{ apiKeys { data { id prefix revokedAt } } }`)).apiKeys.data as { id: string; prefix: string; revokedAt: string | null }[];
+    await expect(page.locator('table.keys tbody tr').evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-key')))).resolves.toEqual(listed.map((k) => k.id));
+    // only prefixes: no key in the page
+    await expect(page.content()).resolves.not.toContain(key);
+
+    // a name left out: the API's message at the field
+    await page.getByRole('button', { name: 'Create key' }).click();
+    await page.locator('#key-name-error').waitFor();
+    await expect(page.getByLabel('Name', { exact: true }).getAttribute('aria-invalid')).resolves.toBe('true');
+
+    await page.getByLabel('Name', { exact: true }).fill(`console test ${tag}`);
+    await page.getByLabel('Scope').selectOption('read_write');
+    await page.getByLabel('Acts as user').selectOption('demo-pilot');
+    await page.getByRole('button', { name: 'Create key' }).click();
+    const shown = page.getByLabel('New API key (read_write)');
+    await shown.waitFor();
+    const made = await shown.inputValue();
+    expect(made).toMatch(/^fo_live_/);
+    const viewer = (await env.gql('{ viewer { key { id name scope } user { uid } } }', undefined, made)).body.data.viewer;
+    expect(viewer).toMatchObject({ key: { name: `console test ${tag}`, scope: 'read_write' }, user: { uid: 'demo-pilot' } });
+    admin.keyId = viewer.key.id;
+    await page.getByRole('button', { name: 'Copy key' }).click();
+    await expect.poll(() => page.locator('.new-key-shown [role=status]').textContent()).toMatch(/^(Copied to the clipboard\.|Selected: press)/);
+    if ((await page.locator('.new-key-shown [role=status]').textContent()) === 'Copied to the clipboard.') {
+      await expect(page.evaluate(() => navigator.clipboard.readText())).resolves.toBe(made);
+    }
+    const row = page.locator(`table.keys tr[data-key="${admin.keyId}"]`);
+    await row.waitFor();
+    await expect(row.textContent()).resolves.toContain(made.slice(0, 12));
+    await expect(row.textContent()).resolves.toContain('Pat Pilot');
+    await expectAccessible('API keys with a new key');
+    await shot('admin-keys');
+
+    // shown once: gone after hiding it, and from a fresh load
+    await page.getByRole('button', { name: 'Done: hide the key' }).click();
+    await expect(page.content()).resolves.not.toContain(made);
+    await page.reload();
+    await row.waitFor();
+    await expect(page.content()).resolves.not.toContain(made);
+
+    acceptNextDialog();
+    await row.getByRole('button', { name: /^Revoke/ }).click();
+    await expect.poll(() => page.locator('p[role=status].flash-inline').textContent()).toBe(`Key “console test ${tag}” revoked.`);
+    await expect.poll(() => row.locator('td:nth-child(7)').textContent()).not.toBe('Live');
+    await expect(row.getByRole('button', { name: /^Revoke/ }).count()).resolves.toBe(0);
+    expect((await env.gql('{ viewer { key { id } } }', undefined, made)).status).toBe(401);
+
+    // the console's own key: the API refuses, and its message is shown
+    const mine = page.locator('table.keys tr', { hasText: '(this console)' });
+    acceptNextDialog();
+    await mine.getByRole('button', { name: /^Revoke/ }).click();
+    const refused = page.getByRole('alert');
+    await refused.waitFor();
+    await expect(refused.textContent()).resolves.toMatch(/^Not revoked\. an API key cannot revoke itself/);
+    await expect(mine.textContent()).resolves.toContain('Live');
+    await expectAccessible('API keys with a refusal');
+  });
+
+  it('admin: adds an aircraft with tracking items and initial values, edits it, and shows the 409 of a delete', async () => {
+    await page.getByRole('navigation', { name: 'Admin' }).getByRole('link', { name: 'Aircraft' }).click();
+    await page.locator('h1', { hasText: 'Aircraft' }).waitFor();
+    await page.locator('table.admin-aircraft tr[data-aircraft="demo-vh-abc"]').waitFor();
+    await expectAccessible('admin aircraft');
+    await shot('admin-aircraft');
+    await page.getByRole('link', { name: 'Add an aircraft' }).click();
+    await page.locator('h1', { hasText: 'Add an aircraft' }).waitFor();
+    await page.getByLabel('Registration').fill(admin.registration);
+    await page.getByLabel('Type code').fill('R44');
+    await page.getByLabel('Category').fill('rotary-wing');
+    await page.getByLabel('Manufacturer').fill('Robinson');
+    await page.getByLabel('Model').fill('R44 Raven');
+    await page.getByLabel('Engine type').fill('piston');
+    await page.getByRole('button', { name: 'Add a maintenance item' }).click();
+    const hobbs = page.getByRole('group', { name: /^Maintenance item 1/ });
+    await hobbs.getByLabel('Key').fill('hobbs');
+    await hobbs.getByLabel('Name').fill('Hobbs');
+    await hobbs.getByLabel('Decimals shown').fill('1');
+    await hobbs.getByLabel('Initial value').fill('120.5');
+    await page.getByRole('button', { name: 'Add a maintenance item' }).click();
+    const landings = page.getByRole('group', { name: /^Maintenance item 2/ });
+    await landings.getByLabel('Key').fill('landings');
+    await landings.getByLabel('Name').fill('Landings');
+    await landings.getByLabel('Initial value').fill('400');
+    await page.getByRole('button', { name: 'Add a log item' }).click();
+    const remarks = page.getByRole('group', { name: /^Log item 1/ });
+    await remarks.getByLabel('Key').fill('remarks');
+    await remarks.getByLabel('Name').fill('Remarks');
+    await remarks.getByLabel('Value type').selectOption('string');
+    // a registration the company has already: the API's 409, at the field
+    await page.getByLabel('Registration').fill('VH-ABC');
+    await page.getByRole('button', { name: 'Add aircraft' }).click();
+    await page.locator('#registration-error').waitFor();
+    await expect(page.locator('#registration-error').textContent()).resolves.toBe('registration VH-ABC is already aircraft demo-vh-abc');
+    await expectAccessible('aircraft form with an error');
+    await shot('admin-aircraft-form');
+    await page.getByLabel('Registration').fill(admin.registration);
+    await page.getByRole('button', { name: 'Add aircraft' }).click();
+    await expect.poll(() => page.locator('.flash').textContent()).toBe(`Aircraft ${admin.registration} added.`);
+    const created = ((await gql(`{ aircraftList { data { uid registration model totals initialValues maintenanceTrackingItems logTrackingItems } } }`)).aircraftList.data as any[]).find(
+      (a) => a.registration === admin.registration,
+    );
+    admin.aircraftId = created.uid;
+    expect(created).toMatchObject({
+      model: 'R44 Raven',
+      totals: { hobbs: 120.5, landings: 400 },
+      maintenanceTrackingItems: { hobbs: { displayText: 'Hobbs', type: 'number', precision: 1 }, landings: { displayText: 'Landings', type: 'number' } },
+      logTrackingItems: { remarks: { displayText: 'Remarks', type: 'string' } },
+    });
+
+    // edit: a name field and an initial value (the total moves by exactly the difference); only changes are sent
+    await page.getByRole('link', { name: admin.registration, exact: true }).click();
+    await page.locator('h1', { hasText: `Edit aircraft ${admin.registration}` }).waitFor();
+    await expect(page.getByRole('group', { name: /^Maintenance item 1/ }).getByLabel('Initial value').inputValue()).resolves.toBe('120.5');
+    await page.getByLabel('Model').fill('R44 Raven II');
+    await page.getByRole('group', { name: /^Maintenance item 1/ }).getByLabel('Initial value').fill('130.5');
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await expect.poll(() => page.locator('.flash').textContent()).toBe(`Aircraft ${admin.registration} updated.`);
+    const edited = (await gql(`query($id: ID!) { aircraft(id: $id) { model totals } }`, { id: admin.aircraftId })).aircraft;
+    expect(edited).toEqual({ model: 'R44 Raven II', totals: { hobbs: 130.5, landings: 400 } });
+
+    // VH-ABC has flight logs: deleting it is refused with the counts, as the API says
+    await page.getByRole('link', { name: 'VH-ABC', exact: true }).click();
+    await page.locator('h1', { hasText: 'Edit aircraft VH-ABC' }).waitFor();
+    acceptNextDialog();
+    await page.getByRole('button', { name: 'Delete aircraft' }).click();
+    const refusal = page.locator('#form-errors');
+    await refusal.waitFor();
+    await expect(refusal.textContent()).resolves.toMatch(/^Refused\. aircraft demo-vh-abc has \d+ flight logs?.*cannot be deleted/);
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('form-errors');
+    await expect(gql(`{ aircraft(id: "demo-vh-abc") { uid } }`)).resolves.toEqual({ aircraft: { uid: 'demo-vh-abc' } });
+    await expectAccessible('aircraft form with a refused delete');
+  });
+
+  it('admin: edits a user (status, roles, phone, time zone) with the API\u2019s message for a bad phone', async () => {
+    await page.getByRole('navigation', { name: 'Admin' }).getByRole('link', { name: 'Users' }).click();
+    await page.locator('h1', { hasText: 'Users' }).waitFor();
+    await page.getByRole('link', { name: 'Dana Driver' }).click();
+    await page.locator('h1', { hasText: 'Edit user Dana Driver' }).waitFor();
+    await page.getByLabel('Phone').fill('0400 000 001');
+    await page.getByLabel('Status', { exact: true }).selectOption('Pending');
+    await page.locator('#timezone').selectOption('Australia/Perth');
+    await page.getByLabel('Roles').fill('driver, mechanic');
+    await page.getByLabel('Last name').fill('Driver');
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await page.locator('#phone-error').waitFor();
+    await expect(page.locator('#phone-error').textContent()).resolves.toMatch(/E\.164/);
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('phone');
+    await expectAccessible('user form with an error');
+    await shot('admin-user');
+    await page.getByLabel('Phone').fill('+61400000001');
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await expect.poll(() => page.locator('.flash').textContent()).toBe('User Dana Driver updated.');
+    await expect(page.locator('tr[data-user="demo-driver"]').textContent()).resolves.toContain('driver, mechanic');
+    const u = (await gql(`{ user(uid: "demo-driver") { status roles phone timezone lastName } }`)).user;
+    expect(u).toEqual({ status: 'Pending', roles: ['driver', 'mechanic'], phone: '+61400000001', timezone: 'Australia/Perth', lastName: 'Driver' });
+    await expectAccessible('users');
+    await shot('admin-users');
+
+    // a new user, with an id the server makes
+    await page.getByRole('link', { name: 'Add a user' }).click();
+    await page.locator('h1', { hasText: 'Add a user' }).waitFor();
+    await page.getByLabel(/^Display name/).fill(`Casey Crew ${tag}`);
+    await page.getByLabel(/^Email/).fill(`casey-${tag}@demo.fleetops.test`);
+    await page.getByLabel('Roles').fill('pilot');
+    await page.getByRole('button', { name: 'Add user' }).click();
+    await expect.poll(() => page.locator('.flash').textContent()).toBe(`User Casey Crew ${tag} added.`);
+    const users = (await gql(`{ users { data { uid displayName email status roles } } }`)).users.data as any[];
+    expect(users.find((x) => x.displayName === `Casey Crew ${tag}`)).toMatchObject({ email: `casey-${tag}@demo.fleetops.test`, status: 'Active', roles: ['pilot'] });
+  });
+
+  it('admin: sets the SMS provider (the token write-only) and removes it', async () => {
+    await page.getByRole('navigation', { name: 'Admin' }).getByRole('link', { name: 'Integrations' }).click();
+    await page.locator('h1', { hasText: 'Integrations' }).waitFor();
+    await expect(page.locator('#sms-state').textContent()).resolves.toMatch(/None/);
+    const sid = `AC${'0123456789abcdef'.repeat(2)}`;
+    await page.getByLabel('Account SID').fill(sid);
+    await page.getByLabel('Sending number').fill('+61400000002');
+    await page.getByLabel('Auth token').fill(`token-${tag}-0123456789`);
+    await page.getByRole('button', { name: 'Save SMS settings' }).click();
+    await expect.poll(() => page.locator('p[role=status].flash-inline').textContent()).toBe('SMS settings saved.');
+    await expect.poll(() => page.locator('#sms-state').textContent()).toContain('Stored (never shown)');
+    await expect.poll(() => page.getByLabel('Auth token').inputValue()).toBe('');
+    await expect(page.content()).resolves.not.toContain(`token-${tag}`);
+    expect((await gql(`{ integrationSettings { sms { provider accountSid from hasAuthToken } } }`)).integrationSettings.sms).toEqual({
+      provider: 'twilio', accountSid: sid, from: '+61400000002', hasAuthToken: true,
+    });
+    await expectAccessible('integrations');
+    await shot('admin-integrations');
+    acceptNextDialog();
+    await page.getByRole('button', { name: 'Remove SMS provider' }).click();
+    await expect.poll(() => page.locator('p[role=status].flash-inline').textContent()).toBe('SMS provider removed.');
+    await expect.poll(() => page.locator('#sms-state').textContent()).toMatch(/None/);
+    expect((await gql(`{ integrationSettings { sms { provider } } }`)).integrationSettings.sms).toBeNull();
+  });
+
+  it('admin: turns maintenance alerts on (the API\u2019s message for a bad value, a webhook secret write-only), and lists the alerts sent', async () => {
+    await page.getByRole('navigation', { name: 'Admin' }).getByRole('link', { name: 'Alerts' }).click();
+    await page.locator('h1', { hasText: 'Alerts' }).waitFor();
+    await expect.poll(() => page.locator('#alerts-state').textContent()).toMatch(/Off/);
+    const secret = 'whsec_' + Buffer.from(`alerts-${tag}-signing-key-0123456789`).toString('base64');
+    await page.getByLabel('Usage units before the threshold').fill('-1');
+    await page.getByRole('button', { name: 'Add a recipient' }).click();
+    await page.getByLabel('Recipient 1: email').fill(`maintenance-${tag}@example.com`);
+    await page.getByRole('button', { name: 'Add a recipient' }).click();
+    await page.getByLabel('Recipient 2: channel').selectOption('url');
+    await page.getByLabel('Recipient 2: webhook url').fill(receiver.url);
+    await page.getByLabel('Recipient 2: signing secret').fill(secret);
+    await page.getByRole('button', { name: 'Save alert settings' }).click();
+    // the API's own message, at the field, and nothing saved
+    await expect.poll(() => page.locator('#dueSoonHours-error').textContent()).toBe('dueSoonHours must be 0 or more');
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('dueSoonHours');
+    expect((await gql(`{ alertSettings { enabled } }`)).alertSettings.enabled).toBe(false);
+    await expectAccessible('alerts with an error');
+    await page.getByLabel('Usage units before the threshold').fill('10');
+    await page.getByRole('button', { name: 'Save alert settings' }).click();
+    await expect.poll(() => page.locator('p[role=status].flash-inline').first().textContent()).toBe('Alert settings saved: alerts are on.');
+    await expect.poll(() => page.locator('#alerts-state').textContent()).toMatch(/On/);
+    expect((await gql(`{ alertSettings { enabled dueSoonHours dueSoonDays recipients { email url hasSecret } } }`)).alertSettings).toEqual({
+      enabled: true,
+      dueSoonHours: 10,
+      dueSoonDays: 14,
+      recipients: [
+        { email: `maintenance-${tag}@example.com`, url: null, hasSecret: null },
+        { email: null, url: receiver.url, hasSecret: true },
+      ],
+    });
+    await expect(page.content()).resolves.not.toContain(secret);
+    await expect(page.getByLabel('Recipient 2: signing secret').inputValue()).resolves.toBe('');
+    // saving turned alerts on: the overdue 100-hourly is alerted at once, to the webhook (signed) and by email (no SMTP here: skipped)
+    await expect.poll(() => hooks.some((h) => h.includes('"maintenance.overdue"') && h.includes(overdueName)), { timeout: 30_000 }).toBe(true);
+    await page.reload();
+    await page.locator('table', { has: page.locator('th', { hasText: 'Outcome' }) }).waitFor();
+    const row = page.locator('tr', { hasText: overdueName }).filter({ hasText: receiver.url });
+    await expect.poll(() => row.first().textContent()).toMatch(/Due or overdue.*webhook.*delivered/);
+    await expect(page.locator('tr', { hasText: overdueName }).filter({ hasText: `maintenance-${tag}@example.com` }).first().textContent()).resolves.toMatch(/skipped/);
+    await expectAccessible('alerts');
+    await shot('admin-alerts');
+    const before = hooks.filter((h) => h.includes(overdueName)).length;
+    await row.first().getByRole('button', { name: /Send again/ }).click();
+    await expect.poll(() => page.locator('p[role=status].flash-inline').last().textContent()).toBe('Sent again as a new delivery.');
+    await expect.poll(() => hooks.filter((h) => h.includes(overdueName)).length, { timeout: 30_000 }).toBe(before + 1);
+    // "due soon" in the console is the alerts' threshold: changed here, the fleet page says so
+    await page.getByLabel('Usage units before the threshold').fill('4.5');
+    await page.getByLabel('Days before the due date').fill('7');
+    await page.getByRole('button', { name: 'Save alert settings' }).click();
+    await expect.poll(() => page.locator('p[role=status].flash-inline').first().textContent()).toBe('Alert settings saved: alerts are on.');
+    await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Fleet' }).click();
+    await expect.poll(() => page.locator('p.summary').textContent()).toMatch(/within 7 days or 4\.5 hours/);
+    await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Admin' }).click();
+    await page.getByRole('navigation', { name: 'Admin' }).getByRole('link', { name: 'Alerts' }).click();
+    await page.locator('#alerts-state').waitFor();
+    await page.getByLabel('Usage units before the threshold').fill('10');
+    await page.getByLabel('Days before the due date').fill('14');
+    await page.getByRole('button', { name: 'Save alert settings' }).click();
+    await expect.poll(() => page.locator('p[role=status].flash-inline').first().textContent()).toBe('Alert settings saved: alerts are on.');
+  });
+
+  it('admin: the audit log shows the entries those pages made, with the changed fields before and after', async () => {
+    await page.getByRole('navigation', { name: 'Admin' }).getByRole('link', { name: 'Audit log' }).click();
+    await page.locator('h1', { hasText: 'Audit log' }).waitFor();
+    await page.locator('table.audit tbody tr').first().waitFor();
+    const rowsOf = () => page.locator('table.audit tbody tr').evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-audit')));
+    const filter = async (entity: string, id: string) => {
+      await page.getByLabel('Record kind').selectOption(entity);
+      await page.getByLabel('Record id').fill(id);
+      await page.getByRole('button', { name: 'Apply filters' }).click();
+      await page.waitForURL(new RegExp(`entityId=${encodeURIComponent(id)}`));
+    };
+    // the key: created, then revoked
+    await filter('api_key', admin.keyId);
+    const keyEntries = await auditOf('api_key', admin.keyId);
+    expect(keyEntries.map((e) => e.action)).toEqual(['revoked', 'created']);
+    await expect.poll(rowsOf).toEqual(keyEntries.map((e) => e.uid));
+    await expect(page.locator(`tr[data-audit="${keyEntries[0].uid}"] li[data-field="revokedAt"]`).textContent()).resolves.toMatch(/^revokedAt: before — → after \d{4}-/);
+    await expect(page.locator(`tr[data-audit="${keyEntries[1].uid}"] li[data-field="name"]`).textContent()).resolves.toBe(`name: before — → after console test ${tag}`);
+    await expect(page.locator('table.audit').textContent()).resolves.not.toMatch(/fo_live_[A-Za-z0-9]{20}/);
+    // the aircraft: created, then its model and initial value changed
+    await filter('aircraft', admin.aircraftId);
+    const acEntries = await auditOf('aircraft', admin.aircraftId);
+    expect(acEntries.map((e) => e.action)).toEqual(['updated', 'created']);
+    await expect.poll(rowsOf).toEqual(acEntries.map((e) => e.uid));
+    const update = page.locator(`tr[data-audit="${acEntries[0].uid}"]`);
+    await expect(update.locator('li[data-field="model"]').textContent()).resolves.toBe('model: before R44 Raven → after R44 Raven II');
+    await expect(update.locator('li[data-field="initialValues"]').textContent()).resolves.toContain('"hobbs":130.5');
+    await expect(update.textContent()).resolves.toContain(`key demo (${(await gql('{ viewer { key { id } } }')).viewer.key.id}) as demo-owner (graphql)`);
+    // the user
+    await filter('user', 'demo-driver');
+    const userEntries = await auditOf('user', 'demo-driver');
+    await expect.poll(rowsOf).toEqual(userEntries.map((e) => e.uid));
+    await expect(page.locator(`tr[data-audit="${userEntries[0].uid}"] li[data-field="phone"]`).textContent()).resolves.toBe('phone: before — → after +61400000001');
+    await expect(page.locator(`tr[data-audit="${userEntries[0].uid}"] li[data-field="status"]`).textContent()).resolves.toBe('status: before Active → after Pending');
+    await expectAccessible('audit log');
+    await shot('admin-audit');
+
+    // every entry of the company, page by page (25 a page), as the API has them
+    await page.goto(`${base}/console/admin/audit`);
+    await page.locator('table.audit tbody tr').first().waitFor();
+    const all: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const p: any = (await gql(`query($c: String) { auditLog(cursor: $c, limit: 25) { nextCursor data { uid } } }`, { c: cursor })).auditLog;
+      all.push(p.data.map((e: { uid: string }) => e.uid).join(' '));
+      cursor = p.nextCursor;
+    } while (cursor);
+    for (let n = 0; n < all.length; n++) {
+      await expect.poll(async () => (await rowsOf()).join(' ')).toBe(all[n]);
+      if (n < all.length - 1) await page.getByRole('button', { name: 'Next page' }).click();
+    }
+    await expect(page.getByRole('button', { name: 'Next page' }).isDisabled()).resolves.toBe(true);
+  });
+
+  it('admin pages at 390 px', async () => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    for (const p of ['keys', 'audit', 'alerts', `aircraft/${admin.aircraftId}`]) {
+      await page.goto(`${base}/console/admin/${p}`);
+      await page.locator('h1').waitFor();
+      await page.locator('main form, main table').first().waitFor();
+      // what sticks out, if anything, named in the message
+      const wide = await page.evaluate(() =>
+        [...document.querySelectorAll('body *')]
+          .filter((e) => e.getBoundingClientRect().right > 391 && !e.closest('.table-wrap'))
+          .map((e) => `${e.tagName.toLowerCase()}${e.id ? `#${e.id}` : ''}.${e.className} ${Math.round(e.getBoundingClientRect().right)}`),
+      );
+      await expect(page.evaluate(() => document.documentElement.scrollWidth), `${p}: ${wide.join(', ')}`).resolves.toBeLessThanOrEqual(390);
+      await expectAccessible(`admin ${p} at 390 px`);
+    }
+    // by keyboard: the menu opens with Enter, Admin is its fifth entry, then the admin pages' own navigation
+    await page.goto(`${base}/console`);
+    await page.locator('table.status-table').waitFor();
+    for (let i = 0; i < 3; i++) await page.keyboard.press('Tab');
+    await expect(page.evaluate(() => document.activeElement?.textContent)).resolves.toBe('Menu');
+    await page.keyboard.press('Enter');
+    for (let i = 0; i < 5; i++) await page.keyboard.press('Tab');
+    await expect(page.evaluate(() => document.activeElement?.textContent)).resolves.toBe('Admin');
+    await page.keyboard.press('Enter');
+    await page.locator('h1', { hasText: 'Admin' }).waitFor();
+    await expect.poll(() => page.evaluate(() => document.activeElement?.tagName)).toBe('H1');
+    await shot('admin-mobile');
+    await page.keyboard.press('Shift+Tab');
+    await expect(page.evaluate(() => document.activeElement?.textContent)).resolves.toBe('Audit log');
+    await page.keyboard.press('Enter');
+    await page.locator('h1', { hasText: 'Audit log' }).waitFor();
+    await page.setViewportSize({ width: 1280, height: 900 });
+  });
+
+  it('admin: deletes an aircraft nothing refers to', async () => {
+    await page.goto(`${base}/console/admin/aircraft/${admin.aircraftId}`);
+    await page.locator('h1', { hasText: `Edit aircraft ${admin.registration}` }).waitFor();
+    acceptNextDialog();
+    await page.getByRole('button', { name: 'Delete aircraft' }).click();
+    await expect.poll(() => page.locator('.flash').textContent()).toBe(`Aircraft ${admin.registration} deleted.`);
+    await expect(page.locator(`tr[data-aircraft="${admin.aircraftId}"]`).count()).resolves.toBe(0);
+    const r = await env.gql(`query($id: ID!) { aircraft(id: $id) { uid } }`, { id: admin.aircraftId }, key);
+    expect(r.body.errors![0].extensions).toMatchObject({ code: 'NOT_FOUND' });
+    expect((await auditOf('aircraft', admin.aircraftId)).map((e) => e.action)).toEqual(['deleted', 'updated', 'created']);
+  });
+
+  it('a read_write key sees no admin section', async () => {
+    const rw = (await gql(`mutation { createApiKey(input: {name: "console rw ${tag}", scope: read_write}) { key } }`)).createApiKey.key as string;
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.goto(`${base}/console`);
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByLabel('API key').fill(rw);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.locator('h1', { hasText: 'Fleet' }).waitFor();
+    await expect(page.locator('header .who').textContent()).resolves.toMatch(/key console rw .* \(read and write\)/);
+    await expect(page.getByRole('link', { name: 'Forms' }).isVisible()).resolves.toBe(true);
+    await expect(page.getByRole('link', { name: 'Admin', exact: true }).count()).resolves.toBe(0);
+    await page.goto(`${base}/console/admin/keys`);
+    await page.locator('h1', { hasText: 'Admin keys only' }).waitFor();
+    await expect(page.locator('table.keys').count()).resolves.toBe(0);
+    await expectAccessible('admin page refused to a read_write key');
   });
 
   it('signs out: the key is gone from the browser', async () => {

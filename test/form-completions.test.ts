@@ -276,26 +276,26 @@ describe('side effects', () => {
   });
 
   it('a failing side effect rolls back the completion and every other side effect', async () => {
-    // the real services inside the completion's transaction, with the second defect failing after the odometer
-    // reading and the first defect item were written
+    // the real services inside the completion's transaction, with the defect items failing after they and the
+    // odometer reading were written
     const start = (await vehicleTotals('acme-v-1')).odometer;
     const before = await completionCount();
     const itemsBefore = (await defectItems('acme-v-1')).length;
     const db = scopedPrisma(env.database.prisma, env.a.id);
-    let defects = 0;
+    let written: string[] = [];
     const service = new CompletionService(db, 'acme-owner', (tx) => {
       const real = createServices(tx, 'acme-owner');
       const schedule = Object.create(real.schedule) as typeof real.schedule;
-      schedule.createDefect = async (d) => {
-        if (++defects === 2) throw new Error('schedule write failed');
-        return real.schedule.createDefect(d);
+      schedule.createDefects = async (d, tz) => {
+        written = await real.schedule.createDefects(d, tz);
+        throw new Error('schedule write failed');
       };
       return { vehicles: real.vehicles, schedule };
     }, new DeliveryService(db));
     await expect(
       service.create({ formId, answers: { vehicle: 'acme-v-1', tyres: 'fail', odometer: start + 500, defects: [{ description: 'A' }, { description: 'B' }] } }),
     ).rejects.toThrow('schedule write failed');
-    expect(defects).toBe(2);
+    expect(written).toHaveLength(2);
     expect(await completionCount()).toBe(before);
     expect((await vehicleTotals('acme-v-1')).odometer).toBe(start);
     expect((await defectItems('acme-v-1')).length).toBe(itemsBefore);

@@ -4,6 +4,8 @@ import type { Database } from '../src/db/database.js';
 import { ApiKeyService } from '../src/auth/keys.js';
 import { random } from '../src/modules/companies/demo.js';
 import { importData } from '../src/modules/companies/import.js';
+import { createServices } from '../src/context.js';
+import { scopedPrisma } from '../src/db/scoped.js';
 
 /**
  * A generated company with something in every table, written through the public REST API so every derived figure
@@ -11,7 +13,7 @@ import { importData } from '../src/modules/companies/import.js';
  * deliveries in the outbox) is what the service itself computed: flight logs over a year across three aircraft
  * (created in batches, a few edited and deleted), components fitted three levels deep with a counter reset,
  * schedule items by hours and by date with completions, forms with webhooks and notification emails, completions
- * raising odometers and defects, Idempotency-Key records, a read-only key. Deterministic for a given `logs`.
+ * raising odometers and defects, maintenance alerts with their deliveries, Idempotency-Key records, a read-only key. Deterministic for a given `logs`.
  * Used by the backup tests and bench/backup.ts.
  */
 export interface GeneratedCompany {
@@ -206,6 +208,12 @@ export async function generateCompany(
     );
   }
   await call('POST', '/form-completions', { formId: aircraftForm, answers: { aircraft: heli, oil: 0.5 } }, { 'idempotency-key': `gen-${p}-aircraft-check` });
+
+  // maintenance alerts (an admin key's settings; an item already past its hours), evaluated as a server process
+  // would after a write: the alerts and their deliveries wait in the outbox like the form's
+  await call('PUT', '/settings/alerts', { dueSoonDays: 30, recipients: [{ email: 'maintenance@example.com' }, { phone: '+61412000002' }, { url: 'https://hooks.example.com/alerts', secret: 'alerts-secret-0123' }] }, { authorization: `Bearer ${admin}` });
+  await call('POST', '/schedule-items', { name: 'Engine borescope', type: 'Inspection', relatedTo: heli, relatedToType: 'aircraft', recurring: false, trackingItem: 'hobbs', dueAtInterval: 1 });
+  await createServices(scopedPrisma(database.prisma, id)).alerts.evaluate();
 
   return {
     id,

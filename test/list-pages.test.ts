@@ -1,4 +1,5 @@
-// Every list is bounded (gaps.md §17) on REST, GraphQL and MCP: aircraft, users, vehicles and components take `limit`
+// Every list is bounded (gaps.md §17) on REST, GraphQL and MCP: aircraft, users, vehicles, components, schedule
+// items, forms and the maintenance status (paged by its computed urgency order) take `limit`
 // (1-500) and `cursor` and answer `nextCursor`; without `limit` at most 1,000 records. A small company's lists answer
 // exactly as before, `{data, count}` (nextCursor is left out on REST when there is no next page); 10,000 components answer 1,000 and a cursor, and walking it returns each once,
 // in the documented order (name, serial number, uid). Bad `limit`/`cursor` is the same 400 on every channel.
@@ -6,10 +7,15 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestEnv, type TestEnv } from './helpers.js';
+import { compareUrgency } from '../src/modules/schedule/rules.js';
+import { now } from '../src/lib/clock.js';
 
 let env: TestEnv;
 let mcp: Client;
 const MANY = 10_000;
+/** Schedule items and forms of company a: more than a list answers without `limit`. */
+const ITEMS = 1_203;
+const FORMS = 1_001;
 
 type Result = Awaited<ReturnType<Client['callTool']>> & { structuredContent?: any };
 const call = (name: string, args: Record<string, unknown> = {}) => mcp.callTool({ name, arguments: args }) as Promise<Result>;
@@ -29,6 +35,39 @@ beforeAll(async () => {
     ancestorUids: [],
   }));
   await env.database.prisma.component.createMany({ data: rows });
+  // 1,203 schedule items: calendar ones due from 5 days ago to 6 days ahead (many on one day, so the order needs
+  // name and uid), usage ones on acme-ac-1's hobbs (1200.5) before, at and after their threshold, some with neither,
+  // and a few inactive ones (listed only with includeInactive, never in the status)
+  const day = 86_400_000;
+  const today = Date.UTC(now().getUTCFullYear(), now().getUTCMonth(), now().getUTCDate());
+  await env.database.prisma.scheduleItem.createMany({
+    data: Array.from({ length: ITEMS }, (_, i) => ({
+      companyId: env.a.id,
+      uid: `si-bulk-${String((i * 7919) % ITEMS).padStart(5, '0')}`,
+      name: ['Inspection', 'inspection', 'Battery', 'Zeta check', 'ELT test'][i % 5]!,
+      type: 'Inspection',
+      documentation: [],
+      archivedDocumentation: [],
+      relatedTo: i % 3 === 0 ? `${env.a.prefix}-ac-1` : env.a.id,
+      relatedToType: i % 3 === 0 ? 'aircraft' : 'company',
+      recurring: false,
+      ...(i % 3 === 0 ? { trackingItem: 'hobbs', dueAtInterval: 1190 + (i % 7) * 3.5 } : {}),
+      ...(i % 4 !== 3 ? { calendarDateDue: new Date(today + ((i % 12) - 5) * day) } : {}),
+      status: i % 101 === 50 ? 'inactive' : 'active',
+    })),
+  });
+  await env.database.prisma.form.createMany({
+    data: Array.from({ length: FORMS }, (_, i) => ({
+      companyId: env.a.id,
+      uid: `fm-bulk-${String((i * 7919) % FORMS).padStart(5, '0')}`,
+      name: ['Daily', 'daily', 'Walk-around', 'Zulu'][i % 4]!,
+      code: `bulk-${i}`,
+      department: 'Ops',
+      sections: [],
+      signatories: [],
+      dynamicFields: [],
+    })),
+  });
   mcp = new Client({ name: 'fleetops-test', version: '1.0.0' });
   await mcp.connect(
     new StreamableHTTPClientTransport(new URL('http://fleetops.test/mcp'), {
@@ -53,12 +92,12 @@ async function expectedOrder(companyId: string): Promise<string[]> {
 }
 
 describe('a small company sees its lists as before', () => {
-  it.each(['/aircraft', '/users', '/vehicles', '/components'])('GET %s: every record and count, no nextCursor', async (path) => {
+  it.each(['/aircraft', '/users', '/vehicles', '/components', '/schedule-items', '/maintenance-status', '/forms'])('GET %s: every record and count, no nextCursor', async (path) => {
     const r = await env.json('GET', `/api/v1${path}`, { key: env.b.key });
     expect(r.status).toBe(200);
     expect(Object.keys(r.body).sort()).toEqual(['count', 'data']);
     expect(r.body.count).toBe(r.body.data.length);
-    if (path !== '/vehicles' && path !== '/components') expect(r.body.count).toBeGreaterThan(0);
+    if (path === '/aircraft' || path === '/users') expect(r.body.count).toBeGreaterThan(0);
   });
 
   it('limit 1 walks aircraft and users one at a time, each once, in their order', async () => {
@@ -182,6 +221,136 @@ describe('10,000 components', () => {
   });
 });
 
+/** Walks a REST list with `limit` (or none), page after page: every page's records, in order. */
+async function walk(path: string, limit?: number, key = 'uid'): Promise<{ seen: string[]; pages: number; first: any }> {
+  const seen: string[] = [];
+  let cursor: string | null = null;
+  let pages = 0;
+  let first: any;
+  do {
+    const qs = new URLSearchParams({ ...(limit ? { limit: String(limit) } : {}), ...(cursor ? { cursor } : {}) });
+    const r: { status: number; body: any } = await env.rest.get(`${path}${path.includes('?') ? '&' : '?'}${qs}`);
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    first ??= r.body;
+    expect(r.body.count).toBe(r.body.data.length);
+    seen.push(...r.body.data.map((x: any) => x[key]));
+    cursor = r.body.nextCursor ?? null;
+    pages++;
+  } while (cursor && pages < 200);
+  return { seen, pages, first };
+}
+
+describe('schedule items, maintenance status and forms: more than 1,000', () => {
+  it('GET /schedule-items answers 1,000 and a cursor; walking returns each once, by name and uid', async () => {
+    const expected = (
+      await env.database.prisma.scheduleItem.findMany({
+        where: { companyId: env.a.id, status: 'active' },
+        orderBy: [{ name: 'asc' }, { uid: 'asc' }],
+        select: { uid: true },
+      })
+    ).map((r) => r.uid);
+    expect(expected.length).toBeGreaterThan(1000);
+    const all = await walk('/schedule-items');
+    expect(all.first.count).toBe(1000);
+    expect(all.first.nextCursor).toEqual(expect.any(String));
+    expect(all.pages).toBe(2);
+    expect(all.seen).toEqual(expected);
+    const small = await walk('/schedule-items', 97);
+    expect(small.seen).toEqual(expected);
+    // a filter pages within itself, inactive items too when asked
+    const inactive = await walk('/schedule-items?includeInactive=true', 500);
+    expect(inactive.seen.length).toBe(expected.length + 12);
+    expect(new Set(inactive.seen).size).toBe(inactive.seen.length);
+    const onAircraft = await walk(`/schedule-items?relatedTo=${env.a.prefix}-ac-1`, 50);
+    expect(onAircraft.seen).toEqual(expected.filter((u) => onAircraft.seen.includes(u)));
+    expect(onAircraft.seen.length).toBeGreaterThan(300);
+  }, 120_000);
+
+  it('GET /maintenance-status pages its computed order, most urgent first, each item once', async () => {
+    const active = await env.database.prisma.scheduleItem.count({ where: { companyId: env.a.id, status: 'active' } });
+    const whole = await walk('/maintenance-status', undefined, 'scheduleItemUid');
+    expect(whole.first.count).toBe(1000);
+    expect(whole.first.nextCursor).toEqual(expect.any(String));
+    expect(whole.seen.length).toBe(active);
+    expect(new Set(whole.seen).size).toBe(active);
+    // any page size walks the same order (37: page boundaries inside the groups and between them)
+    for (const limit of [37, 500]) {
+      expect((await walk('/maintenance-status', limit, 'scheduleItemUid')).seen).toEqual(whole.seen);
+    }
+    // and the order is most urgent first (rules.compareUrgency), with every group present
+    const rows: any[] = [];
+    let cursor: string | null = null;
+    do {
+      const r: { body: any } = await env.rest.get(`/maintenance-status?limit=500${cursor ? `&cursor=${cursor}` : ''}`);
+      rows.push(...r.body.data);
+      cursor = r.body.nextCursor ?? null;
+    } while (cursor);
+    const u = (s: any) => ({ ...s, uid: s.scheduleItemUid });
+    for (let i = 1; i < rows.length; i++) expect(compareUrgency(u(rows[i - 1]), u(rows[i]))).toBeLessThan(0);
+    // (REST leaves a null out: `== null` is either)
+    expect(rows.some((s) => s.remaining != null && s.remaining < 0)).toBe(true);
+    expect(rows.some((s) => s.remaining === 0)).toBe(true);
+    expect(rows.some((s) => s.calendarDaysRemaining === 0)).toBe(true);
+    expect(rows.some((s) => s.remaining == null && s.calendarDaysRemaining == null)).toBe(true);
+    // filters page within themselves
+    const overdue = await walk('/maintenance-status?overdueOnly=true', 100, 'scheduleItemUid');
+    expect(overdue.seen).toEqual(whole.seen.filter((x) => overdue.seen.includes(x)));
+    expect(overdue.pages).toBeGreaterThan(1);
+  }, 120_000);
+
+  it('GET /forms answers 1,000 and a cursor; walking returns each once, by name and uid', async () => {
+    const expected = (
+      await env.database.prisma.form.findMany({ where: { companyId: env.a.id, status: 'active' }, orderBy: [{ name: 'asc' }, { uid: 'asc' }], select: { uid: true } })
+    ).map((r) => r.uid);
+    expect(expected.length).toBeGreaterThan(1000);
+    const all = await walk('/forms');
+    expect(all.first.count).toBe(1000);
+    expect(all.seen).toEqual(expected);
+    expect((await walk('/forms', 333)).seen).toEqual(expected);
+  }, 120_000);
+
+  it('GraphQL scheduleItems, maintenanceStatus and forms take limit and cursor and continue the REST order', async () => {
+    for (const [path, field, key] of [
+      ['/schedule-items', 'scheduleItems', 'uid'],
+      ['/maintenance-status', 'maintenanceStatus', 'scheduleItemUid'],
+      ['/forms', 'forms', 'uid'],
+    ] as const) {
+      const rest = await walk(path, 500, key);
+      const seen: string[] = [];
+      let cursor: string | null = null;
+      let pages = 0;
+      do {
+        const r: { body: any } = await env.gql(`query($c: String) { ${field}(limit: 400, cursor: $c) { count nextCursor data { ${key} } } }`, { c: cursor });
+        expect(r.body.errors, JSON.stringify(r.body.errors)).toBeUndefined();
+        const page = r.body.data[field];
+        seen.push(...page.data.map((x: any) => x[key]));
+        cursor = page.nextCursor;
+        pages++;
+      } while (cursor && pages < 20);
+      expect(seen).toEqual(rest.seen);
+      // without limit at most 1,000, and a cursor
+      const d = await env.gql(`{ ${field} { count nextCursor } }`);
+      expect(d.body.data[field].count).toBe(1000);
+      expect(d.body.data[field].nextCursor).toEqual(expect.any(String));
+    }
+  }, 120_000);
+
+  it('MCP list tools take limit and cursor', async () => {
+    for (const [tool, path, key] of [
+      ['listScheduleItems', '/schedule-items', 'uid'],
+      ['getMaintenanceStatus', '/maintenance-status', 'scheduleItemUid'],
+      ['listForms', '/forms', 'uid'],
+    ] as const) {
+      const expected = (await env.rest.get(`${path}?limit=6`)).body.data.map((x: any) => x[key]);
+      const first = await call(tool, { limit: 3 });
+      expect(first.isError, text(first)).toBeFalsy();
+      expect(first.structuredContent.data.map((x: any) => x[key])).toEqual(expected.slice(0, 3));
+      const second = await call(tool, { limit: 3, cursor: first.structuredContent.nextCursor });
+      expect(second.structuredContent.data.map((x: any) => x[key])).toEqual(expected.slice(3, 6));
+    }
+  });
+});
+
 describe('bad limit or cursor: the same 400 on every channel', () => {
   const cases: [string, string, Record<string, unknown>, string][] = [
     ['/components', 'limit=0', { limit: 0 }, '/limit'],
@@ -191,9 +360,33 @@ describe('bad limit or cursor: the same 400 on every channel', () => {
     ['/vehicles', `cursor=${Buffer.from('["x"]').toString('base64url')}`, { cursor: Buffer.from('["x"]').toString('base64url') }, '/cursor'],
     // a flight-log cursor is not a component cursor
     ['/components', `cursor=${Buffer.from('["2026-01-01T00:00:00.000Z","u"]').toString('base64url')}`, { cursor: Buffer.from('["2026-01-01T00:00:00.000Z","u"]').toString('base64url') }, '/cursor'],
+    ['/schedule-items', 'limit=0', { limit: 0 }, '/limit'],
+    ['/schedule-items', 'cursor=not-a-cursor', { cursor: 'not-a-cursor' }, '/cursor'],
+    ['/maintenance-status', 'limit=501', { limit: 501 }, '/limit'],
+    ['/maintenance-status', 'cursor=not-a-cursor', { cursor: 'not-a-cursor' }, '/cursor'],
+    // the right shape, but not a number where the urgency key has one
+    ['/maintenance-status', `cursor=${Buffer.from('["soon","","a","b"]').toString('base64url')}`, { cursor: Buffer.from('["soon","","a","b"]').toString('base64url') }, '/cursor'],
+    ['/forms', 'limit=0', { limit: 0 }, '/limit'],
+    ['/forms', `cursor=${Buffer.from('["a","b","c"]').toString('base64url')}`, { cursor: Buffer.from('["a","b","c"]').toString('base64url') }, '/cursor'],
   ];
-  const tool = { '/components': 'listComponents', '/aircraft': 'listAircraft', '/users': 'listUsers', '/vehicles': 'listVehicles' } as Record<string, string>;
-  const field = { '/components': 'components', '/aircraft': 'aircraftList', '/users': 'users', '/vehicles': 'vehicles' } as Record<string, string>;
+  const tool = {
+    '/components': 'listComponents',
+    '/aircraft': 'listAircraft',
+    '/users': 'listUsers',
+    '/vehicles': 'listVehicles',
+    '/schedule-items': 'listScheduleItems',
+    '/maintenance-status': 'getMaintenanceStatus',
+    '/forms': 'listForms',
+  } as Record<string, string>;
+  const field = {
+    '/components': 'components',
+    '/aircraft': 'aircraftList',
+    '/users': 'users',
+    '/vehicles': 'vehicles',
+    '/schedule-items': 'scheduleItems',
+    '/maintenance-status': 'maintenanceStatus',
+    '/forms': 'forms',
+  } as Record<string, string>;
 
   it.each(cases)('%s?%s', async (path, qs, args, at) => {
     const rest = await env.json('GET', `/api/v1${path}?${qs}`);

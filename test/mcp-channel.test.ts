@@ -161,6 +161,10 @@ describe('tools for a model', () => {
     // an admin key also the company's management; key management is never a tool
     const admin = (await new ApiKeyService(env.database.prisma).create({ companyId: env.a.id, name: 'mcp-admin', scope: 'admin' })).key;
     expect((await list(admin)).map((t) => t.name).sort()).toEqual(restRoutes.filter((r) => r.mcp !== false).map((r) => r.operationId).sort());
+    // what an assistant's context pays before it does anything: at most 32 KB for the widest list (issue 27)
+    const size = async (key: string) =>
+      (await (await env.request('POST', '/mcp', { key, headers: { accept: 'application/json, text/event-stream' }, body: { jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} } })).text()).length;
+    expect(await size(admin)).toBeLessThanOrEqual(32 * 1024);
   });
 
   it('tools carry no output schema (the shapes are the OpenAPI resource\u2019s), and descriptions explain the domain, not REST media types', async () => {

@@ -50,7 +50,7 @@ describe('migrations', () => {
 
   it('diffSql: schema-only diffs and "no difference"', async () => {
     const full = await diffSql({ kind: 'empty' }, schema);
-    expect(full.match(/^CREATE TABLE /gm)).toHaveLength(16);
+    expect(full.match(/^CREATE TABLE /gm)).toHaveLength(17);
     expect(await diffSql(schema, schema)).toBe('');
     expect(await diffSql({ kind: 'empty' }, { kind: 'empty' })).toBe('');
     expect(isEmptyDiff('-- This is an empty migration.\n')).toBe(true);

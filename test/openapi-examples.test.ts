@@ -37,7 +37,7 @@ const operations = () =>
   Object.entries<any>(doc.paths).flatMap(([path, ops]) => Object.entries<any>(ops).map(([method, op]) => ({ path, method: method.toUpperCase(), op })));
 
 describe('examples', () => {
-  it('every operation has its example in src/rest/examples.ts, and the table names no other', () => {
+  it('every operation has its example in its module’s examples.json, and the table names no other', () => {
     expect(Object.keys(examples).sort()).toEqual(restRoutes.map((r) => r.operationId).sort());
   });
 

@@ -16,8 +16,9 @@ describe.skipIf(!redisUrl)('rate limit shared through Redis', () => {
   beforeAll(async () => {
     env = await createTestEnv();
     const config = { rateLimitPerMinute: 4, redisUrl, bodyLimitBytes: 1 << 20, logLevel: 'silent' };
-    one = createApp({ database: env.database, config });
-    two = createApp({ database: env.database, config });
+    // no dispatcher: on a shared PostgreSQL it would send other suites' deliveries (test/helpers.ts createTestEnv)
+    one = createApp({ database: env.database, config, dispatch: false });
+    two = createApp({ database: env.database, config, dispatch: false });
   });
   afterAll(async () => {
     await one?.close();

@@ -193,6 +193,10 @@ const OTHER_COMPANY_ROW: {
     await db.idempotencyKey.create({ data: { key: 'scoping', apiKeyId: 'k', requestHash: 'h', expiresAt: new Date(Date.now() + 60_000) } });
     return { where: { key: 'scoping' }, unique: { companyId_apiKeyId_key: { companyId: b.id, apiKeyId: 'k', key: 'scoping' } }, data: { state: 'moved' } };
   },
+  MaintenanceAlert: async (db, b) => {
+    await db.maintenanceAlert.create({ data: { uid: 'scoping-alert', scheduleItemId: 'si', event: 'maintenance.due_soon', cycle: '-|-', payload: {} } });
+    return { where: { uid: 'scoping-alert' }, unique: { companyId_uid: { companyId: b.id, uid: 'scoping-alert' } }, data: { cycle: 'moved' } };
+  },
   AuditEntry: async (db, b) => {
     await db.auditEntry.create({ data: { uid: 'scoping-audit', at: new Date('2026-01-02T03:04:05Z'), channel: 'cli', entity: 'user', entityId: 'u', action: 'updated' } });
     return { where: { uid: 'scoping-audit' }, unique: { companyId_uid: { companyId: b.id, uid: 'scoping-audit' } }, data: { action: 'moved' } };

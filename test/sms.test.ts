@@ -2,12 +2,11 @@
 // twilio package, against a local HTTP server implementing Twilio's Messages endpoint (TWILIO_API_BASE): delivered,
 // refused by the provider, provider unreachable, no provider; the company integration settings (write-only token,
 // admin keys only, on REST, GraphQL and MCP's tool list), E.164 checks, the 320-character one-line text, re-send.
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiKeyService } from '../src/auth/keys.js';
 import { createTestEnv, uniq, type TestEnv } from './helpers.js';
 import { expectProblem, expectValidation } from './assertions.js';
+import { createForm, localServer, notifyingForm, submitForm, until } from './form-notifications.js';
 
 type Body = Record<string, any>;
 const SID = 'AC' + '0123456789abcdef'.repeat(2);
@@ -25,83 +24,39 @@ interface TwilioHit {
 /** Twilio's Messages endpoint, as far as sending goes: POST /2010-04-01/Accounts/{sid}/Messages.json. */
 async function fakeTwilio() {
   const hits: TwilioHit[] = [];
-  const server = http.createServer((req, res) => {
-    let raw = '';
-    req.on('data', (c) => (raw += c));
-    req.on('end', () => {
-      const form = new URLSearchParams(raw);
-      const auth = Buffer.from((req.headers.authorization ?? '').replace(/^Basic /, ''), 'base64').toString();
-      hits.push({ path: req.url ?? '', auth, form });
-      const m = /^\/2010-04-01\/Accounts\/([^/]+)\/Messages\.json$/.exec(req.url ?? '');
-      const json = (status: number, body: unknown) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
-      if (req.method !== 'POST' || !m) return json(404, { code: 20404, message: 'The requested resource was not found', status: 404 });
-      if (auth !== `${m[1]}:${TOKEN}`) return json(401, { code: 20003, message: 'Authenticate', status: 401 });
-      if (form.get('To') === REFUSED) {
-        return json(400, { code: 21211, message: `The 'To' number ${REFUSED} is not a valid phone number.`, more_info: 'https://www.twilio.com/docs/errors/21211', status: 400 });
-      }
-      json(201, {
-        sid: 'SM' + uniq().repeat(4),
-        account_sid: m[1],
-        to: form.get('To'),
-        from: form.get('From'),
-        body: form.get('Body'),
-        status: 'queued',
-        num_segments: '1',
-        direction: 'outbound-api',
-        api_version: '2010-04-01',
-        date_created: new Date().toUTCString(),
-        error_code: null,
-        error_message: null,
-        uri: `/2010-04-01/Accounts/${m[1]}/Messages/SM.json`,
-      });
+  const server = await localServer((req, raw, res) => {
+    const form = new URLSearchParams(raw);
+    const auth = Buffer.from((req.headers.authorization ?? '').replace(/^Basic /, ''), 'base64').toString();
+    hits.push({ path: req.url ?? '', auth, form });
+    const m = /^\/2010-04-01\/Accounts\/([^/]+)\/Messages\.json$/.exec(req.url ?? '');
+    const json = (status: number, body: unknown) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+    if (req.method !== 'POST' || !m) return json(404, { code: 20404, message: 'The requested resource was not found', status: 404 });
+    if (auth !== `${m[1]}:${TOKEN}`) return json(401, { code: 20003, message: 'Authenticate', status: 401 });
+    if (form.get('To') === REFUSED) {
+      return json(400, { code: 21211, message: `The 'To' number ${REFUSED} is not a valid phone number.`, more_info: 'https://www.twilio.com/docs/errors/21211', status: 400 });
+    }
+    json(201, {
+      sid: 'SM' + uniq().repeat(4),
+      account_sid: m[1],
+      to: form.get('To'),
+      from: form.get('From'),
+      body: form.get('Body'),
+      status: 'queued',
+      num_segments: '1',
+      direction: 'outbound-api',
+      api_version: '2010-04-01',
+      date_created: new Date().toUTCString(),
+      error_code: null,
+      error_message: null,
+      uri: `/2010-04-01/Accounts/${m[1]}/Messages/SM.json`,
     });
   });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const port = (server.address() as AddressInfo).port;
-  return {
-    base: `http://127.0.0.1:${port}`,
-    hits,
-    close: () =>
-      new Promise<void>((r) => {
-        server.closeAllConnections();
-        server.close(() => r());
-      }),
-  };
+  return { base: server.url(''), hits, close: server.close };
 }
 
-async function until<T>(fn: () => Promise<T | undefined> | T | undefined, what: string, ms = 15_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
-
-function formBody(recipients: Body[], over: Body = {}): Body {
-  return {
-    name: 'Pre-start check',
-    code: `prestart-${uniq()}`,
-    department: 'Ops',
-    sections: [{ name: 'S', fields: [{ name: 'vehicle', label: 'Vehicle', type: 'vehicle', required: true }] }],
-    notification: true,
-    notificationRecipients: recipients,
-    ...over,
-  };
-}
-
-async function setup(env: TestEnv, recipients: Body[], over: Body = {}) {
-  const f = await env.json('POST', '/api/v1/forms', { body: formBody(recipients, over) });
-  expect(f.status, JSON.stringify(f.body)).toBe(201);
-  return f.body.uid as string;
-}
-
-async function submit(env: TestEnv, formId: string, extra: Body = {}) {
-  const r = await env.json('POST', '/api/v1/form-completions', { body: { formId, answers: { vehicle: 'acme-v-1' }, ...extra } });
-  expect(r.status, JSON.stringify(r.body)).toBe(201);
-  return r.body.uid as string;
-}
+const formBody = (recipients: Body[], over: Body = {}): Body => notifyingForm({ notification: true, notificationRecipients: recipients, ...over });
+const setup = (env: TestEnv, recipients: Body[], over: Body = {}) => createForm(env, formBody(recipients, over));
+const submit = (env: TestEnv, formId: string, extra: Body = {}) => submitForm(env, formId, { vehicle: 'acme-v-1' }, extra);
 
 async function settled(env: TestEnv, formId: string, n: number): Promise<Body[]> {
   return until(async () => {

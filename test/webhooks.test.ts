@@ -5,13 +5,13 @@
 // two dispatchers on one PostgreSQL, notification emails through a real SMTP server, and the delivery log.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { SMTPServer } from 'smtp-server';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../src/app.js';
 import { createDispatcher, DELIVERY_LOCK } from '../src/modules/webhooks/dispatcher.js';
-import { createTestEnv, onPostgres, openTestDatabase, uniq, type TestEnv } from './helpers.js';
+import { createTestEnv, onPostgres, openSameDatabase, uniq, type TestEnv } from './helpers.js';
 import { expectProblem, expectValidation } from './assertions.js';
+import { createForm, localServer, localSmtp, notifyingForm, submitForm, until } from './form-notifications.js';
 import pino from 'pino';
 
 type Body = Record<string, any>;
@@ -25,64 +25,27 @@ interface Hit {
 async function receiver() {
   const hits: Hit[] = [];
   const hanging: http.ServerResponse[] = [];
-  const server = http.createServer((req, res) => {
-    let body = '';
-    req.on('data', (c) => (body += c));
-    req.on('end', () => {
-      hits.push({ path: req.url ?? '', headers: req.headers, body });
-      if (req.url?.startsWith('/hang')) return void hanging.push(res);
-      if (req.url?.startsWith('/fail')) return void res.writeHead(500).end('boom');
-      if (req.url?.startsWith('/redirect')) return void res.writeHead(302, { location: `http://127.0.0.1:${port}/ok-after-redirect` }).end();
-      res.writeHead(200).end('ok');
-    });
+  const server = await localServer((req, body, res) => {
+    hits.push({ path: req.url ?? '', headers: req.headers, body });
+    if (req.url?.startsWith('/hang')) return void hanging.push(res);
+    if (req.url?.startsWith('/fail')) return void res.writeHead(500).end('boom');
+    if (req.url?.startsWith('/redirect')) return void res.writeHead(302, { location: server.url('/ok-after-redirect') }).end();
+    res.writeHead(200).end('ok');
   });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const port = (server.address() as AddressInfo).port;
   return {
-    url: (path: string) => `http://127.0.0.1:${port}${path}`,
-    port,
+    url: server.url,
+    port: server.port,
     hits,
-    close: () =>
-      new Promise<void>((r) => {
-        for (const h of hanging) h.destroy();
-        server.closeAllConnections();
-        server.close(() => r());
-      }),
+    close: () => {
+      for (const h of hanging) h.destroy();
+      return server.close();
+    },
   };
 }
 
-async function until<T>(fn: () => Promise<T | undefined> | T | undefined, what: string, ms = 10_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
-
-function formBody(webhooks: Body[], over: Body = {}): Body {
-  return {
-    name: 'Pre-start check',
-    code: `prestart-${uniq()}`,
-    department: 'Ops',
-    sections: [{ name: 'S', fields: [{ name: 'vehicle', label: 'Vehicle', type: 'vehicle', required: true }, { name: 'notes', label: 'Notes', type: 'text' }] }],
-    webhooks,
-    ...over,
-  };
-}
-
-async function setup(env: TestEnv, webhooks: Body[], over: Body = {}) {
-  const f = await env.json('POST', '/api/v1/forms', { body: formBody(webhooks, over) });
-  expect(f.status, JSON.stringify(f.body)).toBe(201);
-  return f.body.uid as string;
-}
-
-async function submit(env: TestEnv, formId: string, extra: Body = {}) {
-  const r = await env.json('POST', '/api/v1/form-completions', { body: { formId, answers: { vehicle: 'acme-v-1', notes: 'all good' }, ...extra } });
-  expect(r.status, JSON.stringify(r.body)).toBe(201);
-  return r.body.uid as string;
-}
+const formBody = (webhooks: Body[], over: Body = {}): Body => notifyingForm({ webhooks, ...over }, [{ name: 'notes', label: 'Notes', type: 'text' }]);
+const setup = (env: TestEnv, webhooks: Body[], over: Body = {}) => createForm(env, formBody(webhooks, over));
+const submit = (env: TestEnv, formId: string, extra: Body = {}) => submitForm(env, formId, { vehicle: 'acme-v-1', notes: 'all good' }, extra);
 
 async function deliveries(env: TestEnv, formId: string, query = ''): Promise<Body[]> {
   const r = await env.json('GET', `/api/v1/forms/${formId}/deliveries${query}`);
@@ -284,28 +247,16 @@ describe('SSRF: refused on the address connected to (WEBHOOK_ALLOW_PRIVATE unset
 
 describe('email notifications through a real SMTP server', () => {
   let env: TestEnv;
-  let smtp: SMTPServer;
-  const mails: { to: string[]; raw: string }[] = [];
+  let smtp: Awaited<ReturnType<typeof localSmtp>>;
+  let mails: typeof smtp.mails;
   beforeAll(async () => {
-    smtp = new SMTPServer({
-      authOptional: true,
-      disabledCommands: ['STARTTLS', 'AUTH'],
-      onData(stream, session, cb) {
-        let raw = '';
-        stream.on('data', (c) => (raw += c));
-        stream.on('end', () => {
-          mails.push({ to: session.envelope.rcptTo.map((r) => r.address), raw });
-          cb();
-        });
-      },
-    });
-    await new Promise<void>((r) => smtp.listen(0, '127.0.0.1', r));
-    const port = (smtp.server.address() as AddressInfo).port;
-    env = await createTestEnv({ dispatch: true, config: { smtpUrl: `smtp://127.0.0.1:${port}`, mailFrom: 'forms@fleetops.test' } });
+    smtp = await localSmtp();
+    mails = smtp.mails;
+    env = await createTestEnv({ dispatch: true, config: { smtpUrl: smtp.url, mailFrom: 'forms@fleetops.test' } });
   });
   afterAll(async () => {
     await env?.close();
-    await new Promise<void>((r) => smtp.close(() => r()));
+    await smtp?.close();
   });
 
   it('mails each recipient with an email after commit, with a link to the submission', async () => {
@@ -447,7 +398,7 @@ describe('the outbox survives the process', () => {
   });
 
   it('a submission committed while no dispatcher ran is delivered after restart; a stale claim is sent again', async () => {
-    const env = await createTestEnv({ dispatch: false, config: { webhookAllowPrivate: true } });
+    const env = await createTestEnv({ dispatch: false, isolated: true, config: { webhookAllowPrivate: true } });
     try {
       const formId = await setup(env, [{ url: rx.url('/ok/after-restart') }]);
       await submit(env, formId);
@@ -474,8 +425,8 @@ describe('the outbox survives the process', () => {
   });
 
   it.skipIf(!onPostgres)('PostgreSQL: a claim whose process lives is left alone; once that process is gone it is sent at once (no lease)', async () => {
-    const env = await createTestEnv({ dispatch: false, config: { webhookAllowPrivate: true } });
-    const owner = await openTestDatabase(); // the process that claimed the row: its own connection holds the row's lock
+    const env = await createTestEnv({ dispatch: false, isolated: true, config: { webhookAllowPrivate: true } });
+    const owner = (await openSameDatabase(env)).database; // the process that claimed the row: its own connection holds the row's lock
     let ownerOpen = true;
     let a: ReturnType<typeof createDispatcher> | undefined;
     try {
@@ -509,8 +460,8 @@ describe('the outbox survives the process', () => {
   });
 
   it.skipIf(!onPostgres)('two dispatchers on one PostgreSQL send each delivery exactly once', async () => {
-    const env = await createTestEnv({ dispatch: false, config: { webhookAllowPrivate: true } });
-    const second = await openTestDatabase();
+    const env = await createTestEnv({ dispatch: false, isolated: true, config: { webhookAllowPrivate: true } });
+    const second = (await openSameDatabase(env)).database;
     try {
       const formId = await setup(env, [{ url: rx.url('/ok/once-a') }, { url: rx.url('/ok/once-b') }]);
       for (let i = 0; i < 15; i++) await submit(env, formId);

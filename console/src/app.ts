@@ -1,7 +1,11 @@
 import { createContext } from 'preact';
 import { useContext } from 'preact/hooks';
+import type { ViewerQuery } from '../generated/graphql';
 
-/** What every page may use: the time zone figures are shown and entered in, and navigation. */
+/** Who is signed in (the `viewer` query): the company, the key with its scope, the user it acts as. */
+export type Viewer = ViewerQuery['viewer'];
+
+/** What every page may use: the time zone figures are shown and entered in, navigation, and who is signed in. */
 export interface AppContext {
   timeZone: string;
   /** Path and query of the current page, e.g. `/console/flight-logs?aircraftId=x`. */
@@ -9,6 +13,8 @@ export interface AppContext {
   navigate(to: string, opts?: { replace?: boolean; flash?: string }): void;
   /** A one-time message shown on the page navigated to (e.g. "Flight logged"). */
   flash?: string;
+  /** Who is signed in; undefined while the console is still asking. */
+  viewer?: Viewer;
 }
 
 /** Set once the user has moved from page to page in the console (headings take focus from then on, not on load). */

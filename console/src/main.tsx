@@ -1,14 +1,17 @@
 import { render } from 'preact';
 import { useCallback, useEffect, useState } from 'preact/hooks';
-import { App, navigation, type AppContext } from './app';
-import { session, UNAUTHORIZED_EVENT } from './api';
+import { App, navigation, type AppContext, type Viewer } from './app';
+import { gql, session, UNAUTHORIZED_EVENT } from './api';
+import { ViewerDocument } from '../generated/graphql';
 import { match, NAV } from './routes';
 import { SignIn } from './pages/sign-in';
 import { browserTimeZone, timeZones } from './format';
 import { PageTitle } from './ui';
+import { setDueSoon } from './status';
 import './styles.css';
 
 const TZ_KEY = 'fleetops.console.timeZone';
+const SCOPE_LABEL = { read: 'read only', read_write: 'read and write', admin: 'admin' } as const;
 const here = () => location.pathname + location.search;
 
 /** The shell: sign-in, the header with navigation and the time zone, and the page of the current path. */
@@ -18,6 +21,18 @@ function Console() {
   const [flash, setFlash] = useState<string | undefined>();
   const [timeZone, setTimeZone] = useState(() => localStorage.getItem(TZ_KEY) || browserTimeZone());
   const [navOpen, setNavOpen] = useState(false);
+  // who is signed in: known from the sign-in, asked again when the page is loaded with a key of this tab
+  const [viewer, setViewer] = useState<Viewer | undefined>();
+  useEffect(() => {
+    if (!key || viewer) return;
+    gql(ViewerDocument, {}, key).then(
+      (r) => {
+        setDueSoon(r.alertSettings);
+        setViewer(r.viewer);
+      },
+      () => undefined, // a refused key signs out (UNAUTHORIZED_EVENT); other failures leave the admin section hidden
+    );
+  }, [key, viewer]);
 
   const navigate = useCallback<AppContext['navigate']>((to, opts = {}) => {
     if (opts.replace) history.replaceState(null, '', to);
@@ -47,6 +62,7 @@ function Console() {
     const onUnauthorized = () => {
       session.signOut();
       setKey(null);
+      setViewer(undefined);
     };
     addEventListener('popstate', onPop);
     document.addEventListener('click', onClick);
@@ -58,7 +74,7 @@ function Console() {
     };
   }, [navigate]);
 
-  if (!key) return <SignIn onSignedIn={(k) => (session.signIn(k), setKey(k))} />;
+  if (!key) return <SignIn onSignedIn={(k, v) => (session.signIn(k), setViewer(v), setKey(k))} />;
 
   const pathname = path.split('?')[0];
   const page = match(pathname);
@@ -67,7 +83,7 @@ function Console() {
     setTimeZone(tz);
   };
   return (
-    <App.Provider value={{ timeZone, location: path, navigate, flash }}>
+    <App.Provider value={{ timeZone, location: path, navigate, flash, viewer }}>
       <a class="skip" href="#main">
         Skip to content
       </a>
@@ -80,7 +96,7 @@ function Console() {
         </button>
         <nav id="nav" aria-label="Console" class={navOpen ? 'open' : ''}>
           <ul>
-            {NAV.filter((n) => !n.admin).map((n) => (
+            {NAV.filter((n) => !n.admin || viewer?.key.scope === 'admin').map((n) => (
               <li key={n.href}>
                 <a href={n.href} aria-current={n.section.test(pathname) ? 'page' : undefined}>
                   {n.label}
@@ -90,6 +106,14 @@ function Console() {
           </ul>
         </nav>
         <div class="session">
+          {viewer ? (
+            <p class="who">
+              <span class="company">{viewer.company.name}</span>{' '}
+              <span class="key">
+                key {viewer.key.name} ({SCOPE_LABEL[viewer.key.scope]})
+              </span>
+            </p>
+          ) : null}
           <label class="tz">
             <span>Time zone</span>
             <select onChange={(e) => changeZone((e.target as HTMLSelectElement).value)}>
@@ -106,6 +130,7 @@ function Console() {
             onClick={() => {
               session.signOut();
               setKey(null);
+              setViewer(undefined);
             }}
           >
             Sign out

@@ -2,19 +2,23 @@ import type { StatusItemFragment } from '../generated/graphql';
 
 /**
  * Where a maintenance item stands, as the console colours it. The API orders items most urgent first and gives
- * `remaining` (tracking units) and `calendarDaysRemaining`; "due soon" is the console's reading of them, with the
- * defaults of the maintenance alerts (docs/contract/gaps.md §14: 14 days, 10 units) until the API states it
- * (console/NEEDS.md).
+ * `remaining` (tracking units) and `calendarDaysRemaining`; "due soon" is the console's reading of them with the
+ * company's maintenance alert thresholds (docs/contract/gaps.md §14, `alertSettings`, read with the viewer at
+ * sign-in and again when an admin saves them), so the console's "due soon" is the alerts' (the defaults, 14 days
+ * and 10 units, until they are read).
  */
-export const DUE_SOON_DAYS = 14;
-export const DUE_SOON_UNITS = 10;
+export const dueSoon = { days: 14, units: 10 };
+export function setDueSoon(thresholds: { dueSoonDays: number; dueSoonHours: number }) {
+  dueSoon.days = thresholds.dueSoonDays;
+  dueSoon.units = thresholds.dueSoonHours;
+}
 
 export type Urgency = 'overdue' | 'dueSoon' | 'ok' | 'unknown';
 
 export function urgency(s: Pick<StatusItemFragment, 'remaining' | 'calendarDaysRemaining'>): Urgency {
   const { remaining, calendarDaysRemaining: days } = s;
   if ((remaining !== null && remaining !== undefined && remaining < 0) || (days !== null && days !== undefined && days < 0)) return 'overdue';
-  if ((remaining !== null && remaining !== undefined && remaining <= DUE_SOON_UNITS) || (days !== null && days !== undefined && days <= DUE_SOON_DAYS)) return 'dueSoon';
+  if ((remaining !== null && remaining !== undefined && remaining <= dueSoon.units) || (days !== null && days !== undefined && days <= dueSoon.days)) return 'dueSoon';
   if ((remaining === null || remaining === undefined) && (days === null || days === undefined)) return 'unknown';
   return 'ok';
 }

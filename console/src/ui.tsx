@@ -1,5 +1,5 @@
 import type { ComponentChildren, JSX } from 'preact';
-import { useEffect, useRef } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import type { ApiError } from './api';
 import { navigation } from './app';
 import { URGENCY_LABEL, type Urgency } from './status';
@@ -95,4 +95,48 @@ export function download(filename: string, text: string, type = 'text/csv;charse
   a.click();
   a.remove();
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+/**
+ * Cursor paging of a list (the API's `nextCursor`): the cursor of the page shown and those of the pages before it,
+ * to go back. `reset` returns to the first page (new filters).
+ */
+export function usePager() {
+  const [cursors, setCursors] = useState<(string | null)[]>([]);
+  const [cursor, setCursor] = useState<string | null>(null);
+  return {
+    cursor,
+    /** 1 for the first page */
+    number: cursors.length + 1,
+    reset() {
+      setCursors([]);
+      setCursor(null);
+    },
+    previous: cursors.length
+      ? () => {
+          setCursor(cursors[cursors.length - 1] ?? null);
+          setCursors(cursors.slice(0, -1));
+        }
+      : null,
+    next(nextCursor: string | null | undefined) {
+      if (!nextCursor) return;
+      setCursors([...cursors, cursor]);
+      setCursor(nextCursor);
+    },
+  };
+}
+
+/** Previous and next buttons of a paged list, with the page number. */
+export function Pager({ label, pager, nextCursor }: { label: string; pager: ReturnType<typeof usePager>; nextCursor: string | null | undefined }) {
+  return (
+    <nav class="pager" aria-label={label}>
+      <button type="button" class="secondary" disabled={!pager.previous} onClick={() => pager.previous?.()}>
+        Previous page
+      </button>
+      <span>Page {pager.number}</span>
+      <button type="button" class="secondary" disabled={!nextCursor} onClick={() => pager.next(nextCursor)}>
+        Next page
+      </button>
+    </nav>
+  );
 }

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { PrismaClient } from '../generated/prisma/client.js';
 import { NotFoundError, UnauthorizedError, ValidationError } from '../errors.js';
-import { crossCompany, scopedPrisma, type ScopedPrisma } from '../db/scoped.js';
+import { crossCompany, scopedPrisma, type ScopedPrisma, type TxClient } from '../db/scoped.js';
 import { KEY_CHANGE_CHANNEL, KeyCache } from './key-cache.js';
 import { createKey, revokeKey } from '../modules/api-keys/service.js';
 import type { AuditActor } from '../modules/audit/service.js';
@@ -78,7 +78,7 @@ export class ApiKeyService {
   readonly cache: KeyCache | null;
 
   constructor(
-    private readonly prisma: PrismaClient,
+    private readonly prisma: PrismaClient | TxClient,
     opts: { cache?: boolean; inTransaction?: boolean } = {},
   ) {
     this.cache = opts.cache ? new KeyCache() : null;

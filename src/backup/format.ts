@@ -5,7 +5,7 @@ import readline from 'node:readline';
 import { PassThrough, type Readable, type Writable } from 'node:stream';
 import { once } from 'node:events';
 import zlib from 'node:zlib';
-import { AppError } from '../errors.js';
+import { errorKind } from '../errors.js';
 
 /**
  * The backup file (docs/backup.md): JSON Lines, gzip-compressed when the file name ends in `.gz` (a reader knows
@@ -52,11 +52,7 @@ export interface BackupCheck {
 }
 
 /** A backup that cannot be read or restored: a clear message, exit 1, nothing loaded. */
-export class BackupError extends AppError {
-  readonly status = 422;
-  readonly code = 'backup_refused';
-  readonly title = 'Backup refused';
-}
+export class BackupError extends errorKind(422, 'backup_refused', 'Backup refused') {}
 
 /** Line-writer of a backup file; the rows of each table are hashed as they pass. */
 export class BackupWriter {

@@ -37,6 +37,7 @@ export type Datamodel = Record<string, DmmfModel>;
 
 /** The models of prisma/schema.prisma, as its generated datamodel describes them. */
 export function datamodel(): Datamodel {
+  // Pothos' declared PothosPrismaDatamodel type is not the DmmfModel shape read here (the JSON is the same)
   return (getDatamodel() as unknown as { datamodel: { models: Datamodel } }).datamodel.models;
 }
 

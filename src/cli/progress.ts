@@ -8,5 +8,6 @@ import type { Io } from './main.js';
 export function terminalBar(io: Pick<Io, 'tty' | 'columns' | 'writeErr'>, format: string): SingleBar | undefined {
   if (!io.tty) return undefined;
   const terminal = { isTTY: true, columns: io.columns ?? 80, write: (s: string) => (io.writeErr(s), true) };
+  // cli-progress types its stream as a full WriteStream; it uses isTTY, columns and write only
   return new SingleBar({ format, hideCursor: true, stream: terminal as unknown as NodeJS.WriteStream }, Presets.shades_classic);
 }

@@ -7,7 +7,10 @@ import { AppError, BadRequestError, ConflictError } from '../errors.js';
  */
 const BAD_VALUE = new Set(['P2000', 'P2006', 'P2007', 'P2019', 'P2020', 'P2023', 'P2033']);
 
-function sqlState(e: any): string | undefined {
+/** `o[key]` of any value (undefined for a value without properties). */
+const field = (o: unknown, key: string): unknown => (o && typeof o === 'object' ? Reflect.get(o, key) : undefined);
+
+function sqlState(e: unknown): string | undefined {
   const seen = new Set<unknown>();
   const stack = [e];
   while (stack.length) {
@@ -15,12 +18,12 @@ function sqlState(e: any): string | undefined {
     if (!x || typeof x !== 'object' || seen.has(x)) continue;
     seen.add(x);
     for (const key of ['code', 'originalCode', 'sqlState']) {
-      const v = (x as Record<string, unknown>)[key];
+      const v = field(x, key);
       if (typeof v === 'string' && /^[0-9A-Z]{5}$/.test(v) && !v.startsWith('P')) return v;
     }
-    stack.push((x as any).cause, (x as any).meta, (x as any).meta?.driverAdapterError, (x as any).originalError);
+    stack.push(field(x, 'cause'), field(x, 'meta'), field(field(x, 'meta'), 'driverAdapterError'), field(x, 'originalError'));
   }
-  const m = /\b(22[0-9A-Z]{3}|23505|23503)\b/.exec(String(e?.message ?? ''));
+  const m = /\b(22[0-9A-Z]{3}|23505|23503)\b/.exec(String(field(e, 'message') ?? ''));
   return m?.[1];
 }
 

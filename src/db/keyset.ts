@@ -62,8 +62,9 @@ export async function* allPages<T>(list: (cursor: string | undefined) => Promise
 }
 
 /**
- * Every other list (gaps.md §17) is ordered by string columns ascending, the last one the uid (unique): aircraft by
- * registration, users by displayName, vehicles by registration, components by name and serial number. One cursor,
+ * Every other list (gaps.md §17) is ordered by columns ascending, the last one unique (the uid, or a key's id):
+ * aircraft by registration, users by displayName, vehicles by registration, components by name and serial number,
+ * API keys by creation time (a time key travels as its ISO 8601 text: see `isoKey`). One cursor,
  * one `where` and one page cut serve them all, so a list keeps its documented order and the cursor continues it
  * exactly: each record once, none skipped, stable under inserts.
  */
@@ -75,9 +76,10 @@ export const LIST_DEFAULT = 1000;
 
 /**
  * The page arguments of every list, one definition (REST query parameters, GraphQL arguments, MCP tool inputs are
- * derived from it): spread into a list's filter schema, or used alone by a list without filters.
+ * derived from it): spread into a list's filter schema, or used alone by a list without filters. `valid` checks a
+ * cursor's values further (a list whose sort key is not all text).
  */
-export const pageArgs = (order: readonly string[]) => ({
+export const pageArgs = (order: readonly string[], valid: (values: string[]) => boolean = () => true) => ({
   limit: LimitParam.optional().describe(
     `Page size, 1 to ${PAGE_MAX}; without it at most ${LIST_DEFAULT.toLocaleString('en-US')} records, and a nextCursor when there are more`,
   ),
@@ -86,7 +88,10 @@ export const pageArgs = (order: readonly string[]) => ({
     .string()
     .min(1, BAD_CURSOR)
     .max(4000, BAD_CURSOR)
-    .refine((s) => decodeKeys(s, order.length) !== null, BAD_CURSOR)
+    .refine((s) => {
+      const values = decodeKeys(s, order.length);
+      return values !== null && valid(values);
+    }, BAD_CURSOR)
     .optional()
     .describe('The nextCursor of the previous page'),
 });
@@ -119,13 +124,35 @@ function decodeKeys(s: string, size: number): string[] | null {
  * 400 `invalid <what> query` with `/cursor` for a cursor this service did not issue for such a list.
  */
 export function afterKeys(keys: readonly string[], cursor: string, what: string): Record<string, unknown> {
-  const values = decodeKeys(cursor, keys.length);
-  // the schema (pageArgs) refused it already on every channel; this guards a service called without it
-  if (!values) throw new ValidationError(`invalid ${what} query`, [{ path: '/cursor', message: BAD_CURSOR }]);
+  const values = cursorKeys(cursor, keys.length, what);
   // (k0 > v0) or (k0 = v0 and k1 > v1) or ...; the leading k0 >= v0 lets the index seek to the cursor
   const or = keys.map((key, i) => ({ ...Object.fromEntries(keys.slice(0, i).map((k, j) => [k, values[j]])), [key]: { gt: values[i] } }));
   return { AND: [{ [keys[0]!]: { gte: values[0] } }, { OR: or }] };
 }
+
+/** A cursor of a record's sort key (its values as strings, in the order's key order): opaque to clients. */
+export function encodeKeys(values: readonly string[]): string {
+  return Buffer.from(JSON.stringify(values), 'utf8').toString('base64url');
+}
+
+/**
+ * The sort key a cursor of `size` keys carries. 400 `invalid <what> query` with `/cursor` for a cursor this service
+ * did not issue: the schema (pageArgs) refused it already on every channel; this guards a service called without it.
+ */
+export function cursorKeys(cursor: string, size: number, what: string): string[] {
+  const values = decodeKeys(cursor, size);
+  if (!values) throw badCursor(what);
+  return values;
+}
+
+/** The 400 of a cursor this service did not issue (also for a list that checks its cursor's values further). */
+export const badCursor = (what: string) => new ValidationError(`invalid ${what} query`, [{ path: '/cursor', message: BAD_CURSOR }]);
+
+/** A cursor value of a time key: an instant's ISO 8601 text exactly as toISOString writes it (pageArgs' `valid`). */
+export const isoKey = (s: string) => {
+  const t = new Date(s);
+  return !Number.isNaN(t.getTime()) && t.toISOString() === s;
+};
 
 /** Prisma orderBy of `keys`, ascending. */
 export const orderOf = (keys: readonly string[]) => keys.map((k) => ({ [k]: 'asc' as const }));
@@ -134,8 +161,9 @@ export const orderOf = (keys: readonly string[]) => keys.map((k) => ({ [k]: 'asc
 export function pageByKeys<T>(rows: T[], limit: number, keys: readonly string[]): Page<T> {
   const data = rows.slice(0, limit);
   const last = data[data.length - 1] as Record<string, unknown> | undefined;
-  const nextCursor =
-    rows.length > limit && last ? Buffer.from(JSON.stringify(keys.map((k) => String(last[k]))), 'utf8').toString('base64url') : null;
+  // a time key is its ISO 8601 text, which the next page's `where` compares as the same instant
+  const text = (v: unknown) => (v instanceof Date ? v.toISOString() : String(v));
+  const nextCursor = rows.length > limit && last ? encodeKeys(keys.map((k) => text(last[k]))) : null;
   return { data, count: data.length, nextCursor };
 }
 

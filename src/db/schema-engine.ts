@@ -89,6 +89,7 @@ async function instantiate(): Promise<EngineModule> {
   g.PRISMA_WASM_PANIC_REGISTRY ??= new PanicRegistry();
   const bytes = await fs.promises.readFile(jsPath.replace(/\.js$/, '.wasm'));
   const { instance } = await WebAssembly.instantiate(bytes, {
+    // the engine's generated glue module is the wasm's import object; its declared type lists functions only by name
     './schema_engine_bg.js': bg as unknown as WebAssembly.ModuleImports,
   });
   bg.__wbg_set_wasm(instance.exports);
@@ -185,7 +186,7 @@ function trackConnections(base: SqlMigrationAwareDriverAdapterFactory) {
     connectToShadowDb: async () => track(await base.connectToShadowDb()),
   };
   for (const sym of Object.getOwnPropertySymbols(base)) {
-    (factory as unknown as Record<symbol, unknown>)[sym] = (base as unknown as Record<symbol, unknown>)[sym];
+    Reflect.set(factory, sym, Reflect.get(base, sym));
   }
   return {
     factory,
@@ -205,6 +206,7 @@ function trackConnections(base: SqlMigrationAwareDriverAdapterFactory) {
 function readPgCharAsText(adapter: SqlDriverAdapter): void {
   type PgResult = { fields?: { dataTypeID: number }[] };
   type Queryable = { query: (...args: unknown[]) => Promise<PgResult> };
+  // @prisma/adapter-pg keeps its pg client in a field its type does not declare
   const holder = adapter as unknown as { client?: Queryable };
   const client = holder.client;
   if (!client || typeof client.query !== 'function') return;

@@ -152,6 +152,8 @@ export type CrossCompanyReason =
   | 'delivery outbox'
   /** authentication finds a key, and with it its company, by the key's hash */
   | 'key by hash'
+  /** the maintenance-alert sweep finds the companies that have saved alert settings (each is then evaluated scoped) */
+  | 'alert sweep'
   /** `fleetops keys revoke KEY_ID` (the operator on the server's host) finds a key, and with it its company, by its id */
   | 'key by id'
   /** an anonymous public-form request finds its form, and with it its company, by the form's publicId */

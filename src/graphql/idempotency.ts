@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Session } from '../db/database.js';
 import { GraphQLError, print, type DocumentNode, type ExecutionResult } from 'graphql';
 import type { RequestContext } from '../context.js';
-import { AppError, BadRequestError, ConflictError, ReportedError } from '../errors.js';
+import { AppError, BadRequestError, ConflictError, ReportedError, errorKind } from '../errors.js';
 import { isUniqueViolation } from '../lib/json.js';
 import { databaseError } from '../db/errors.js';
 import { appErrorAsGraphQL } from './errors.js';
@@ -20,21 +20,13 @@ import { appErrorAsGraphQL } from './errors.js';
 const TTL_MS = 24 * 3_600_000;
 const KEY_RE = /^[\x21-\x7e]{1,255}$/;
 
-export class IdempotencyMismatchError extends AppError {
-  readonly status = 422;
-  readonly code = 'idempotency_mismatch';
-  readonly title = 'Idempotency key reused';
-}
+export class IdempotencyMismatchError extends errorKind(422, 'idempotency_mismatch', 'Idempotency key reused') {}
 
 /**
  * The first request with the key committed its write, and its server process stopped before it could store the
  * answer: the write is not run again (that would write twice), and its answer cannot be given. Final, like a 422.
  */
-export class IdempotencyOutcomeLostError extends AppError {
-  readonly status = 422;
-  readonly code = 'idempotency_outcome_lost';
-  readonly title = 'Idempotent request done, answer lost';
-}
+export class IdempotencyOutcomeLostError extends errorKind(422, 'idempotency_outcome_lost', 'Idempotent request done, answer lost') {}
 
 type Claim =
   | { kind: 'run'; settle(result: ExecutionResult): Promise<void> }

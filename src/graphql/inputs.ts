@@ -71,6 +71,7 @@ const inputs = new Map<string, InputObjectRef<Types, unknown>>();
 /** The GraphQL enum of a zod enum registered with an id (one per id, shared by inputs and outputs). */
 export function enumOf<const V extends string>(schema: z.ZodType<V>, description?: string): EnumRef<Types, V, V> {
   const id = graphqlTypes.get(schema)?.id;
+  // a z.enum's values (its public `options`), read off the ZodType<V> this takes so any other schema is refused
   const values = (schema as unknown as { options?: readonly V[] }).options;
   if (!id || !values) throw new InputSchemaError('enum', 'enumOf needs a z.enum registered with an id (typedAs)');
   return enumNamed(id, values, description) as unknown as EnumRef<Types, V, V>;
@@ -92,6 +93,7 @@ const toJson = (schema: z.ZodType) =>
     unrepresentable: 'any',
     target: 'draft-2020-12',
     override: (ctx) => {
+      // the hook gives zod's core type; the registry is keyed by the same objects as classic schemas
       const meta = graphqlTypes.get(ctx.zodSchema as unknown as z.ZodType);
       if (meta?.graphql) (ctx.jsonSchema as JsonSchema).graphql = meta.graphql;
       if (meta?.id) (ctx.jsonSchema as JsonSchema).graphqlId = meta.id;
@@ -205,6 +207,7 @@ function inputObject(name: string, schema: JsonSchema, defs: Record<string, Json
 export function inputFromSchema<S extends z.ZodType, T>(name: string, check: ServiceCheck<S, T>, description?: string): InputObjectRef<Types, T> {
   const json = toJson(check.schema);
   const ref = inputObject(name, json, json.$defs ?? {}, name, { description: description ?? json.description, check: check as ServiceCheck<z.ZodType, unknown> });
+  // the ref is built untyped (inputObject: fields planned at run time); T is what the service check's parse returns
   return ref.validate(check) as unknown as InputObjectRef<Types, T>;
 }
 

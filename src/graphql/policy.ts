@@ -66,6 +66,17 @@ const literalValues: ValidationRule = (context) => {
   const typeInfo = new TypeInfo(context.getSchema());
   let depth = 0;
   let reportedDepth = false;
+  const nested = {
+    enter(node: ASTNode) {
+      if (++depth > LIMITS.maxValueDepth && !reportedDepth) {
+        reportedDepth = true;
+        context.reportError(validationError(`values may be nested at most ${LIMITS.maxValueDepth} levels deep`, node));
+      }
+    },
+    leave() {
+      depth--;
+    },
+  };
   return visitWithTypeInfo(typeInfo, {
     Argument: {
       enter() {
@@ -74,28 +85,9 @@ const literalValues: ValidationRule = (context) => {
         return undefined;
       },
     },
-    ObjectValue: {
-      enter(node) {
-        if (++depth > LIMITS.maxValueDepth && !reportedDepth) {
-          reportedDepth = true;
-          context.reportError(validationError(`values may be nested at most ${LIMITS.maxValueDepth} levels deep`, node));
-        }
-      },
-      leave() {
-        depth--;
-      },
-    },
-    ListValue: {
-      enter(node) {
-        if (++depth > LIMITS.maxValueDepth && !reportedDepth) {
-          reportedDepth = true;
-          context.reportError(validationError(`values may be nested at most ${LIMITS.maxValueDepth} levels deep`, node));
-        }
-      },
-      leave() {
-        depth--;
-      },
-    },
+    // an object or a list: one level deeper
+    ObjectValue: nested,
+    ListValue: nested,
     StringValue(node) {
       if (node.value.includes('\u0000')) context.reportError(validationError('strings must not contain the NUL character (\\u0000)', node));
     },
@@ -275,6 +267,8 @@ export interface PolicyDeps {
   logger?: Pick<Logger, 'info'>;
   /** Counts operations by type (metrics). */
   onOperation?: (type: string) => void;
+  /** A mutation ran (whatever its outcome): the company's maintenance alerts are evaluated (src/modules/alerts/monitor.ts). */
+  afterWrite?: (companyId: string) => void;
 }
 
 export function operationPolicy(deps: PolicyDeps = {}): Plugin<{ fleet?: RequestContext }> {
@@ -285,6 +279,7 @@ export function operationPolicy(deps: PolicyDeps = {}): Plugin<{ fleet?: Request
       addValidationRule(mutationCap);
     },
     async onExecute({ args, executeFn, setExecuteFn, setResultAndStopExecution }) {
+      // yoga merges the `fleet` server context into the execution context; its Plugin type does not say so
       const ctx = args.contextValue as unknown as RequestContext;
       const op = getOperationAST(args.document, args.operationName);
       if (!op || !ctx?.request) return;
@@ -371,6 +366,7 @@ export function operationPolicy(deps: PolicyDeps = {}): Plugin<{ fleet?: Request
           if (explained) setResult(final);
           await claim?.settle(final);
           audit?.(final);
+          if (op.operation === 'mutation' && !explained) deps.afterWrite?.(ctx.companyId);
         },
       };
     },

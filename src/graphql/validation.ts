@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { ValidationError, fieldErrorsFromZod, type FieldError } from '../errors.js';
+import { ValidationError, fieldErrorsFromZod, invalid, type FieldError } from '../errors.js';
 
 /**
  * Input checks run by Pothos' validation plugin are the services' own (Standard Schema: a zod schema, or a
@@ -42,16 +42,11 @@ export interface ServiceCheck<S extends z.ZodType, T = z.output<S>> {
  * every channel.
  */
 export function serviceCheck<S extends z.ZodType, T = z.output<S>>(what: string, schema: S, check?: (raw: unknown) => T): ServiceCheck<S, T> {
-  const failure = (issues: z.core.$ZodIssue[]): ValidationError => {
-    const errors = fieldErrorsFromZod(issues);
-    const summary = errors.length === 1 ? `${errors[0].path || 'body'}: ${errors[0].message}` : `${errors.length} invalid fields`;
-    return new ValidationError(`invalid ${what}: ${summary}`, errors);
-  };
   const parse =
     check ??
     ((value: unknown): T => {
       const r = schema.safeParse(value);
-      if (!r.success) throw failure(r.error.issues);
+      if (!r.success) invalid(what, fieldErrorsFromZod(r.error.issues));
       return r.data as T;
     });
   return {

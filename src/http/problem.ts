@@ -1,4 +1,4 @@
-import { AppError, MethodNotAllowedError, RateLimitedError, UnauthorizedError } from '../errors.js';
+import { AppError, MethodNotAllowedError, RateLimitedError, ReportedError, UnauthorizedError } from '../errors.js';
 
 /** RFC 9457 problem details, as every REST error is answered (docs/contract/gaps.md §2). */
 export interface Problem {
@@ -34,15 +34,5 @@ export function problemResponse(err: AppError, extraHeaders: Record<string, stri
 }
 
 export function internalErrorResponse(): Response {
-  const body: Problem = {
-    type: PROBLEM_TYPE_BASE + 'internal_error',
-    title: 'Internal server error',
-    status: 500,
-    detail: 'An unexpected error occurred; it has been logged.',
-    code: 'internal_error',
-  };
-  return new Response(JSON.stringify(body), {
-    status: 500,
-    headers: { 'content-type': 'application/problem+json' },
-  });
+  return problemResponse(new ReportedError(500, 'internal_error', 'Internal server error', 'An unexpected error occurred; it has been logged.'));
 }

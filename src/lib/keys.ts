@@ -37,3 +37,17 @@ export function pickKeys(raw: Record<string, unknown>, keys: readonly string[] |
   const has = Array.isArray(keys) ? (k: string) => keys.includes(k) : (k: string) => (keys as ReadonlySet<string>).has(k);
   return Object.fromEntries(Object.entries(raw).filter(([k]) => has(k)));
 }
+
+/** The fields `keys` of T, an absent (optional) one as null. */
+export type RowFields<T, K extends keyof T> = { -readonly [P in K]-?: undefined extends T[P] ? Exclude<T[P], undefined> | null : T[P] };
+
+/**
+ * The fields `keys` of a checked input as a row stores them: an absent optional field is null, so a write sets it to
+ * nothing rather than leaving it as it was (an import's upsert, a create).
+ */
+export function rowFields<T extends object, const K extends keyof T>(value: T, keys: readonly K[]): RowFields<T, K> {
+  const row: Partial<Record<K, unknown>> = {};
+  for (const k of keys) row[k] = value[k] ?? null;
+  // TypeScript does not follow a mapped type through a loop: the loop above sets every key as RowFields says
+  return row as RowFields<T, K>;
+}

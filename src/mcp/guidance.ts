@@ -18,7 +18,8 @@ export const TAG_GUIDANCE: Record<string, string> = {
   'Maintenance schedule':
     'Schedule items say when work is due on an aircraft, vehicle, component or other equipment: by date, by a ' +
     'tracked total (e.g. every 100 hobbs hours) or both. completeScheduleItem records a completion and rolls a ' +
-    'recurring item forward; getMaintenanceStatus tells what is overdue or due soon.',
+    'recurring item forward; getMaintenanceStatus tells what is overdue or due soon. Maintenance alerts ' +
+    '(getAlertSettings, listAlertDeliveries) tell people by email, SMS or webhook when an item becomes due soon or overdue.',
   Forms:
     'Forms are inspection or checklist templates (sections of typed fields). Read getFormFieldSchema (or the resource ' +
     'fleetops://forms/field-schema) before creating or changing one.',
@@ -30,7 +31,7 @@ export const OPERATION_GUIDANCE: Record<string, string> = {
   createFlightLog:
     'Read the aircraft first (resource fleetops://aircraft/{id} or getAircraft) for its registration and tracking item ' +
     'keys. Tracking values are extra keys of body named by those keys, e.g. {"hobbs": 1.3, "landings": 2}: the amounts ' +
-    'of this flight, not new totals. Read the aircraft afterwards to see its totals move.',
+    'of this flight, not new totals.',
   aggregate:
     'For "hours flown per aircraft per month": collection flightLogs, metric hobbs (a maintenance tracking key), ' +
     'operation sum, groupBy aircraftId, dateField timeDate, dateGroup month.',
@@ -49,8 +50,8 @@ export const INSTRUCTIONS = [
     'result is the REST answer; a refusal is a tool ' +
     'error with the problem detail and each bad field\u2019s path (descriptions do not list the 400, 404 and 409 cases: the error says which). ' +
     'Fields the server sets (uid, companyId, createdAt, updatedAt, a component\u2019s place in its tree) are refused in a body. ' +
-    'startDate and endDate filters take ISO 8601 and are inclusive (a date alone is that whole day, UTC). Lists page with limit and the nextCursor of the ' +
-    'previous answer. Write tools need a key that may write, and managing the company (aircraft, users, settings) an admin key; the list shows only the tools this key may call. The ' +
+    'startDate and endDate filters take ISO 8601 and are inclusive (a date alone is that whole day, UTC). Lists page with limit (1 to 500) and the nextCursor of the ' +
+    'previous answer; without limit a list answers at most 1,000 records, with a nextCursor when there are more. Write tools need a key that may write, and managing the company (aircraft, users, settings) an admin key; the list shows only the tools this key may call. The ' +
     'full shapes of bodies and answers are in the resource fleetops://openapi.',
   ...Object.entries(TAG_GUIDANCE).map(([tag, text]) => `${tag}: ${text}`),
 ].join('\n\n');

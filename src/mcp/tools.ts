@@ -116,9 +116,23 @@ const sentences = (text: string) => text.split(/(?<!\b(?:e\.g|i\.e))(?<=\.)\s+(?
  * and why), the fields the server sets, and what a list's date filters mean.
  */
 const REFUSAL = /^(?:400|403|404|409)\b|\b(?:is|answers|are) (?:a )?(?:400|409)\b/;
+/** How lists page (limit, nextCursor, the 1,000 cap): said once in the instructions. */
+const PAGING = /^(?:Without `limit` at most|Page with `limit`)/;
 const SERVER_SET = /server-controlled|set by the server|must not be sent/;
-const SAID_IN_INSTRUCTIONS = new Set(['startDate', 'endDate']);
+const SAID_IN_INSTRUCTIONS = new Set(['startDate', 'endDate', 'limit', 'cursor']);
 const without = (text: string, rule: RegExp) => sentences(text).filter((x) => !rule.test(x)).join(' ');
+
+/**
+ * A query flag takes true/false or the strings "true"/"false" (a REST query string is text); a tool's arguments are
+ * JSON, so the flag is said as a boolean only.
+ */
+function plainBoolean(schema: unknown): unknown {
+  const s = schema as { anyOf?: { type?: string; enum?: unknown[] }[] } | null;
+  const any = s?.anyOf;
+  if (!any || any.length !== 2 || any[0].type !== 'boolean' || any[1].type !== 'string' || any[1].enum?.join() !== 'true,false') return schema;
+  const { anyOf: _drop, ...rest } = s as Record<string, unknown>;
+  return { ...rest, type: 'boolean' };
+}
 
 export function buildTools(all: RouteSpec[]): ToolDef[] {
   // API key management is never a tool (docs/contract/gaps.md §12)
@@ -181,13 +195,13 @@ export function buildTools(all: RouteSpec[]): ToolDef[] {
       if (!bodies.has(JSON.stringify(body))) bodies.set(JSON.stringify(body), r.operationId);
       if (!r.optionalBody) required.push('body');
     }
-    for (const [k, v] of Object.entries(properties)) if (k !== 'body') properties[k] = sayOnce(v, k);
+    for (const [k, v] of Object.entries(properties)) if (k !== 'body') properties[k] = sayOnce(plainBoolean(v), k);
     const readOnly = isReadRoute(r);
     const destructive = r.method === 'DELETE' || DESTRUCTIVE.test(r.operationId);
     return {
       name: r.operationId,
       // only what this tool adds: what all tools share (the domain, errors, idempotency) is in the server's instructions
-      description: (`${without(restOnly(r), REFUSAL).replace(/\s*Admin keys only\.\s*/, ' ').trim() || `${r.summary}.`} ${OPERATION_GUIDANCE[r.operationId] ?? ''}`).replace(/\s+/g, ' ').replace(/\.\./g, '.').trim(),
+      description: (`${without(without(restOnly(r), REFUSAL), PAGING).replace(/\s*Admin keys only\.\s*/, ' ').trim() || `${r.summary}.`} ${OPERATION_GUIDANCE[r.operationId] ?? ''}`).replace(/\s+/g, ' ').replace(/\.\./g, '.').trim(),
       inputSchema: { type: 'object', properties, ...(required.length ? { required } : {}) },
       // hints that differ from MCP's defaults (not read-only, destructive, not idempotent); that no tool reaches beyond
       // this service (MCP's openWorldHint: false) is said once, in the instructions

@@ -14,6 +14,8 @@ import './webhooks/graphql.js';
 import './settings/graphql.js';
 import './api-keys/graphql.js';
 import './audit/graphql.js';
+import './viewer/graphql.js';
+import './alerts/graphql.js';
 // ... and its rest.ts declares the REST routes that run those fields (src/rest/operations.ts)
 import { aircraftRoutes } from './aircraft/rest.js';
 import { userRoutes } from './users/rest.js';
@@ -28,6 +30,7 @@ import { deliveryRoutes } from './webhooks/rest.js';
 import { settingsRoutes } from './settings/rest.js';
 import { apiKeyRoutes } from './api-keys/rest.js';
 import { auditRoutes } from './audit/rest.js';
+import { alertRoutes } from './alerts/rest.js';
 import { AggregationService } from './aggregation/service.js';
 import { SettingsService } from './settings/service.js';
 import { AuditService } from './audit/service.js';
@@ -52,6 +55,7 @@ export const restRoutes: RouteSpec[] = [
   ...aggregationRoutes,
   ...deliveryRoutes,
   ...settingsRoutes,
+  ...alertRoutes,
   ...apiKeyRoutes,
   ...auditRoutes,
 ];

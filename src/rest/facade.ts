@@ -103,7 +103,7 @@ export function createRestFacade(opts: FacadeOptions) {
     const result = await opts.executor.run(callCtx, documents.get(spec)!, variables);
     if (result.errors?.length) {
       const err = errorOf(result.errors, opts.logger);
-      const headers = err instanceof RateLimitedError ? ((err as unknown as { headers?: Record<string, string> }).headers ?? {}) : {};
+      const headers = err instanceof RateLimitedError ? err.headers : {};
       return { status: err.status, body: problemFromError(err), problem: problemFromError(err), headers };
     }
     const field = spec.field.split('.')[1];

@@ -2,7 +2,7 @@ import { FleetOverviewDocument, type FleetOverviewQuery, type StatusItemFragment
 import { useQuery } from '../api';
 import { useApp } from '../app';
 import { daysText, num } from '../format';
-import { mostUrgent, urgency, DUE_SOON_DAYS, DUE_SOON_UNITS } from '../status';
+import { dueSoon as thresholds, mostUrgent, urgency } from '../status';
 import { numberMap, trackingMap } from '../tracking';
 import { Badge, ErrorBox, Loading, PageTitle, TableWrap } from '../ui';
 import { MaintenanceTable, type AssetRef } from './maintenance-table';
@@ -76,7 +76,7 @@ export function FleetPage() {
           <p class="summary" role="status">
             <span class="count-overdue">{overdue} overdue</span>, <span class="count-due-soon">{dueSoon} due soon</span>{' '}
             <span class="muted">
-              (due soon: within {DUE_SOON_DAYS} days or {DUE_SOON_UNITS} hours, landings or other units)
+              (due soon: within {thresholds.days} days or {thresholds.units} hours, landings or other units)
             </span>
           </p>
           <section aria-labelledby="h-status">

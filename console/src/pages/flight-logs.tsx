@@ -4,7 +4,7 @@ import { ApiError, gql, useQuery } from '../api';
 import { useApp, useSearch, withQuery } from '../app';
 import { exportColumns, logsToCsv } from '../csv';
 import { fromZonedLocal } from '../format';
-import { download, ErrorBox, Loading, PageTitle } from '../ui';
+import { download, ErrorBox, Loading, PageTitle, Pager, usePager } from '../ui';
 import { FlightLogTable } from './flight-log-table';
 
 const PAGE_SIZE = 25;
@@ -34,16 +34,13 @@ export function FlightLogsPage() {
   };
   const [exporting, setExporting] = useState<string | null>(null);
   const [exportError, setExportError] = useState<ApiError | null>(null);
-  // cursors of the pages before this one, to go back
-  const [cursors, setCursors] = useState<(string | null)[]>([]);
-  const [cursor, setCursor] = useState<string | null>(null);
+  const pager = usePager();
   const [draft, setDraft] = useState(filters);
   const applied = search.toString();
   // another page of the console may link here with other filters: the form shows them, from the first page
   useEffect(() => {
     setDraft(filters);
-    setCursors([]);
-    setCursor(null);
+    pager.reset();
   }, [applied]);
   const set = (k: keyof typeof filters) => (e: Event) => setDraft({ ...draft, [k]: (e.target as HTMLInputElement).value });
   const choices = useQuery(FlightLogChoicesDocument, {});
@@ -52,7 +49,7 @@ export function FlightLogsPage() {
     pilotId: filters.pilotId || undefined,
     ...range(filters.from, filters.to, timeZone),
   };
-  const q = useQuery(FlightLogsDocument, { ...vars, cursor: cursor ?? undefined, limit: PAGE_SIZE });
+  const q = useQuery(FlightLogsDocument, { ...vars, cursor: pager.cursor ?? undefined, limit: PAGE_SIZE });
   const aircraft = choices.data?.aircraftList.data ?? [];
   const users = choices.data?.users.data ?? [];
 
@@ -140,32 +137,8 @@ export function FlightLogsPage() {
         q.error ? null : <Loading />
       ) : (
         <>
-          <FlightLogTable logs={page.data} aircraft={aircraft} caption={`Flight logs, page ${cursors.length + 1}, newest first`} />
-          <nav class="pager" aria-label="Pages of flight logs">
-            <button
-              type="button"
-              class="secondary"
-              disabled={!cursors.length}
-              onClick={() => {
-                setCursor(cursors[cursors.length - 1] ?? null);
-                setCursors(cursors.slice(0, -1));
-              }}
-            >
-              Previous page
-            </button>
-            <span>Page {cursors.length + 1}</span>
-            <button
-              type="button"
-              class="secondary"
-              disabled={!page.nextCursor}
-              onClick={() => {
-                setCursors([...cursors, cursor]);
-                setCursor(page.nextCursor ?? null);
-              }}
-            >
-              Next page
-            </button>
-          </nav>
+          <FlightLogTable logs={page.data} aircraft={aircraft} caption={`Flight logs, page ${pager.number}, newest first`} />
+          <Pager label="Pages of flight logs" pager={pager} nextCursor={page.nextCursor} />
         </>
       )}
     </>

@@ -1,10 +1,12 @@
 import { useState } from 'preact/hooks';
 import { ApiError, gql } from '../api';
-import { SignInCheckDocument } from '../../generated/graphql';
+import { ViewerDocument } from '../../generated/graphql';
+import { setDueSoon } from '../status';
+import type { Viewer } from '../app';
 import { ErrorBox, PageTitle } from '../ui';
 
-/** Signing in: an API key, checked with one read, kept for this browser session only. */
-export function SignIn({ onSignedIn }: { onSignedIn: (key: string) => void }) {
+/** Signing in: an API key, checked by asking who it is (`viewer`), kept for this browser session only. */
+export function SignIn({ onSignedIn }: { onSignedIn: (key: string, viewer: Viewer) => void }) {
   const [key, setKey] = useState('');
   const [error, setError] = useState<ApiError | null>(null);
   const [busy, setBusy] = useState(false);
@@ -14,8 +16,9 @@ export function SignIn({ onSignedIn }: { onSignedIn: (key: string) => void }) {
     if (!k) return setError(new ApiError('Enter an API key.', 'REQUIRED'));
     setBusy(true);
     try {
-      await gql(SignInCheckDocument, {}, k);
-      onSignedIn(k);
+      const { viewer, alertSettings } = await gql(ViewerDocument, {}, k);
+      setDueSoon(alertSettings);
+      onSignedIn(k, viewer);
     } catch (err) {
       setError(err as ApiError);
     } finally {

@@ -17,7 +17,7 @@ export const aggregationRoutes = defineRoutes([
     summary: 'Aggregate a collection',
     description:
       'sum, count, avg, min or max of a field (or __count__) over flightLogs, completedForms, aircraft, schedule or vehicles of the ' +
-      'company, grouped by a field and/or a date period in a time zone, computed by the database in exact decimal arithmetic.',
+      'company, grouped by a field and/or a date period in a time zone, in exact decimal arithmetic.',
     body: named('AggregateBody', AggregateInputSchema, 'AggregateBody, or its alternative form with metrics[] and dateRange'),
     bodyArg: 'input',
     accept: checkedBy(checkAggregateShape),

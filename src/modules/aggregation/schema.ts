@@ -51,7 +51,7 @@ export const AggregateInputSchema = z
   .object({
     collection: z.enum(COLLECTIONS, { error: oneOf('collection', COLLECTIONS) }),
     metric: opt(z.string().min(1, 'metric must not be empty')).describe(
-      `Any numeric field, including dynamic tracking fields, aircraft/vehicle totals and form data fields; ${COUNT_METRIC} counts records`,
+      `A numeric field (tracking fields, totals and form data fields too); ${COUNT_METRIC} counts records`,
     ),
     operation: opt(z.enum(OPERATIONS, { error: oneOf('operation', OPERATIONS) })).describe('Default sum'),
     groupBy: opt(z.string().min(1, 'groupBy must not be empty')).describe('Field to group by; all records form one group ("all") when omitted'),

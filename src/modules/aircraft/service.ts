@@ -6,11 +6,12 @@ import { pageArgs, readPage, type Page, type PageArgs } from '../../db/keyset.js
 import { retrying } from '../../db/retry.js';
 import type { Aircraft } from '../../generated/prisma/client.js';
 import type { ScopedPrisma } from '../../db/scoped.js';
-import { ConflictError, NotFoundError, ValidationError, fieldErrorsFromZod, type FieldError } from '../../errors.js';
+import { ConflictError, NotFoundError, ValidationError, fieldErrorsFromZod, invalid, takenError, type FieldError } from '../../errors.js';
 import { Prisma } from '../../generated/prisma/client.js';
 import { COMPANY } from '../../db/scoped.js';
 import { serviceCheck } from '../../graphql/validation.js';
 import { newUid } from '../../lib/ids.js';
+import { rowFields } from '../../lib/keys.js';
 import type { WriteResult } from '../../lib/write-result.js';
 import { changesBetween, recordAudit, type AuditActor } from '../audit/service.js';
 import { trackingValue } from '../tracking/value.js';
@@ -70,18 +71,22 @@ function refuseServerControlled(raw: unknown, what: string): Record<string, unkn
   for (const key of AIRCRAFT_SERVER_CONTROLLED) {
     if (key in raw) errors.push({ path: `/${key}`, message: key === 'totals' ? 'totals are kept by the server (initialValues plus the flight logs); set initialValues instead' : `${key} is set by the server and must not be sent` });
   }
-  if (errors.length) throw new ValidationError(`invalid ${what}: ${errors.length === 1 ? `${errors[0].path}: ${errors[0].message}` : `${errors.length} invalid fields`}`, errors);
+  if (errors.length) invalid(what, errors);
   return raw as Record<string, unknown>;
 }
 
+/** An aircraft body's check: the fields the server sets are named first (not "unknown field"), then the schema's issues. */
+const aircraftCheck = <S extends z.ZodType>(schema: S) =>
+  serviceCheck('aircraft', schema, (raw) => {
+    refuseServerControlled(raw, 'aircraft');
+    const r = schema.safeParse(raw);
+    if (!r.success) invalid('aircraft', fieldErrorsFromZod(r.error.issues));
+    return r.data;
+  });
+
 /** `POST /aircraft`, `createAircraft` (docs/contract/gaps.md §12): the contract's fields minus uid, companyId and totals. */
 export const CreateAircraftSchema = AircraftFields.strict().superRefine(refineSchemas);
-export const CreateAircraftCheck = serviceCheck('aircraft', CreateAircraftSchema, (raw) => {
-  refuseServerControlled(raw, 'aircraft');
-  const r = CreateAircraftSchema.safeParse(raw);
-  if (!r.success) throw invalidAircraft(fieldErrorsFromZod(r.error.issues));
-  return r.data;
-});
+export const CreateAircraftCheck = aircraftCheck(CreateAircraftSchema);
 export type CreateAircraft = z.output<typeof CreateAircraftSchema>;
 
 const nullableMap = <V extends z.ZodType>(value: V, what: string) =>
@@ -115,17 +120,9 @@ export const UpdateAircraftSchema = z
     initialValues: nullableMap(trackingValue(), 'Initial values to set (null sets none, i.e. 0); totals move by exactly the difference'),
   })
   .strict();
-export const UpdateAircraftCheck = serviceCheck('aircraft', UpdateAircraftSchema, (raw) => {
-  refuseServerControlled(raw, 'aircraft');
-  const r = UpdateAircraftSchema.safeParse(raw);
-  if (!r.success) throw invalidAircraft(fieldErrorsFromZod(r.error.issues));
-  return r.data;
-});
+export const UpdateAircraftCheck = aircraftCheck(UpdateAircraftSchema);
 export type UpdateAircraft = z.output<typeof UpdateAircraftSchema>;
 
-function invalidAircraft(errors: FieldError[]): ValidationError {
-  return new ValidationError(`invalid aircraft: ${errors.length === 1 ? `${errors[0].path || 'body'}: ${errors[0].message}` : `${errors.length} invalid fields`}`, errors);
-}
 
 /** The stored fields an audit entry compares (everything a client writes). */
 const AUDITED = ['registration', 'type', 'category', 'manufacturer', 'model', 'engineType', 'engineCount', 'status', 'maintenanceTrackingItems', 'logTrackingItems', 'initialValues'] as const;
@@ -156,22 +153,8 @@ export function totalsOf(a: Pick<Aircraft, 'totals' | 'maintenanceTrackingItems'
   return out;
 }
 
-/** The row fields of a checked aircraft input. */
-function rowData(a: z.output<typeof AircraftFields>) {
-  return {
-    registration: a.registration,
-    type: a.type,
-    category: a.category,
-    manufacturer: a.manufacturer ?? null,
-    model: a.model ?? null,
-    engineType: a.engineType,
-    engineCount: a.engineCount,
-    status: a.status,
-    maintenanceTrackingItems: a.maintenanceTrackingItems,
-    logTrackingItems: a.logTrackingItems,
-    initialValues: a.initialValues,
-  };
-}
+/** The row fields of a checked aircraft input: the audited ones, an absent optional one as null. */
+const rowData = (a: z.output<typeof AircraftFields>) => rowFields(a, AUDITED);
 type AircraftRow = ReturnType<typeof rowData>;
 
 const asRow = (a: Aircraft): AircraftRow => ({
@@ -227,7 +210,7 @@ export class AircraftService {
   /** 409 when another aircraft of the company has the registration (the unique index says so too, under races). */
   private async registrationFree(tx: ScopedPrisma, registration: string, uid: string | null): Promise<void> {
     const other = await tx.aircraft.findFirst({ where: { registration, ...(uid ? { uid: { not: uid } } : {}) }, select: { uid: true } });
-    if (other) throw new ConflictError(`registration ${registration} is already aircraft ${other.uid}`, [{ path: '/registration', message: `registration ${registration} is already aircraft ${other.uid}` }]);
+    if (other) throw takenError('registration', `registration ${registration} is already aircraft ${other.uid}`);
   }
 
   /** `createAircraft` (admin): a new aircraft; its totals start at its initial values. */
@@ -277,8 +260,8 @@ export class AircraftService {
           logTrackingItems,
           initialValues,
         };
-        const invalid = schemaIssues(next);
-        if (invalid.length) throw invalidAircraft(invalid);
+        const issues = schemaIssues(next);
+        if (issues.length) invalid('aircraft', issues);
         const changes = changesBetween(current, next, AUDITED);
         if (!Object.keys(changes).length) return 'no_changes' as const;
 

@@ -1,9 +1,11 @@
 import { builder } from '../../graphql/builder.js';
-import { inputFromSchema, enumOf } from '../../graphql/inputs.js';
+import { argsFromSchema, inputFromSchema, enumOf } from '../../graphql/inputs.js';
+import { pageFields, stripNulls } from '../../graphql/common.js';
+import type { Page } from '../../db/keyset.js';
 import { adminOnly } from '../../auth/scopes.js';
 import { REST_NULLABLE } from '../../rest/representation.js';
 import type { ApiKeyInfo } from '../../auth/keys.js';
-import { CreateApiKeyCheck, KeyScopeSchema } from './service.js';
+import { ApiKeyListArgsSchema, CreateApiKeyCheck, KeyScopeSchema } from './service.js';
 
 /**
  * API keys on GraphQL, and through it on REST (docs/decisions/0007-defined-once.md). Admin keys only, and never
@@ -28,10 +30,10 @@ export const ApiKeyType = builder.objectRef<ApiKeyInfo>('ApiKey').implement({
   }),
 });
 
-export const ApiKeyListType = builder.objectRef<{ data: ApiKeyInfo[]; count: number }>('ApiKeyList').implement({
+export const ApiKeyListType = builder.objectRef<Page<ApiKeyInfo>>('ApiKeyList').implement({
   fields: (t) => ({
     data: t.field({ type: [ApiKeyType], resolve: (p) => p.data }),
-    count: t.exposeInt('count'),
+    ...pageFields(t),
   }),
 });
 
@@ -55,10 +57,8 @@ builder.queryFields((t) => ({
     type: ApiKeyListType,
     description: 'The company\u2019s API keys, revoked ones included, oldest first; never a key itself. Admin keys only.',
     ...adminOnly(),
-    resolve: async (_r, _a, ctx) => {
-      const data = await ctx.services.apiKeys.list();
-      return { data, count: data.length };
-    },
+    args: argsFromSchema(t, 'ApiKeyListArgs', ApiKeyListArgsSchema, 'api-key'),
+    resolve: (_r, args, ctx) => ctx.services.apiKeys.list(stripNulls(args)),
   }),
 }));
 

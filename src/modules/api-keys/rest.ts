@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineRoutes, named } from '../../rest/contract.js';
-import { CreateApiKeySchema } from './service.js';
+import { ApiKeyListArgsSchema, CreateApiKeySchema } from './service.js';
 
 /** REST routes of API keys (docs/contract/gaps.md §12): admin keys only; never MCP tools (`mcp: false`). */
 export const apiKeyRoutes = defineRoutes([
@@ -11,9 +11,11 @@ export const apiKeyRoutes = defineRoutes([
     path: '/api-keys',
     tag: 'Administration',
     summary: 'List API keys',
-    description: 'The company\u2019s API keys, revoked ones included, oldest first: id, prefix, name, scope, user, created, last used, revoked. Never a key itself. Admin keys only.',
+    description:
+      'The company\u2019s API keys, revoked ones included, oldest first: id, prefix, name, scope, user, created, last used, revoked. Never a key itself. Admin keys only. Without `limit` at most 1,000; page with `limit` and the `nextCursor` of the previous page.',
+    query: ApiKeyListArgsSchema,
     status: 200,
-    errors: [403],
+    errors: [400, 403],
     mcp: false,
   },
   {

@@ -3,6 +3,8 @@ import { ConflictError, NotFoundError, ValidationError } from '../../errors.js';
 import type { ScopedPrisma } from '../../db/scoped.js';
 import { COMPANY } from '../../db/scoped.js';
 import { serviceCheck } from '../../graphql/validation.js';
+import { isoKey, pageArgs, readPage, type Page } from '../../db/keyset.js';
+import { parseFilter } from '../../lib/params.js';
 import { graphqlType } from '../../lib/graphql-hint.js';
 import { now } from '../../lib/clock.js';
 import { newUid } from '../../lib/ids.js';
@@ -29,6 +31,11 @@ export const CreateApiKeySchema = z
   })
   .strict();
 export const CreateApiKeyCheck = serviceCheck('API key', CreateApiKeySchema);
+
+/** The order of the key list (oldest first, then id); its cursor continues it (src/db/keyset.ts). */
+export const API_KEY_ORDER = ['createdAt', 'id'] as const;
+export const ApiKeyListArgsSchema = z.object(pageArgs(API_KEY_ORDER, (v) => isoKey(v[0]!))).strict();
+export type ApiKeyListArgs = z.output<typeof ApiKeyListArgsSchema>;
 export type CreateApiKey = z.output<typeof CreateApiKeySchema>;
 
 /** The fields an audit entry of a key records: never the key or its hash. */
@@ -52,7 +59,7 @@ export async function createKey(
       data: { id: newUid('key'), name: input.name, prefix: keyPrefix(key), hash: hashKey(key), userId: input.userId ?? null, scope: input.scope },
       select: keySelect,
     })) as ApiKeyInfo;
-    await recordAudit(tx, actor, { entity: 'api_key', entityId: row.id, action: 'created', changes: changesBetween(null, row as never, AUDITED) });
+    await recordAudit(tx, actor, { entity: 'api_key', entityId: row.id, action: 'created', changes: changesBetween(null, row, AUDITED) });
     return row;
   });
   return { key, info };
@@ -79,7 +86,7 @@ export async function revokeKey(db: ScopedPrisma, id: string, actor: AuditActor,
     // every process drops its cached copy when this commits (notifyKeyChange's statement, on the company's own row)
     await tx.$executeRaw`SELECT pg_notify(${KEY_CHANGE_CHANNEL}, hash) FROM "ApiKey" WHERE "companyId" = ${COMPANY} AND id = ${id}`;
     const revoked = (await tx.apiKey.update({ where: { id }, data: { revokedAt: now() }, select: keySelect })) as ApiKeyInfo;
-    await recordAudit(tx, actor, { entity: 'api_key', entityId: id, action: 'revoked', changes: changesBetween(info as never, revoked as never, AUDITED) });
+    await recordAudit(tx, actor, { entity: 'api_key', entityId: id, action: 'revoked', changes: changesBetween(info, revoked, AUDITED) });
     hash = row.hash;
     return revoked;
   });
@@ -94,8 +101,10 @@ export class ApiKeyAdmin {
     private readonly actor: () => AuditActor,
   ) {}
 
-  async list(): Promise<ApiKeyInfo[]> {
-    return (await this.db.apiKey.findMany({ orderBy: [{ createdAt: 'asc' }, { id: 'asc' }], select: keySelect })) as ApiKeyInfo[];
+  /** The company's keys, oldest first (then id), a page at a time (gaps.md §17). */
+  async list(args: ApiKeyListArgs = {}): Promise<Page<ApiKeyInfo>> {
+    const page = parseFilter(ApiKeyListArgsSchema, args, 'invalid api-key query');
+    return readPage(page, API_KEY_ORDER, 'api-key', {}, (q) => this.db.apiKey.findMany({ ...q, select: keySelect }) as Promise<ApiKeyInfo[]>);
   }
 
   create(input: CreateApiKey): Promise<{ key: string; info: ApiKeyInfo }> {

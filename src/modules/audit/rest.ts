@@ -11,7 +11,7 @@ export const auditRoutes = defineRoutes([
     tag: 'Administration',
     summary: 'Read the audit log',
     description:
-      'Every management write (aircraft, users) and API key event, newest first: who (key id, user), what (entity, id, action), when, and each changed field before and after. Key material is never recorded. Admin keys only.',
+      'Management writes (aircraft, users) and API key events, newest first: who (key, user), what (entity, id, action), when, each changed field before and after; never key material. Admin keys only.',
     query: AuditFilterSchema,
     status: 200,
     errors: [400, 403],

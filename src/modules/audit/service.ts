@@ -43,11 +43,11 @@ function canonical(v: unknown): unknown {
 }
 
 /** The fields among `fields` whose values differ between `before` and `after` (null for a side that has none). */
-export function changesBetween(before: Record<string, unknown> | null, after: Record<string, unknown> | null, fields: readonly string[]): Changes {
+export function changesBetween(before: object | null, after: object | null, fields: readonly string[]): Changes {
   const out: Changes = {};
   for (const f of fields) {
-    const b = canonical(before?.[f]);
-    const a = canonical(after?.[f]);
+    const b = canonical(before ? Reflect.get(before, f) : undefined);
+    const a = canonical(after ? Reflect.get(after, f) : undefined);
     if (!same(b, a)) out[f] = { before: b, after: a };
   }
   return out;

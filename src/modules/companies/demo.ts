@@ -120,7 +120,7 @@ export const demoForm = {
   ],
 };
 
-/** The demo records the API docs' examples name (src/rest/examples.ts): created with these ids, by the same rules. */
+/** The demo records the API docs' examples name (each module's examples.json, gathered by src/rest/examples.ts): created with these ids, by the same rules. */
 export const DEMO_IDS = {
   latestLog: 'fl_demo_latest',
   duplicateLog: 'fl_demo_duplicate',
@@ -219,6 +219,7 @@ function yearOfFlights(today: string): Record<string, unknown>[] {
 async function clearDemoRecords(db: ScopedPrisma): Promise<void> {
   await db.$transaction(async (tx) => {
     await tx.webhookDelivery.deleteMany({});
+    await tx.maintenanceAlert.deleteMany({});
     await tx.formCompletion.deleteMany({});
     await tx.completedScheduleItem.deleteMany({});
     await tx.scheduleItem.deleteMany({});
@@ -340,14 +341,13 @@ export async function loadDemo(database: Database, companyId = DEMO_COMPANY): Pr
   if (!(await db.apiKey.findFirst({ where: { id: oldKey }, select: { id: true } }))) {
     await withUids({ key: [oldKey] }, () => keys.create({ companyId, name: 'old integration', scope: 'read' }));
   }
-  const count = async (m: 'flightLog' | 'component' | 'scheduleItem' | 'formCompletion') => (db[m] as unknown as { count(): Promise<number> }).count();
   return {
     key,
     companyId,
-    flightLogs: await count('flightLog'),
-    components: await count('component'),
-    scheduleItems: await count('scheduleItem'),
-    formCompletions: await count('formCompletion'),
+    flightLogs: await db.flightLog.count(),
+    components: await db.component.count(),
+    scheduleItems: await db.scheduleItem.count(),
+    formCompletions: await db.formCompletion.count(),
   };
 }
 

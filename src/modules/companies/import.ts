@@ -100,7 +100,7 @@ export async function importData(database: Database, raw: unknown): Promise<Comp
         for (const [i, u] of c.users.entries()) s.users[await services.users.upsert(u, `${at}/users/${i}`)]++;
         for (const [i, a] of c.aircraft.entries()) s.aircraft[await services.aircraft.upsert(a, `${at}/aircraft/${i}`)]++;
         for (const [i, v] of c.vehicles.entries()) s.vehicles[await services.vehicles.upsert(v, `${at}/vehicles/${i}`)]++;
-        const keys = new ApiKeyService(tx as never, { inTransaction: true });
+        const keys = new ApiKeyService(tx, { inTransaction: true });
         for (const [i, k] of c.apiKeys.entries()) {
           const found = await tx.apiKey.findUnique({ where: { hash: hashKey(k.key) } });
           if (found && found.companyId !== c.id) {

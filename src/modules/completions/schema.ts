@@ -25,7 +25,7 @@ export const CreateCompletionSchema = z
       .url({ protocol: /^https?$/, error: 'appBaseUrl must be an absolute http or https URL' })
       .max(2048, 'appBaseUrl is too long')
       .optional()
-      .describe('Base URL of the submitting app: links to the submission in defect documentation and notifications'),
+      .describe('Base URL of the submitting app, for links to the submission'),
   })
   .strict();
 export type CreateCompletionInput = z.output<typeof CreateCompletionSchema>;

@@ -18,8 +18,8 @@ import { companionAnswer, fieldTypeDef, type Field } from '../forms/fields.js';
 import { answerKeys, locatedFields, storageKey } from '../forms/service.js';
 import { submissionLink } from './links.js';
 import type { DeliveryService } from '../webhooks/service.js';
-import type { ScheduleService } from '../schedule/service.js';
-import type { VehicleService } from '../vehicles/service.js';
+import { timeZoneOf, type DefectInput, type ScheduleService } from '../schedule/service.js';
+import type { ReadingVehicle, VehicleService } from '../vehicles/service.js';
 
 /**
  * Form completions (docs/contract/api-v1.md §2.9, §2.10, §4.3; docs/contract/gaps.md §3, §9; docs/forms.md). Owns the answer rules (by field
@@ -127,9 +127,29 @@ export class CompletionService {
         if (form.status !== 'active') throw new ConflictError(`form ${form.code} is inactive and cannot be completed`);
         const data = resolveAnswers(form, input.answers);
         const userId = opts.submittedBy ?? input.userId ?? this.actorUserId;
-        await checkReferences(tx, form, data, input.userId);
-
+        const services = this.txServices(tx);
         const uid = newUid('fc');
+        const link = input.appBaseUrl ? submissionLink(input.appBaseUrl, uid) : undefined;
+        const plan = sideEffectsOf(form, data, `Reported on form ${form.code} (${form.name}), completion ${uid}, by ${userId}`, link);
+        // every record the answers name, read once: the vehicles locked when a reading applies to them, the acting
+        // user's time zone with the users when there are defects (they are due today, in it)
+        const refs = await readReferences(tx, services.vehicles, form, data, input.userId, plan.defects.length ? this.actorUserId : undefined, plan.readings.length > 0);
+
+        // the side effects first (set-based: each changed vehicle once, the defects in one INSERT), so the completion
+        // is written once, with them
+        const readings = await services.vehicles.applyReadings(refs.vehicles, plan.readings);
+        const itemUids = await services.schedule.createDefects(plan.defects, refs.actorTimeZone);
+        const effects: StoredSideEffects = { scheduleItemsCreated: itemUids, vehiclesUpdated: [], warnings: [] };
+        const summary: SubmissionSummary = { answers: answerRows(form, data), defects: [], readings: [] };
+        plan.defects.forEach((d, i) =>
+          summary.defects.push({ asset: d.assetUid, description: d.description, severity: d.severity ?? null, scheduleItem: itemUids[i]! }),
+        );
+        plan.readings.forEach(({ uid: vehicle, reading }, i) => {
+          const r = readings[i]!;
+          if (r.applied && !effects.vehiclesUpdated.includes(vehicle)) effects.vehiclesUpdated.push(vehicle);
+          if (r.warning) effects.warnings.push(r.warning);
+          summary.readings.push({ vehicle, key: r.key, reading, applied: r.applied, warning: r.warning ?? null });
+        });
         const row = await tx.formCompletion.create({
           data: {
             uid,
@@ -143,11 +163,9 @@ export class CompletionService {
             revisionDate: form.revisionDate,
             signatories: input.signatories ?? [],
             appBaseUrl: input.appBaseUrl ?? null,
+            sideEffects: effects,
           },
         });
-        const summary: SubmissionSummary = { answers: answerRows(form, data), defects: [], readings: [] };
-        const effects = await this.applySideEffects(tx, form, data, uid, userId, input.appBaseUrl, summary);
-        await tx.formCompletion.updateMany({ where: { uid }, data: { sideEffects: effects } });
         queued = await this.deliveries.enqueue(tx, form, row, summary);
         return {
           uid,
@@ -176,50 +194,6 @@ export class CompletionService {
     const opts: SubmitOptions = { submittedBy: 'public' };
     const r = await this.create(checkCompletionBody({ ...raw, formId }, opts), opts);
     return { uid: r.uid, status: r.status };
-  }
-
-  /** Defect answers → Defect schedule items; odometer answers → the vehicle's primary total (docs/contract/gaps.md §9). */
-  private async applySideEffects(
-    tx: ScopedPrisma,
-    form: Form,
-    data: Record<string, unknown>,
-    uid: string,
-    userId: string,
-    appBaseUrl: string | undefined,
-    summary: SubmissionSummary,
-  ): Promise<StoredSideEffects> {
-    const out: StoredSideEffects = { scheduleItemsCreated: [], vehiclesUpdated: [], warnings: [] };
-    const services = this.txServices(tx);
-    const fields = locatedFields(form).map((l) => l.field);
-    const typeOf = (name: string) => fields.find((f) => f.name === name)?.type;
-    for (const f of fields) {
-      const answer = data[f.name];
-      if (answer === undefined) continue;
-      if (f.type === 'defect') {
-        const assetUid = data[f.assetField!] as string;
-        const defects = (Array.isArray(answer) ? answer : [answer]) as { description: string; severity?: string }[];
-        for (const d of defects) {
-          const r = await services.schedule.createDefect({
-            assetType: typeOf(f.assetField!) as 'aircraft' | 'vehicle',
-            assetUid,
-            description: d.description,
-            severity: d.severity,
-            source: `Reported on form ${form.code} (${form.name}), completion ${uid}, by ${userId}`,
-            link: appBaseUrl ? submissionLink(appBaseUrl, uid) : undefined,
-          });
-          out.scheduleItemsCreated.push(r.uid);
-          summary.defects.push({ asset: assetUid, description: d.description, severity: d.severity ?? null, scheduleItem: r.uid });
-        }
-      }
-      if (f.type === 'odometer') {
-        const vehicleUid = data[f.vehicleField!] as string;
-        const r = await services.vehicles.recordReading(vehicleUid, answer as number);
-        if (r.applied && !out.vehiclesUpdated.includes(vehicleUid)) out.vehiclesUpdated.push(vehicleUid);
-        if (r.warning) out.warnings.push(r.warning);
-        summary.readings.push({ vehicle: vehicleUid, key: r.key, reading: answer as number, applied: r.applied, warning: r.warning ?? null });
-      }
-    }
-    return out;
   }
 }
 
@@ -327,8 +301,44 @@ function isBlank(v: unknown): boolean {
   return v === undefined || v === '' || (Array.isArray(v) && v.length === 0);
 }
 
-/** aircraft/vehicle/user answers (and a given userId) must name records of the company; a deleted vehicle does not count. */
-async function checkReferences(tx: ScopedPrisma, form: Form, data: Record<string, unknown>, userId: string | undefined): Promise<void> {
+/**
+ * The side effects a submission asks for (docs/contract/gaps.md §9), in the form's field order: each defect answer
+ * a Defect schedule item on the asset its field names, each odometer answer a reading of the vehicle's primary total.
+ */
+function sideEffectsOf(form: Form, data: Record<string, unknown>, source: string, link: string | undefined) {
+  const defects: DefectInput[] = [];
+  const readings: { uid: string; reading: number }[] = [];
+  const fields = locatedFields(form).map((l) => l.field);
+  const typeOf = (name: string) => fields.find((f) => f.name === name)?.type;
+  for (const f of fields) {
+    const answer = data[f.name];
+    if (answer === undefined) continue;
+    if (f.type === 'defect') {
+      const assetUid = data[f.assetField!] as string;
+      const assetType = typeOf(f.assetField!) as 'aircraft' | 'vehicle';
+      for (const d of (Array.isArray(answer) ? answer : [answer]) as { description: string; severity?: string }[]) {
+        defects.push({ assetType, assetUid, description: d.description, severity: d.severity, source, link });
+      }
+    }
+    if (f.type === 'odometer') readings.push({ uid: data[f.vehicleField!] as string, reading: answer as number });
+  }
+  return { defects, readings };
+}
+
+/**
+ * aircraft/vehicle/user answers (and a given userId) must name records of the company; a deleted vehicle does not
+ * count. One read per kind named: the vehicles as readings need them (locked when `lockVehicles`), and with the
+ * users the acting user (`actor`), whose time zone decides the day defects are due.
+ */
+async function readReferences(
+  tx: ScopedPrisma,
+  vehicleService: VehicleService,
+  form: Form,
+  data: Record<string, unknown>,
+  userId: string | undefined,
+  actor: string | undefined,
+  lockVehicles: boolean,
+): Promise<{ vehicles: Map<string, ReadingVehicle>; actorTimeZone: string | undefined }> {
   const wanted = { aircraft: new Set<string>(), vehicle: new Set<string>(), user: new Set<string>() };
   const refs: { name: string; kind: keyof typeof wanted; uid: string }[] = [];
   for (const { field } of locatedFields(form)) {
@@ -338,20 +348,23 @@ async function checkReferences(tx: ScopedPrisma, form: Form, data: Record<string
     wanted[kind].add(v);
     refs.push({ name: field.name, kind, uid: v });
   }
-  if (userId !== undefined) wanted.user.add(userId);
-  const [aircraft, vehicles, users] = await Promise.all([
+  const users = new Set(wanted.user);
+  if (userId !== undefined) users.add(userId);
+  if (actor !== undefined) users.add(actor);
+  const [aircraft, vehicles, userRows] = await Promise.all([
     wanted.aircraft.size ? tx.aircraft.findMany({ where: { uid: { in: [...wanted.aircraft] } }, select: { uid: true } }) : [],
-    wanted.vehicle.size ? tx.vehicle.findMany({ where: { uid: { in: [...wanted.vehicle] }, status: { not: 'deleted' } }, select: { uid: true } }) : [],
-    wanted.user.size ? tx.user.findMany({ where: { uid: { in: [...wanted.user] } }, select: { uid: true } }) : [],
+    vehicleService.forReadings(wanted.vehicle, lockVehicles),
+    users.size ? tx.user.findMany({ where: { uid: { in: [...users] } }, select: { uid: true, timezone: true } }) : [],
   ]);
   const found = {
     aircraft: new Set(aircraft.map((r) => r.uid)),
-    vehicle: new Set(vehicles.map((r) => r.uid)),
-    user: new Set(users.map((r) => r.uid)),
+    vehicle: new Set(vehicles.keys()),
+    user: new Set(userRows.filter((r) => wanted.user.has(r.uid) || r.uid === userId).map((r) => r.uid)),
   };
   const errors: FieldError[] = refs
     .filter((r) => !found[r.kind].has(r.uid))
     .map((r) => ({ path: pointer(r.name), message: `${r.name}: ${r.uid} is not ${r.kind === 'aircraft' ? 'an aircraft' : `a ${r.kind}`} of your company` }));
   if (userId !== undefined && !found.user.has(userId)) errors.push({ path: '/userId', message: `${userId} is not a user of your company` });
   if (errors.length) invalid('form completion', errors);
+  return { vehicles, actorTimeZone: actor === undefined ? undefined : timeZoneOf(userRows.find((r) => r.uid === actor)) };
 }

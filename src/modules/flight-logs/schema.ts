@@ -1,11 +1,11 @@
 import { z } from 'zod';
-import { ValidationError, fieldErrorsFromZod, isPlainObject, type FieldError } from '../../errors.js';
+import { ValidationError, isPlainObject, type FieldError } from '../../errors.js';
 import { parseIsoInstant } from '../../lib/dates.js';
 import { typedAs } from '../../lib/graphql-hint.js';
 import { EndDateParam, LimitParam, StartDateParam } from '../../lib/params.js';
 import { serviceCheck } from '../../graphql/validation.js';
 import { LONG_TEXT_MAX, SHORT_TEXT_MAX, tooLong } from '../../lib/text.js';
-import { trackingValue } from '../tracking/value.js';
+import { trackingFigureError, trackingValue } from '../tracking/value.js';
 
 /**
  * The inputs of flight logs (docs/contract/api-v1.md §2.3-2.5, §4.2; docs/contract/gaps.md §4), each defined once:
@@ -74,16 +74,20 @@ export const TrackingValueSchema = z.union([trackingValue(), z.string().max(LONG
 });
 export type TrackingValue = number | string | null;
 
-/** One tracking value sent as a top-level key `key` of a flat body. */
-const FlatTrackingValue = (key: string) =>
-  z.union([trackingValue(key), z.string().max(LONG_TEXT_MAX, tooLong(key, LONG_TEXT_MAX)), z.null()], { error: `${key} must be a number, a string or null` });
+/** What is wrong with a tracking value sent as a top-level key `key` of a flat body, or null. */
+function flatTrackingValueError(key: string, v: unknown): string | null {
+  if (v === null) return null;
+  if (typeof v === 'number') return trackingFigureError(v, key);
+  if (typeof v === 'string') return v.length > LONG_TEXT_MAX ? tooLong(key, LONG_TEXT_MAX) : null;
+  return `${key} must be a number, a string or null`;
+}
 
 /** The figures of a tracking map, each checked as a figure named by its key. */
 const figuresNamed = (map: Record<string, TrackingValue> | null | undefined, ctx: z.core.$RefinementCtx) => {
   for (const [key, v] of Object.entries(map ?? {})) {
     if (typeof v !== 'number') continue;
-    const r = trackingValue(key).safeParse(v);
-    if (!r.success) for (const i of r.error.issues) ctx.addIssue({ code: 'custom', path: [key], message: i.message });
+    const message = trackingFigureError(v, key);
+    if (message) ctx.addIssue({ code: 'custom', path: [key], message });
   }
 };
 
@@ -146,9 +150,9 @@ export function fromFlatBody(raw: unknown): unknown {
     if (k in tracking) errors.push({ path: `/trackingItems/${k}`, message: `${k} is given twice (top level and in trackingItems)` });
     else {
       // a value is refused where it was sent (the check would name it in trackingItems)
-      const value = FlatTrackingValue(k).safeParse(raw[k]);
-      if (value.success) tracking[k] = raw[k];
-      else errors.push(...fieldErrorsFromZod(value.error.issues, `/${k}`));
+      const message = flatTrackingValueError(k, raw[k]);
+      if (message === null) tracking[k] = raw[k];
+      else errors.push({ path: `/${k}`, message });
     }
   }
   if (errors.length) throw new ValidationError(`invalid flight log: ${errors.map((e) => `${e.path}: ${e.message}`).join('; ')}`, errors);

@@ -2,6 +2,9 @@ import { z } from 'zod';
 import { decimalPlaces } from '../../lib/decimal.js';
 import { trackingValue } from '../tracking/value.js';
 
+/** An odometer reading: a tracking figure (built once, not per answer). */
+const READING = trackingValue('the reading');
+
 /**
  * The field types of a form (docs/forms.md, docs/contract/gaps.md §9). This file is the one source for three things: the
  * validation of field objects when a form is written, the `GET /forms/field-schema` document (generated from the
@@ -231,7 +234,7 @@ export const FIELD_TYPES = {
     },
     check: minMax,
     // a reading becomes the vehicle's total: a tracking figure (below 1e9, at most 6 decimal places)
-    answer: (f) => numberAnswer(f, 0, trackingValue('the reading')),
+    answer: (f) => numberAnswer(f, 0, READING),
   },
   defect: {
     description: 'A defect {description, severity?} or an array of them; each creates a Defect schedule item on the asset',

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import type { Form } from '../../generated/prisma/client.js';
 import { builder } from '../../graphql/builder.js';
-import { stripNulls } from '../../graphql/common.js';
+import { pageFields, stripNulls } from '../../graphql/common.js';
+import type { Page } from '../../db/keyset.js';
 import { argsFromSchema } from '../../graphql/inputs.js';
 import { REST_PAGE, jsonOf, restSpread } from '../../rest/representation.js';
 import { CreateFormCheck, FORM_STATUSES, FormFilterSchema, SectionDoc, UpdateFormCheck } from './schema.js';
@@ -61,11 +62,11 @@ export const FormType = builder.prismaObject('Form', {
   }),
 });
 
-export const FormListType = builder.objectRef<{ data: Form[]; count: number }>('FormList').implement({
+export const FormListType = builder.objectRef<Page<Form>>('FormList').implement({
   extensions: REST_PAGE,
   fields: (t) => ({
     data: t.field({ type: [FormType], resolve: (p) => p.data }),
-    count: t.exposeInt('count'),
+    ...pageFields(t),
   }),
 });
 
@@ -85,7 +86,7 @@ builder.queryFields((t) => ({
   }),
   forms: t.field({
     type: FormListType,
-    description: 'Form templates; only active ones unless includeInactive.',
+    description: 'Form templates by name and uid; only active ones unless includeInactive.',
     args: argsFromSchema(t, 'FormFilter', FormFilterSchema, 'form'),
     resolve: (_r, args, ctx) => ctx.services.forms.list(stripNulls(args)),
   }),

@@ -15,7 +15,14 @@ import { renderPublicForm } from './public-page.js';
  */
 export const PUBLIC_BODY_LIMIT = 64 * 1024;
 
-export function createPublicForms(opts: { database: Database; logger: Logger; perMinute: number; redisUrl?: string }) {
+export function createPublicForms(opts: {
+  database: Database;
+  logger: Logger;
+  perMinute: number;
+  redisUrl?: string;
+  /** A submission was written (odometer readings may move totals): maintenance alerts are evaluated. */
+  afterWrite?: (companyId: string) => void;
+}) {
   const limiter = createRateLimit({ perMinute: opts.perMinute, redisUrl: opts.redisUrl, prefix: 'fleetops:public' });
 
   async function find(publicId: string) {
@@ -57,6 +64,7 @@ export function createPublicForms(opts: { database: Database; logger: Logger; pe
     const body = await readJsonBody(request, PUBLIC_BODY_LIMIT);
     const ctx = createContext(opts.database, { companyId: form.companyId, keyId: 'public', userId: 'public' });
     const result = await ctx.services.completions.createPublic(form.uid, body);
+    opts.afterWrite?.(form.companyId);
     return Response.json(result, { status: 201, headers });
   }
 

@@ -71,7 +71,7 @@ export const formRoutes = defineRoutes([
     path: '/forms',
     tag: 'Forms',
     summary: 'List form templates',
-    description: 'Only active forms unless includeInactive=true.',
+    description: 'Ordered by name, then uid; only active forms unless includeInactive=true. Without `limit` at most 1,000; page with `limit` and the `nextCursor` of the previous page.',
     query: FormFilterSchema,
     status: 200,
     errors: [400],

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ValidationError, fieldErrorsFromZod, invalid, isPlainObject, putFieldError, type FieldError } from '../../errors.js';
 import { serviceCheck } from '../../graphql/validation.js';
 import { BoolParam } from '../../lib/params.js';
+import { pageArgs } from '../../db/keyset.js';
 import { pickKeys } from '../../lib/keys.js';
 import { FIELD_TYPE_NAMES, SectionShape } from './fields.js';
 import { PhoneSchema } from '../settings/service.js';
@@ -26,7 +27,7 @@ export const FormCodeSchema = z
   .max(100, 'code is too long (100 characters at most)')
   .regex(/^[a-zA-Z0-9-]+$/, 'code may contain only letters, digits and - (pattern ^[a-zA-Z0-9-]+$)');
 
-const HttpUrl = z
+export const HttpUrl = z
   .string({ error: 'url must be a string' })
   .max(2048, 'url is too long (2048 characters at most)')
   .refine((v) => {
@@ -104,8 +105,11 @@ const FormPatchSchema = z.object(
   },
 );
 
+/** The order of the form list (name, then uid); its cursor continues it (src/db/keyset.ts). */
+export const FORM_ORDER = ['name', 'uid'] as const;
+
 export const FormFilterSchema = z
-  .object({ includeInactive: BoolParam('includeInactive').optional().describe('Include inactive forms (default false)') })
+  .object({ includeInactive: BoolParam('includeInactive').optional().describe('Include inactive forms (default false)'), ...pageArgs(FORM_ORDER) })
   .strict();
 export type FormFilter = z.input<typeof FormFilterSchema>;
 

@@ -5,11 +5,12 @@ import { lockedWrite, type LockTarget } from '../../db/row-locks.js';
 import { ConflictError, NotFoundError, ValidationError } from '../../errors.js';
 import { newUid } from '../../lib/ids.js';
 import { parseFilter } from '../../lib/params.js';
+import { readPage, type Page } from '../../db/keyset.js';
 import { isUniqueViolation, jsonEqual } from '../../lib/json.js';
 import { fieldSchemaDocument } from './fields.js';
 import { checkSections } from './sections.js';
 import { answerKeys, mergeSecrets, webhooksOf } from './template.js';
-import { FORM_FIELDS, FormFilterSchema, checkFormCreate, checkFormUpdate, type CheckedForm, type FormFilter } from './schema.js';
+import { FORM_FIELDS, FORM_ORDER, FormFilterSchema, checkFormCreate, checkFormUpdate, type CheckedForm, type FormFilter } from './schema.js';
 
 /**
  * Form templates (docs/contract/api-v1.md §2.8, §4.3; docs/contract/gaps.md §9; docs/forms.md). Owns every rule of a template: the body schema,
@@ -62,13 +63,10 @@ export class FormService {
     return fieldSchemaDocument();
   }
 
-  async list(filter: FormFilter = {}): Promise<{ data: Form[]; count: number }> {
-    const f = parseFilter(FormFilterSchema, filter, 'invalid form query');
-    const data = await this.db.form.findMany({
-      where: f.includeInactive ? {} : { status: 'active' },
-      orderBy: [{ name: 'asc' }, { uid: 'asc' }],
-    });
-    return { data, count: data.length };
+  /** Templates by name and uid, a page at a time (gaps.md §17). */
+  async list(filter: FormFilter = {}): Promise<Page<Form>> {
+    const { includeInactive, ...page } = parseFilter(FormFilterSchema, filter, 'invalid form query');
+    return readPage(page, FORM_ORDER, 'form', includeInactive ? {} : { status: 'active' }, (q) => this.db.form.findMany(q));
   }
 
   /** A template by uid (active or inactive), or 404. */

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { builder } from '../../graphql/builder.js';
-import { WriteResultType, stripNulls } from '../../graphql/common.js';
+import { WriteResultType, pageFields, stripNulls } from '../../graphql/common.js';
 import { argsFromSchema, inputFromSchema } from '../../graphql/inputs.js';
 import { REST_NULLABLE, REST_PAGE, jsonOf, restNamed } from '../../rest/representation.js';
 import { decimalNumber, type CompletionPage, type MaintenanceStatusItem, type MaintenanceStatusList, type ScheduleItemList } from './read-model.js';
@@ -114,7 +114,7 @@ export const ScheduleItemListType = builder.objectRef<ScheduleItemList>('Schedul
   extensions: REST_PAGE,
   fields: (t) => ({
     data: t.field({ type: [ScheduleItemType], resolve: (p) => p.data }),
-    count: t.exposeInt('count'),
+    ...pageFields(t),
   }),
 });
 
@@ -131,7 +131,7 @@ export const MaintenanceStatusListType = builder.objectRef<MaintenanceStatusList
   extensions: { ...restNamed('MaintenanceStatusResponse'), ...REST_PAGE },
   fields: (t) => ({
     data: t.field({ type: [MaintenanceStatusItemType], resolve: (p) => p.data }),
-    count: t.exposeInt('count'),
+    ...pageFields(t),
   }),
 });
 

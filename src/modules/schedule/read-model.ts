@@ -1,17 +1,21 @@
+import type { z } from 'zod';
 import { Prisma, type CompletedScheduleItem, type ScheduleItem } from '../../generated/prisma/client.js';
-import { afterCursor, toPage } from '../../db/keyset.js';
+import { LIST_DEFAULT, afterCursor, badCursor, cursorKeys, encodeKeys, readPage, toPage, type Page } from '../../db/keyset.js';
 import type { ScopedPrisma } from '../../db/scoped.js';
 import { NotFoundError } from '../../errors.js';
 import { now } from '../../lib/clock.js';
 import { PAGE_DEFAULT, parseFilter } from '../../lib/params.js';
 import type { AssetReader, AssetType, LiveAsset } from '../assets/live.js';
 import type { UserService } from '../users/service.js';
-import { calendarDaysRemaining, compareUrgency, dueDateOf, dueWithin, exactSubtract, formatDec, isOverdue, isTimeZone, parseDec } from './rules.js';
+import { type UrgencyFields, calendarDaysRemaining, compareUrgency, dueDateOf, dueWithin, exactSubtract, formatDec, isOverdue, isTimeZone, parseDec } from './rules.js';
 import {
   ASSET_TYPES,
   CompletionFilterSchema,
   MaintenanceStatusFilterSchema,
+  SCHEDULE_ITEM_ORDER,
+  STATUS_ORDER,
   ScheduleItemFilterSchema,
+  statusCursorNumber,
   type CompletionFilter,
   type MaintenanceStatusFilter,
   type ScheduleItemFilter,
@@ -22,10 +26,7 @@ import {
  * (keyset pages) and the maintenance status. Status is computed on every read from the assets' live totals rather
  * than stored, because those totals move with every flight log and counter change.
  */
-export interface ScheduleItemList {
-  data: ScheduleItem[];
-  count: number;
-}
+export type ScheduleItemList = Page<ScheduleItem>;
 export interface CompletionPage {
   data: CompletedScheduleItem[];
   count: number;
@@ -50,14 +51,27 @@ export interface MaintenanceStatusItem {
   lastCarriedOutValue: number | string | null;
   status: string;
 }
-export interface MaintenanceStatusList {
-  data: MaintenanceStatusItem[];
-  count: number;
-}
+export type MaintenanceStatusList = Page<MaintenanceStatusItem>;
 
 /** A numeric(20,6) column value as a JSON number. */
 export function decimalNumber(d: Prisma.Decimal | null | undefined): number | null {
   return d === null || d === undefined ? null : Number(formatDec(parseDec(d.toString())));
+}
+
+/** The sort key a maintenance-status cursor carries (schema.STATUS_ORDER; numbers as their shortest text, '' for none). */
+function statusCursor(cursor: string): UrgencyFields {
+  const [days, remaining, name, uid] = cursorKeys(cursor, STATUS_ORDER.length, 'maintenance-status') as [string, string, string, string];
+  const num = (s: string) => {
+    const n = statusCursorNumber(s);
+    if (n === undefined) throw badCursor('maintenance-status');
+    return n;
+  };
+  return { calendarDaysRemaining: num(days), remaining: num(remaining), name, uid };
+}
+
+/** A user's time zone when it is a valid one, else UTC (no user: UTC). */
+export function timeZoneOf(user: { timezone: string | null } | null | undefined): string {
+  return user?.timezone && isTimeZone(user.timezone) ? user.timezone : 'UTC';
 }
 
 const assetKey = (type: string, uid: string) => `${type}\u0000${uid}`;
@@ -72,18 +86,16 @@ export class ScheduleReader {
     protected readonly actorUserId: string,
   ) {}
 
+  /** Items by name and uid, a page at a time (gaps.md §17). */
   async list(filter: ScheduleItemFilter = {}): Promise<ScheduleItemList> {
-    const f = parseFilter(ScheduleItemFilterSchema, filter, 'invalid schedule-item query');
-    const data = await this.db.scheduleItem.findMany({
-      where: {
-        ...(f.relatedTo ? { relatedTo: f.relatedTo } : {}),
-        ...(f.relatedToType ? { relatedToType: f.relatedToType } : {}),
-        ...(f.type ? { type: f.type } : {}),
-        ...(f.includeInactive ? {} : { status: 'active' }),
-      },
-      orderBy: [{ name: 'asc' }, { uid: 'asc' }],
-    });
-    return { data, count: data.length };
+    const { limit, cursor, ...f } = parseFilter(ScheduleItemFilterSchema, filter, 'invalid schedule-item query');
+    const where: Prisma.ScheduleItemWhereInput = {
+      ...(f.relatedTo ? { relatedTo: f.relatedTo } : {}),
+      ...(f.relatedToType ? { relatedToType: f.relatedToType } : {}),
+      ...(f.type ? { type: f.type } : {}),
+      ...(f.includeInactive ? {} : { status: 'active' }),
+    };
+    return readPage({ limit, cursor }, SCHEDULE_ITEM_ORDER, 'schedule-item', where, (q) => this.db.scheduleItem.findMany(q));
   }
 
   /** An item by uid, active or inactive; 404 when the company has none. */
@@ -110,18 +122,37 @@ export class ScheduleReader {
 
   /** The acting user's time zone (calendar days are counted in it), else UTC. */
   protected async actorTimeZone(): Promise<string> {
-    const user = await this.users.find(this.actorUserId);
-    return user?.timezone && isTimeZone(user.timezone) ? user.timezone : 'UTC';
+    return timeZoneOf(await this.users.find(this.actorUserId));
   }
 
   /**
    * Active items with their live position: currentTotal (the asset's live total for trackingItem), remaining
    * (dueAtInterval - currentTotal, exact) and calendarDaysRemaining (from today in `timezone`, default the acting
    * user's time zone, as completion uses to roll dates forward, else UTC), most
-   * urgent first (rules.compareUrgency). Each asset is read once, and the reads are batched per asset kind.
+   * urgent first (rules.compareUrgency), a page at a time (gaps.md §17): the order is computed, so each page
+   * computes it and starts after the cursor's sort key. Each asset is read once, and the reads are batched per
+   * asset kind.
    */
   async status(filter: MaintenanceStatusFilter = {}, at: Date = now()): Promise<MaintenanceStatusList> {
     const f = parseFilter(MaintenanceStatusFilterSchema, filter, 'invalid maintenance-status query');
+    const after = f.cursor ? statusCursor(f.cursor) : null;
+    const sorted = await this.computeStatus(f, at, after);
+    const limit = f.limit ?? LIST_DEFAULT;
+    const data = sorted.slice(0, limit);
+    // the cursor of the next page is the last item's sort key (the order is total: uid last)
+    const last = data[data.length - 1];
+    const key = (n: number | null) => (n === null ? '' : String(n));
+    const nextCursor =
+      sorted.length > limit && last ? encodeKeys([key(last.calendarDaysRemaining), key(last.remaining), last.name, last.scheduleItemUid]) : null;
+    return { data, count: data.length, nextCursor };
+  }
+
+  /** Every active item's position, most urgent first, unbounded: the alert monitor's reading (no paging, no cursor). */
+  async allStatus(filter: Pick<MaintenanceStatusFilter, 'timezone'>, at: Date = now()): Promise<MaintenanceStatusItem[]> {
+    return this.computeStatus(parseFilter(MaintenanceStatusFilterSchema, filter, 'invalid maintenance-status query'), at, null);
+  }
+
+  private async computeStatus(f: z.output<typeof MaintenanceStatusFilterSchema>, at: Date, after: UrgencyFields | null): Promise<MaintenanceStatusItem[]> {
     const timeZone = f.timezone ?? (await this.actorTimeZone());
     const items = await this.db.scheduleItem.findMany({
       where: {
@@ -159,11 +190,11 @@ export class ScheduleReader {
       };
     });
     const urgency = (s: MaintenanceStatusItem) => ({ ...s, uid: s.scheduleItemUid });
-    const data = out
+    return out
       .filter((s) => (f.overdueOnly ? isOverdue(urgency(s)) : true))
       .filter((s) => (f.dueWithinDays === undefined ? true : dueWithin(urgency(s), f.dueWithinDays)))
+      .filter((s) => (after ? compareUrgency(urgency(s), after) > 0 : true))
       .sort((a, b) => compareUrgency(urgency(a), urgency(b)));
-    return { data, count: data.length };
   }
 
   /** The asset's live total for `key`, which a completion records when it is sent none. */

@@ -23,7 +23,8 @@ export const scheduleRoutes = defineRoutes([
     path: '/schedule-items',
     tag: TAG,
     summary: 'List schedule items',
-    description: 'Ordered by name, then uid. Inactive (soft-deleted) items only with includeInactive=true.',
+    description:
+      'Ordered by name, then uid. Inactive (soft-deleted) items only with includeInactive=true. Without `limit` at most 1,000; page with `limit` and the `nextCursor` of the previous page.',
     query: ScheduleItemFilterSchema,
     status: 200,
     errors: [400],
@@ -104,7 +105,7 @@ export const scheduleRoutes = defineRoutes([
       'Records a completion by the acting user; the result uid is the completion\u2019s. A recurring item rolls forward ' +
       '(dueAtInterval = trackingValue + recurringInterval; calendarDateDue = the completion\u2019s date in the acting ' +
       'user\u2019s time zone, else UTC, plus calendarRecurring days); a non-recurring item becomes inactive. 409 for an ' +
-      'inactive item. The body may be left out.',
+      'inactive item.',
     params: idParam,
     body: CompleteScheduleItemBody,
     bodyArg: 'input',
@@ -133,8 +134,9 @@ export const scheduleRoutes = defineRoutes([
     summary: 'Maintenance status of active schedule items',
     description:
       'Most urgent first: overdue (a threshold past), due (a threshold reached exactly), upcoming, then items whose ' +
-      'current total is unknown; within each group by calendarDaysRemaining (items with a date first), then remaining, ' +
-      'then name. calendarDaysRemaining counts from today in `timezone` (default UTC).',
+      'total is unknown; within a group by calendarDaysRemaining (dated items first), remaining, name. ' +
+      'calendarDaysRemaining counts from today in `timezone` (default UTC). Without `limit` at most 1,000; ' +
+      'page with `limit` and the `nextCursor` of the previous page (the last item\u2019s place in this order).',
     query: MaintenanceStatusFilterSchema,
     status: 200,
     errors: [400],

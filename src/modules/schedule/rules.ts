@@ -283,3 +283,25 @@ export function dueWithin(s: UrgencyFields, days: number): boolean {
   if (g === 'overdue' || g === 'due') return true;
   return known(s.calendarDaysRemaining) && s.calendarDaysRemaining <= days;
 }
+
+/** When an item is "due soon" (docs/contract/gaps.md §14): within this many usage units or calendar days. */
+export interface DueSoonThresholds {
+  /** usage units (hours, landings, km ...) of the item's tracking item */
+  hours: number;
+  days: number;
+}
+
+/**
+ * The alert an item's position calls for (docs/notifications.md "Maintenance alerts"):
+ * - `overdue`: a threshold is reached or past (remaining ≤ 0, or due today or earlier): the asset must not be used
+ *   further before the work is done;
+ * - `due_soon`: a threshold is within `soon.hours` usage units (remaining ≤ hours) or `soon.days` calendar days;
+ * - null: every known threshold is further away, or nothing is known.
+ */
+export function alertLevel(s: Pick<UrgencyFields, 'remaining' | 'calendarDaysRemaining'>, soon: DueSoonThresholds): 'overdue' | 'due_soon' | null {
+  const r = s.remaining;
+  const d = s.calendarDaysRemaining;
+  if ((known(r) && r <= 0) || (known(d) && d <= 0)) return 'overdue';
+  if ((known(r) && r <= soon.hours) || (known(d) && d <= soon.days)) return 'due_soon';
+  return null;
+}

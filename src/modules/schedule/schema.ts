@@ -6,6 +6,7 @@ import { BoolParam, LimitParam, WholeParam } from '../../lib/params.js';
 import { ValidationError, fieldErrorsFromZod, invalid, isPlainObject, putFieldError, type FieldError } from '../../errors.js';
 import { checkKeys, pickKeys } from '../../lib/keys.js';
 import { serviceCheck } from '../../graphql/validation.js';
+import { pageArgs } from '../../db/keyset.js';
 import { dueDateOf, isTimeZone, sameDecimal, storedDueDate } from './rules.js';
 import { trackingValue } from '../tracking/value.js';
 
@@ -207,11 +208,27 @@ const relatedFilter = {
     .describe('Only items related to this kind of thing'),
 };
 
+/** The order of the item list (name, then uid); its cursor continues it (src/db/keyset.ts). */
+export const SCHEDULE_ITEM_ORDER = ['name', 'uid'] as const;
+/**
+ * The maintenance status is ordered in memory, most urgent first (rules.compareUrgency): its cursor is the last
+ * item's sort key, so the next page starts after it whatever the page size, each item once.
+ */
+export const STATUS_ORDER = ['calendarDaysRemaining', 'remaining', 'name', 'uid'] as const;
+/** A number of a status cursor: '' for none, else a number's shortest text (String(n)). */
+export const statusCursorNumber = (s: string): number | null | undefined => {
+  if (s === '') return null;
+  const n = Number(s);
+  return Number.isFinite(n) && String(n) === s ? n : undefined;
+};
+const statusCursorValid = (v: string[]) => statusCursorNumber(v[0]!) !== undefined && statusCursorNumber(v[1]!) !== undefined;
+
 export const ScheduleItemFilterSchema = z
   .object({
     ...relatedFilter,
     type: QueryText('type').optional().describe('Only items of this type, e.g. Inspection'),
     includeInactive: BoolParam('includeInactive').optional().describe('Also list inactive (soft-deleted) items; default false'),
+    ...pageArgs(SCHEDULE_ITEM_ORDER),
   })
   .strict();
 /** Unchecked input (query strings or GraphQL args); the service validates it. */
@@ -235,7 +252,7 @@ export const MaintenanceStatusFilterSchema = z
     dueWithinDays: WholeParam('dueWithinDays', 0, MAX_DAYS)
       .optional()
       .describe(
-        'Only items whose calendar threshold falls within this many days from today (or is past), or whose usage threshold is already reached',
+        'Only items due within this many days (or past), or whose usage threshold is reached',
       ),
     overdueOnly: BoolParam('overdueOnly')
       .optional()
@@ -245,6 +262,7 @@ export const MaintenanceStatusFilterSchema = z
       .refine((tz) => isTimeZone(tz), 'timezone must be an IANA time zone such as Australia/Sydney or UTC')
       .optional()
       .describe('IANA time zone that decides "today" for calendarDaysRemaining; default UTC'),
+    ...pageArgs(STATUS_ORDER, statusCursorValid),
   })
   .strict();
 /** Unchecked input (query strings or GraphQL args); the service validates it. */

@@ -60,6 +60,7 @@ export {
 } from './schema.js';
 export {
   decimalNumber,
+  timeZoneOf,
   type CompletionPage,
   type MaintenanceStatusItem,
   type MaintenanceStatusList,
@@ -68,6 +69,57 @@ export {
 
 export type ScheduleWriteStatus = Exclude<WriteStatus, 'installed' | 'removed'>;
 export type ScheduleWriteResult = WriteResult<ScheduleWriteStatus>;
+
+/** A defect reported on a form: the asset it is on, what is wrong, and where it was reported. */
+export interface DefectInput {
+  assetType: 'aircraft' | 'vehicle';
+  assetUid: string;
+  description: string;
+  severity?: string;
+  source: string;
+  link?: string;
+}
+
+/** The body of a defect's schedule item, due `today` (YYYY-MM-DD). */
+function defectItem(d: DefectInput, today: string) {
+  const name = d.description.length > 200 ? `${d.description.slice(0, 197)}...` : d.description;
+  const notes = [d.description, d.severity ? `Severity: ${d.severity}` : null, d.source].filter(Boolean).join('\n');
+  return {
+    name: `Defect: ${name}`,
+    type: 'Defect',
+    relatedTo: d.assetUid,
+    relatedToType: d.assetType,
+    recurring: false,
+    calendarDateDue: today,
+    notes,
+    ...(d.link ? { documentation: [d.link] } : {}),
+  };
+}
+
+/** A new item's state: the checked body over an item with nothing set. */
+function newState(p: CreateScheduleItemInput): ItemState {
+  return applyPatch(
+    {
+      name: p.name,
+      type: p.type,
+      documentation: [],
+      archivedDocumentation: [],
+      relatedTo: p.relatedTo,
+      relatedToType: p.relatedToType,
+      recurring: p.recurring,
+      recurringInterval: null,
+      trackingItem: null,
+      dueAtInterval: null,
+      calendarDateDue: null,
+      calendarRecurring: null,
+      lastCarriedOutDate: null,
+      lastCarriedOutValue: null,
+      status: 'active',
+      notes: null,
+    },
+    p,
+  );
+}
 
 const SCHEDULE_ITEM: LockTarget<ScheduleItem> = {
   table: 'ScheduleItem',
@@ -78,27 +130,7 @@ const SCHEDULE_ITEM: LockTarget<ScheduleItem> = {
 export class ScheduleService extends ScheduleReader {
   /** `p` is checked (CreateScheduleItemCheck: GraphQL's validation runs it; other callers parse with it). */
   async create(p: CreateScheduleItemInput): Promise<ScheduleWriteResult> {
-    const state = applyPatch(
-      {
-        name: p.name,
-        type: p.type,
-        documentation: [],
-        archivedDocumentation: [],
-        relatedTo: p.relatedTo,
-        relatedToType: p.relatedToType,
-        recurring: p.recurring,
-        recurringInterval: null,
-        trackingItem: null,
-        dueAtInterval: null,
-        calendarDateDue: null,
-        calendarRecurring: null,
-        lastCarriedOutDate: null,
-        lastCarriedOutValue: null,
-        status: 'active',
-        notes: null,
-      },
-      p,
-    );
+    const state = newState(p);
     await this.check(state, true);
     const uid = newUid('si');
     await this.db.scheduleItem.create({ data: { uid, ...rowData(state) } });
@@ -106,31 +138,23 @@ export class ScheduleService extends ScheduleReader {
   }
 
   /**
-   * A defect reported on a form (docs/forms.md): a non-recurring `Defect` item on the asset, due today in the acting
-   * user's time zone (so it shows in maintenance status at once), the description and severity in its notes and,
-   * when given, a link to the submission in its documentation. The same checks as any created item.
+   * Defects reported on a form (docs/forms.md): each a non-recurring `Defect` item on its asset, due today in
+   * `timeZone` (the acting user's, else UTC; read here when not given) so it shows in maintenance status at once,
+   * the description and severity in its notes and, when given, a link to the submission in its documentation.
+   * The same checks as any created item, except the asset's: the caller checked it (a completion checks every
+   * record its answers name, in the reads it needs anyway). All of them in one INSERT; their uids in order.
    */
-  async createDefect(d: {
-    assetType: 'aircraft' | 'vehicle';
-    assetUid: string;
-    description: string;
-    severity?: string;
-    source: string;
-    link?: string;
-  }): Promise<ScheduleWriteResult> {
-    const today = localDate(now(), await this.actorTimeZone());
-    const name = d.description.length > 200 ? `${d.description.slice(0, 197)}...` : d.description;
-    const notes = [d.description, d.severity ? `Severity: ${d.severity}` : null, d.source].filter(Boolean).join('\n');
-    return this.create(CreateScheduleItemCheck.parse({
-      name: `Defect: ${name}`,
-      type: 'Defect',
-      relatedTo: d.assetUid,
-      relatedToType: d.assetType,
-      recurring: false,
-      calendarDateDue: today,
-      notes,
-      ...(d.link ? { documentation: [d.link] } : {}),
-    }));
+  async createDefects(defects: readonly DefectInput[], timeZone?: string): Promise<string[]> {
+    if (!defects.length) return [];
+    const today = localDate(now(), timeZone ?? (await this.actorTimeZone()));
+    const rows = defects.map((d) => {
+      const state = newState(CreateScheduleItemCheck.parse(defectItem(d, today)));
+      const errors = thresholdErrors(state);
+      if (errors.length) invalid('schedule item', errors);
+      return { uid: newUid('si'), ...rowData(state) };
+    });
+    await this.db.scheduleItem.createMany({ data: rows });
+    return rows.map((r) => r.uid);
   }
 
   /** `patch` is checked (UpdateScheduleItemCheck). */

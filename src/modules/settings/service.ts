@@ -41,13 +41,13 @@ export const IntegrationSettingsInputSchema = z
 export type IntegrationSettingsInput = z.output<typeof IntegrationSettingsInputSchema>;
 export const IntegrationSettingsCheck = serviceCheck('integration settings', IntegrationSettingsInputSchema);
 
-/** What is stored: the token included (it leaves the database only to the provider). */
-export interface StoredSms {
+/** What is stored: the token included (it leaves the database only to the provider). A type, not an interface: a JSON column's value. */
+export type StoredSms = {
   provider: 'twilio';
   accountSid: string;
   authToken: string;
   from: string;
-}
+};
 
 /** What reads show: never the token. */
 export interface SmsSettingsView {
@@ -95,7 +95,7 @@ export class SettingsService {
       if (!token) invalid('integration settings', [{ path: '/sms/authToken', message: 'authToken is required (none is stored for this accountSid)' }]);
       sms = { ...rest, authToken: token };
     }
-    const data = { sms: sms ? (sms as unknown as Prisma.InputJsonValue) : Prisma.DbNull };
+    const data = { sms: sms ?? Prisma.DbNull };
     await this.db.companySettings.upsert({ where: { companyId: this.db.companyId }, create: data, update: data });
     return view(sms);
   }

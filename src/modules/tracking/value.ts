@@ -21,10 +21,25 @@ export const TRACKING_VALUE_PLACES = TRACKING_SCALE;
  * `gt`/`lt` checks so that the OpenAPI document shows them (exclusiveMinimum/exclusiveMaximum).
  */
 export function trackingValue(what = 'a tracking value') {
-  const range = `${what} must be less than 1000000000 (1e9) in magnitude`;
+  const range = rangeMessage(what);
   return z
     .number({ error: `${what} must be a number` })
     .gt(-TRACKING_VALUE_LIMIT, range)
     .lt(TRACKING_VALUE_LIMIT, range)
-    .refine((n) => !Number.isFinite(n) || decimalPlaces(n) <= TRACKING_VALUE_PLACES, `${what} must have at most ${TRACKING_VALUE_PLACES} decimal places`);
+    .refine((n) => !Number.isFinite(n) || decimalPlaces(n) <= TRACKING_VALUE_PLACES, placesMessage(what));
+}
+
+const rangeMessage = (what: string) => `${what} must be less than 1000000000 (1e9) in magnitude`;
+const placesMessage = (what: string) => `${what} must have at most ${TRACKING_VALUE_PLACES} decimal places`;
+
+/**
+ * The same rule as trackingValue, as a function: what is wrong with the figure `n` (named `what`), or null. For the
+ * checks that name each figure by its own key (a flight log's tracking values): building a zod schema per key and
+ * item was most of a 50-log batch's time.
+ */
+export function trackingFigureError(n: unknown, what: string): string | null {
+  if (typeof n !== 'number' || Number.isNaN(n)) return `${what} must be a number`;
+  if (!(n > -TRACKING_VALUE_LIMIT && n < TRACKING_VALUE_LIMIT)) return rangeMessage(what);
+  if (decimalPlaces(n) > TRACKING_VALUE_PLACES) return placesMessage(what);
+  return null;
 }

@@ -50,7 +50,7 @@ export const userRoutes = defineRoutes([
     path: '/users/{uid}',
     tag: 'Users',
     summary: 'Update a user',
-    description: 'Status (Active, Pending, Inactive), roles (the list sent replaces it), names, email, phone, timezone; null clears an optional field. Users are never deleted: Inactive is how one leaves. Admin keys only.',
+    description: 'Status (Active, Pending, Inactive), roles (the list sent replaces it), names, email, phone, timezone. Users are never deleted: Inactive is how one leaves. Admin keys only.',
     params: z.object({ uid: z.string().min(1).describe('User uid') }),
     body: named('UpdateUserBody', UpdateUserSchema),
     bodyArg: 'input',

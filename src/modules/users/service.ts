@@ -6,10 +6,11 @@ import { z } from 'zod';
 import { graphqlType } from '../../lib/graphql-hint.js';
 import type { User } from '../../generated/prisma/client.js';
 import type { ScopedPrisma } from '../../db/scoped.js';
-import { ConflictError, NotFoundError, ValidationError, fieldErrorsFromZod, type FieldError } from '../../errors.js';
+import { NotFoundError, takenError, ValidationError, fieldErrorsFromZod, invalid, type FieldError } from '../../errors.js';
 import { serviceCheck } from '../../graphql/validation.js';
 import { lockRows } from '../../db/row-locks.js';
 import { newUid } from '../../lib/ids.js';
+import { rowFields } from '../../lib/keys.js';
 import type { WriteResult } from '../../lib/write-result.js';
 import { changesBetween, recordAudit, type AuditActor } from '../audit/service.js';
 import { isTimeZone } from '../schedule/rules.js';
@@ -22,7 +23,7 @@ export const UserStatusSchema = graphqlType(z.enum(USER_STATUSES), 'UserStatus')
 
 /** A user as an import file describes it (docs/contract/api-v1.md §2.12; users are read-only over the API). */
 /** docs/api-notes.md "Authentication": roles are recorded and shown, never checked. */
-export const USER_ROLES = 'Roles in the company, e.g. owner, admin, pilot, driver: information about the user, not permissions (what a key may do is its scope)';
+export const USER_ROLES = 'Roles in the company, e.g. owner, pilot, driver: information, not permissions (a key\u2019s scope decides)';
 
 const Phone = z.string().regex(/^\+[1-9]\d{1,14}$/, 'phone must be in E.164 format, e.g. +61400000000');
 const TimeZone = z.string().refine((tz) => isTimeZone(tz), 'timezone must be an IANA time zone such as Australia/Sydney');
@@ -52,8 +53,8 @@ function checked<S extends z.ZodType>(schema: S, raw: unknown): z.output<S> {
   const rest = raw && typeof raw === 'object' && !Array.isArray(raw) ? Object.fromEntries(Object.entries(raw).filter(([k]) => !(USER_SERVER_CONTROLLED as readonly string[]).includes(k))) : raw;
   const r = schema.safeParse(rest);
   if (!r.success) errors.push(...fieldErrorsFromZod(r.error.issues));
-  if (errors.length) throw new ValidationError(`invalid user: ${errors.length === 1 ? `${errors[0].path || 'body'}: ${errors[0].message}` : `${errors.length} invalid fields`}`, errors);
-  return (r as { data: z.output<S> }).data;
+  if (errors.length || !r.success) invalid('user', errors);
+  return r.data;
 }
 
 /**
@@ -94,6 +95,9 @@ export const UserFilterSchema = z.object({
 });
 export type UserFilter = z.infer<typeof UserFilterSchema>;
 
+/** The row fields of a checked user (create or import entry): the audited ones, an absent optional one as null. */
+const rowData = (u: z.output<typeof UserFields>) => rowFields(u, AUDITED);
+
 export function createUserLoader(db: ScopedPrisma) {
   return uidLoader((args) => db.user.findMany(args));
 }
@@ -109,18 +113,9 @@ export class UserService {
   /** `createUser` (admin): 409 when the uid or the email is a user of the company already. */
   async create(u: CreateUser): Promise<WriteResult<'created'>> {
     const uid = u.uid ?? newUid('usr');
-    const data = {
-      email: u.email,
-      displayName: u.displayName,
-      firstName: u.firstName ?? null,
-      lastName: u.lastName ?? null,
-      status: u.status,
-      roles: u.roles,
-      phone: u.phone ?? null,
-      timezone: u.timezone ?? null,
-    };
+    const data = rowData(u);
     await this.db.$transaction(async (tx) => {
-      if (await tx.user.findFirst({ where: { uid }, select: { uid: true } })) throw new ConflictError(`user ${uid} exists already`, [{ path: '/uid', message: `user ${uid} exists already` }]);
+      if (await tx.user.findFirst({ where: { uid }, select: { uid: true } })) throw takenError('uid', `user ${uid} exists already`);
       await this.emailFree(tx, data.email, null);
       await tx.user.create({ data: { uid, ...data } });
       await recordAudit(tx, this.actor(), { entity: 'user', entityId: uid, action: 'created', changes: changesBetween(null, data, AUDITED) });
@@ -150,7 +145,7 @@ export class UserService {
 
   private async emailFree(tx: ScopedPrisma, email: string, uid: string | null): Promise<void> {
     const other = await tx.user.findFirst({ where: { email: { equals: email, mode: 'insensitive' }, ...(uid ? { uid: { not: uid } } : {}) }, select: { uid: true } });
-    if (other) throw new ConflictError(`email ${email} is already user ${other.uid}`, [{ path: '/email', message: `email ${email} is already user ${other.uid}` }]);
+    if (other) throw takenError('email', `email ${email} is already user ${other.uid}`);
   }
 
   /** A page of users by displayName, then uid (docs/api-notes.md, lists). */
@@ -177,16 +172,7 @@ export class UserService {
     const parsed = UserInputSchema.safeParse(input);
     if (!parsed.success) throw new ValidationError('invalid user', fieldErrorsFromZod(parsed.error.issues, pathPrefix));
     const u = parsed.data;
-    const data = {
-      email: u.email,
-      displayName: u.displayName,
-      firstName: u.firstName ?? null,
-      lastName: u.lastName ?? null,
-      status: u.status,
-      roles: u.roles,
-      phone: u.phone ?? null,
-      timezone: u.timezone ?? null,
-    };
+    const data = rowData(u);
     const created = await this.db.$transaction(async (tx) => {
       const [before] = await tx.user.findMany({ where: { uid: u.uid } });
       if (before) await tx.user.updateMany({ where: { uid: u.uid }, data });

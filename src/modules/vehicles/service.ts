@@ -1,161 +1,37 @@
 import type DataLoader from 'dataloader';
 import { uidLoader } from '../../db/loaders.js';
 import { z } from 'zod';
-import type { Vehicle } from '../../generated/prisma/client.js';
+import { Prisma, type Vehicle } from '../../generated/prisma/client.js';
 export type { Vehicle };
-import type { ScopedPrisma } from '../../db/scoped.js';
-import { ConflictError, NotFoundError, ValidationError, fieldErrorsFromZod, invalid, type FieldError } from '../../errors.js';
+import { COMPANY, type ScopedPrisma } from '../../db/scoped.js';
+import { ConflictError, NotFoundError, ValidationError, fieldErrorsFromZod, type FieldError } from '../../errors.js';
 import { exactSum } from '../../lib/decimal.js';
 import { newUid } from '../../lib/ids.js';
-import { BoolParam } from '../../lib/params.js';
-import { graphqlType } from '../../lib/graphql-hint.js';
 import { withKeys, type RowQuery } from '../../db/selection.js';
-import { pageArgs, readPage, type Page } from '../../db/keyset.js';
-import { serviceCheck } from '../../graphql/validation.js';
-import { lockAndRead, lockedWrite, type LockTarget } from '../../db/row-locks.js';
+import { readPage, type Page } from '../../db/keyset.js';
+import { lockedWrite, type LockTarget } from '../../db/row-locks.js';
 import { batchList, runSetBatch } from '../../lib/batch.js';
 import { jsonEqual } from '../../lib/json.js';
-import { LONG_TEXT_MAX, SHORT_TEXT_MAX, tooLong } from '../../lib/text.js';
-import type { WriteStatus } from '../../lib/write-result.js';
-import { NumberMapSchema, TrackingMapSchema, asNumberMap, type TrackingMap } from '../tracking/schema.js';
-
-/**
- * Vehicles (docs/contract/api-v1.md §2.14, docs/contract/gaps.md §3). This foundation holds the vehicle rules that import and demo need:
- * the input schema and the defaults for `tracking` and the primary maintenance tracking item.
- */
-export const FUEL_TYPES = ['petrol', 'diesel', 'petrolHybrid', 'dieselHybrid', 'electric'] as const;
-export const TRANSMISSION_TYPES = ['manual', 'automatic'] as const;
-
-export const VehicleTrackingSchema = graphqlType(
-  z
-  .object({ kilometers: z.boolean(), miles: z.boolean(), hours: z.boolean() })
-  .strict()
-  .refine((t) => [t.kilometers, t.miles, t.hours].filter(Boolean).length === 1, {
-    message: 'exactly one of kilometers, miles and hours must be true (the primary unit)',
-  }),
-  'VehicleTrackingInput',
-);
-export type VehicleTracking = z.infer<typeof VehicleTrackingSchema>;
-
-export const TrackingDeviceSchema = graphqlType(
-  z
-  .object({
-    provider: z.enum(['tracksolid']),
-    imei: z.string().min(1),
-    mapIcon: z.enum(['car', 'truck', 'bus']).optional(),
-    linkedAt: z.string().optional(),
-    linkedBy: z.string().optional(),
-  })
-  .strict(),
-  'VehicleTrackingDeviceInput',
-);
-
-const line = (what: string) => z.string().max(SHORT_TEXT_MAX, tooLong(what, SHORT_TEXT_MAX));
-
-export const VehicleFieldsSchema = z.object({
-  make: line('make').min(1),
-  model: line('model').min(1),
-  registration: line('registration').min(1),
-  vin: line('vin').optional(),
-  serialNumber: line('serialNumber').optional(),
-  color: line('color').optional(),
-  description: z.string().max(LONG_TEXT_MAX, tooLong('description', LONG_TEXT_MAX)).optional(),
-  registrationState: line('registrationState').optional(),
-  engineNumber: line('engineNumber').optional(),
-  previousRegistration: line('previousRegistration').optional(),
-  year: z.number().int().min(1885).max(2200).optional(),
-  fuelType: z.enum(FUEL_TYPES).optional(),
-  transmissionType: z.enum(TRANSMISSION_TYPES).optional(),
-  totalSeats: z.number().int().min(0).max(10_000, 'totalSeats must be at most 10000').optional(),
-  passengerCapacity: z.number().int().min(0).max(10_000, 'passengerCapacity must be at most 10000').optional(),
-  tracking: VehicleTrackingSchema.optional().describe('Exactly one primary unit true; defaults to miles on create'),
-  trackingDevice: TrackingDeviceSchema.optional(),
-  maintenanceTrackingItems: TrackingMapSchema.optional().describe('Defaults to one item from the primary unit (odometer or hours)'),
-  logTrackingItems: TrackingMapSchema.optional(),
-  initialValues: NumberMapSchema.optional(),
-  location: line('location').optional(),
-  thirdPartyUser: z.record(z.string(), z.unknown()).optional(),
-  photos: z.array(z.unknown()).optional(),
-});
-
-export const VehicleImportSchema = VehicleFieldsSchema.extend({ uid: z.string().min(1).max(128) }).strict();
-export type VehicleImport = z.input<typeof VehicleImportSchema>;
-
-/** Fields the server controls: refused on create and update (docs/contract/api-v1.md §2.14). */
-const VEHICLE_SERVER_CONTROLLED = ['uid', 'companyId', 'status', 'createdAt', 'updatedAt', 'totals'] as const;
-
-export const CreateVehicleSchema = VehicleFieldsSchema.strict();
-export const UpdateVehicleSchema = VehicleFieldsSchema.partial().strict();
-/** The create input: the contract also lets a new vehicle's starting figures come as `totals` (CreateVehicleCheck). */
-export const CreateVehicleBodySchema = CreateVehicleSchema.extend({
-  totals: NumberMapSchema.optional().describe('Starting figures; on create the same as initialValues'),
-});
-export type CreateVehicleInput = z.input<typeof CreateVehicleSchema>;
-
-/** The order of the vehicle list (registration, then uid); its cursor continues it. */
-const VEHICLE_ORDER = ['registration', 'uid'];
-
-export const VehicleFilterSchema = z
-  .object({
-    status: z.string().min(1).optional().describe('Only vehicles with this status (e.g. active, deleted)'),
-    includeDeleted: BoolParam('includeDeleted')
-      .optional()
-      .describe('Also list soft-deleted vehicles (default false)'),
-    ...pageArgs(VEHICLE_ORDER),
-  })
-  .strict();
-export type VehicleFilter = z.output<typeof VehicleFilterSchema>;
-
-export type VehicleWriteStatus = Exclude<WriteStatus, 'installed' | 'removed'>;
-
-function checkBody<S extends z.ZodType>(raw: unknown, schema: S, what: string): z.output<S> {
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw new ValidationError(`a ${what} must be a JSON object`);
-  const errors: FieldError[] = [];
-  for (const key of VEHICLE_SERVER_CONTROLLED) {
-    if (key in raw) errors.push({ path: `/${key}`, message: `${key} is set by the server and must not be sent` });
-  }
-  const parsed = schema.safeParse(Object.fromEntries(Object.entries(raw).filter(([k]) => !(VEHICLE_SERVER_CONTROLLED as readonly string[]).includes(k))));
-  if (!parsed.success) errors.push(...fieldErrorsFromZod(parsed.error.issues));
-  if (errors.length) invalid(what, errors);
-  return parsed.data!;
-}
-
-/**
- * The checks of a vehicle's inputs (docs/decisions/0007-defined-once.md): the GraphQL input types and the REST body
- * documents are read off the schemas; the checks refuse server-controlled fields by name and, on create, make the
- * starting `totals` the contract allows the initialValues they must equal.
- */
-export const CreateVehicleCheck = serviceCheck('vehicle', CreateVehicleBodySchema, (raw) => checkBody(startingTotals(raw), CreateVehicleSchema, 'vehicle'));
-export const UpdateVehicleCheck = serviceCheck('vehicle', UpdateVehicleSchema, (raw) => checkBody(raw, UpdateVehicleSchema, 'vehicle'));
-export type NewVehicle = z.output<typeof CreateVehicleSchema>;
-export type VehiclePatch = z.output<typeof UpdateVehicleSchema>;
-
-export const DEFAULT_TRACKING: VehicleTracking = { kilometers: false, miles: true, hours: false };
-
-/**
- * The key of a vehicle's primary total: the item made from its primary unit (`hours` for an hours vehicle, else
- * `odometer`) when it has one, else its first number maintenance tracking item.
- */
-export function primaryTotalKey(v: Pick<Vehicle, 'tracking' | 'maintenanceTrackingItems'>): string | null {
-  const items = (v.maintenanceTrackingItems ?? {}) as Record<string, { type?: string }>;
-  const preferred = (v.tracking as VehicleTracking | null)?.hours ? 'hours' : 'odometer';
-  if (items[preferred]?.type === 'number') return preferred;
-  return Object.keys(items).find((k) => items[k]?.type === 'number') ?? null;
-}
-
-/** The one maintenance tracking item made from the primary unit when none are given (docs/contract/gaps.md §3). */
-export function defaultMaintenanceItems(tracking: VehicleTracking): TrackingMap {
-  if (tracking.hours) return { hours: { displayText: 'Hours', type: 'number', precision: 1 } };
-  return {
-    odometer: { displayText: tracking.kilometers ? 'Odometer (km)' : 'Odometer (mi)', type: 'number', precision: 0 },
-  };
-}
+import { asNumberMap, type TrackingMap } from '../tracking/schema.js';
+import { VEHICLE_ORDER, CreateVehicleCheck, primaryTotalKey, type VehicleFilter, type NewVehicle, type VehiclePatch, type VehicleWriteStatus, type VehicleTracking, VehicleFieldsSchema, VehicleImportSchema, DEFAULT_TRACKING, defaultMaintenanceItems } from './schema.js';
+/** The vehicle's schemas and checks (./schema.ts), for callers that import the service. */
+export * from './schema.js';
 
 export function createVehicleLoader(db: ScopedPrisma) {
   return uidLoader((args) => db.vehicle.findMany(args));
 }
 
 /** A vehicle's row for read-modify-write (src/db/row-locks.ts). */
+/** What an odometer reading needs of a vehicle (VehicleService.forReadings). */
+export type ReadingVehicle = Pick<Vehicle, 'uid' | 'registration' | 'tracking' | 'maintenanceTrackingItems' | 'totals'>;
+export interface ReadingOutcome {
+  applied: boolean;
+  key: string | null;
+  warning?: string;
+}
+/** A JSON column as a raw query answers it (an object, or its text on a driver that leaves it as text). */
+const json = <T>(v: T): T => (typeof v === 'string' ? (JSON.parse(v) as T) : v);
+
 const VEHICLE_ROW: LockTarget<Vehicle> = { table: 'Vehicle', what: 'vehicle', read: (tx, uid) => tx.vehicle.findFirst({ where: { uid } }) };
 
 export class VehicleService {
@@ -255,26 +131,50 @@ export class VehicleService {
   }
 
   /**
-   * A reading of the vehicle's primary total (an odometer answer of a form, docs/contract/gaps.md §9): raises the total when the
-   * reading is higher; a lower reading is not applied and comes back as a warning; an equal one changes nothing.
-   * Joins the caller's transaction (the completion's), under the vehicle's row lock.
+   * The vehicles of `uids` that are not deleted, as odometer readings need them, in one statement. With `lock` the
+   * rows are locked (FOR UPDATE, sorted by uid so two writers never wait on each other in opposite orders) until
+   * the caller's transaction ends: readings are then applied to totals nobody else can change meanwhile.
    */
-  async recordReading(uid: string, reading: number): Promise<{ applied: boolean; key: string | null; warning?: string }> {
-    const result = await this.db.$transaction(async (tx) => {
-      const v = await lockAndRead(tx, VEHICLE_ROW, uid);
+  async forReadings(uids: Iterable<string>, lock: boolean): Promise<Map<string, ReadingVehicle>> {
+    const list = [...new Set(uids)].sort();
+    if (!list.length) return new Map();
+    const rows = await this.db.$queryRaw<ReadingVehicle[]>(
+      Prisma.sql`SELECT uid, registration, tracking, "maintenanceTrackingItems", totals FROM "Vehicle"
+        WHERE "companyId" = ${COMPANY} AND uid = ANY(${list}::text[]) AND status <> 'deleted' ORDER BY uid ${lock ? Prisma.sql`FOR UPDATE` : Prisma.empty}`,
+    );
+    return new Map(rows.map((r) => [r.uid, { ...r, tracking: json(r.tracking), maintenanceTrackingItems: json(r.maintenanceTrackingItems), totals: json(r.totals) }]));
+  }
+
+  /**
+   * Readings of vehicles' primary totals (odometer answers of a form, docs/contract/gaps.md §9), in order, on rows
+   * read with `forReadings(…, true)` in the caller's transaction: a higher reading raises the total; a lower one
+   * is not applied and comes back as a warning; an equal one changes nothing. Each changed vehicle is written
+   * once, with its last total. A vehicle missing from `rows` is a 404.
+   */
+  async applyReadings(rows: Map<string, ReadingVehicle>, readings: readonly { uid: string; reading: number }[]): Promise<ReadingOutcome[]> {
+    const totals = new Map<string, Record<string, number>>();
+    const changed = new Set<string>();
+    const out = readings.map(({ uid, reading }): ReadingOutcome => {
+      const v = rows.get(uid);
+      if (!v) throw new NotFoundError('vehicle', uid);
       const key = primaryTotalKey(v);
       if (!key) return { applied: false, key, warning: `vehicle ${v.registration} has no number maintenance tracking item; reading ${reading} not recorded` };
-      const totals = asNumberMap(v.totals);
-      const current = totals[key] ?? 0;
+      const t = totals.get(uid) ?? asNumberMap(v.totals);
+      totals.set(uid, t);
+      const current = t[key] ?? 0;
       if (reading < current) {
         return { applied: false, key, warning: `${key} reading ${reading} for vehicle ${v.registration} is below its current total ${current}; not applied` };
       }
       if (reading === current) return { applied: false, key };
-      await tx.vehicle.updateMany({ where: { uid }, data: { totals: { ...totals, [key]: reading } } });
+      t[key] = reading;
+      changed.add(uid);
       return { applied: true, key };
     });
-    this.loader.clear(uid);
-    return result;
+    for (const uid of changed) {
+      await this.db.vehicle.updateMany({ where: { uid }, data: { totals: totals.get(uid)! } });
+      this.loader.clear(uid);
+    }
+    return out;
   }
 
   /**
@@ -305,27 +205,6 @@ function newRow(v: NewVehicle) {
   return { uid: newUid('vh'), status: 'active', ...withDefaults(v, null) };
 }
 
-/**
- * A create body may carry `totals` (docs/contract/api-v1.md §2.14 allows every Vehicle field but uid, companyId and status): with
- * no readings yet, totals are the starting figures, so they become `initialValues` (the same key given in both
- * with different values is a 400). Updates refuse `totals`: after creation they follow readings and initial values.
- */
-function startingTotals(raw: unknown): unknown {
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw) || !('totals' in raw)) return raw;
-  const { totals, ...rest } = raw as Record<string, unknown>;
-  const parsed = NumberMapSchema.safeParse(totals);
-  if (!parsed.success) throw new ValidationError('invalid vehicle: /totals', fieldErrorsFromZod(parsed.error.issues, '/totals'));
-  const initial = (rest.initialValues ?? {}) as Record<string, unknown>;
-  if (typeof initial !== 'object' || initial === null || Array.isArray(initial)) return raw; // reported by the schema
-  for (const [key, value] of Object.entries(parsed.data)) {
-    if (key in initial && initial[key] !== value) {
-      throw new ValidationError(`invalid vehicle: /totals/${key}`, [
-        { path: `/totals/${key}`, message: `totals.${key} differs from initialValues.${key}; on create they are the same figure` },
-      ]);
-    }
-  }
-  return { ...rest, initialValues: { ...parsed.data, ...initial } };
-}
 
 type VehicleFields = z.output<typeof VehicleFieldsSchema>;
 /**

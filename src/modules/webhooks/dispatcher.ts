@@ -3,13 +3,21 @@ import type { Logger } from 'pino';
 import type { Database } from '../../db/database.js';
 import { crossCompany, scopedPrisma } from '../../db/scoped.js';
 import { smsProviderOf } from '../settings/service.js';
+import { alertEmail, alertSms } from '../alerts/messages.js';
+import { ALERT_BACKOFF_MINUTES, ALERT_MAX_ATTEMPTS, alertSettingsOf } from '../alerts/stored.js';
+import { now } from '../../lib/clock.js';
+import { newUid } from '../../lib/ids.js';
+import type { Prisma } from '../../generated/prisma/client.js';
 import { createSender, notificationEmail, notificationSms, type AttemptResult, type SenderOptions } from './send.js';
 
 /**
  * The delivery dispatcher (docs/contract/gaps.md §6, §10; docs/webhooks.md): sends pending outbox rows after their submission
  * committed, never inside a request. Rows are claimed with `FOR UPDATE SKIP LOCKED` (status `sending`), so with
  * several server processes on one PostgreSQL each row is sent by exactly one of them; each claimed row gets one
- * attempt and its outcome (delivered, failed, skipped) is recorded: no automatic retry (docs/contract/api-v1.md §6).
+ * attempt and its outcome (delivered, failed, skipped) is recorded. A submission's delivery is not retried
+ * (docs/contract/api-v1.md §6); a maintenance alert's failed attempt is followed, in the same transaction, by a new
+ * row for the next attempt, not sent before its backoff has passed (gaps §14: 1, 5, 15, 30, 60 minutes, by the
+ * service's clock), with the same `webhook-id`.
  * A row whose process died before recording its outcome is claimed again, so a crash between commit and send still
  * delivers (and a delivery in flight at the crash may arrive twice, with the same `webhook-id`):
  * - on PostgreSQL, as soon as the process is gone: the claim also takes a session-level advisory lock on the row
@@ -40,7 +48,9 @@ export interface DispatcherOptions extends SenderOptions {
 interface ClaimedRow {
   companyId: string;
   uid: string;
-  formId: string;
+  formId: string | null;
+  alertId: string | null;
+  attempt: number;
   channel: string;
   target: string;
   messageId: string;
@@ -78,7 +88,7 @@ export function createDispatcher(opts: DispatcherOptions) {
       const rows = await session.query<ClaimedRow>(
         `UPDATE "WebhookDelivery" d SET status = 'sending', "claimedAt" = now()
          FROM (SELECT "companyId", uid FROM "WebhookDelivery" d
-               WHERE status = 'pending'
+               WHERE (status = 'pending' AND ("nextAttemptAt" IS NULL OR "nextAttemptAt" <= $3::timestamptz))
                   OR (status = 'sending' AND NOT EXISTS (
                         SELECT 1 FROM pg_locks l
                         WHERE l.locktype = 'advisory' AND l.granted AND l.objsubid = 2
@@ -86,9 +96,9 @@ export function createDispatcher(opts: DispatcherOptions) {
                           AND l.classid = $1::int::oid AND l.objid = (${ROW_LOCK_KEY})::oid))
                ORDER BY "createdAt", uid LIMIT $2::int FOR UPDATE SKIP LOCKED) c
          WHERE d."companyId" = c."companyId" AND d.uid = c.uid
-         RETURNING d."companyId", d.uid, d."formId", d.channel, d.target, d."messageId", d.payload,
+         RETURNING d."companyId", d.uid, d."formId", d."alertId", d.attempt, d.channel, d.target, d."messageId", d.payload,
                    pg_try_advisory_lock($1::int, ${ROW_LOCK_KEY}) AS locked, ${ROW_LOCK_KEY} AS "lockKey"`,
-        [DELIVERY_LOCK, batch],
+        [DELIVERY_LOCK, batch, now()],
       );
       // the connection the locks were taken on (the query opens one when there is none)
       for (const r of rows) r.generation = session.generation;
@@ -112,13 +122,16 @@ export function createDispatcher(opts: DispatcherOptions) {
     return crossCompany(prisma, 'delivery outbox').$queryRaw<ClaimedRow[]>`
       UPDATE "WebhookDelivery" d SET status = 'sending', "claimedAt" = now()
       FROM (SELECT "companyId", uid FROM "WebhookDelivery"
-            WHERE status = 'pending' OR (status = 'sending' AND "claimedAt" < now() - (${lease}::int * interval '1 millisecond'))
+            WHERE (status = 'pending' AND ("nextAttemptAt" IS NULL OR "nextAttemptAt" <= ${now()}::timestamptz))
+               OR (status = 'sending' AND "claimedAt" < now() - (${lease}::int * interval '1 millisecond'))
             ORDER BY "createdAt", uid LIMIT ${batch}::int FOR UPDATE SKIP LOCKED) c
       WHERE d."companyId" = c."companyId" AND d.uid = c.uid
-      RETURNING d."companyId", d.uid, d."formId", d.channel, d.target, d."messageId", d.payload`;
+      RETURNING d."companyId", d.uid, d."formId", d."alertId", d.attempt, d.channel, d.target, d."messageId", d.payload`;
   }
 
   async function secretFor(row: ClaimedRow): Promise<string | undefined> {
+    if (row.alertId) return (await alertSettingsOf(scopedPrisma(prisma, row.companyId)))?.recipients.find((r) => r.url === row.target)?.secret;
+    if (!row.formId) return undefined;
     const form = await scopedPrisma(prisma, row.companyId).form.findFirst({ where: { uid: row.formId }, select: { webhooks: true } });
     const hooks = form?.webhooks as { url: string; secret?: string }[] | undefined;
     return Array.isArray(hooks) ? hooks.find((w) => w.url === row.target)?.secret : undefined;
@@ -127,10 +140,13 @@ export function createDispatcher(opts: DispatcherOptions) {
   async function attempt(row: ClaimedRow): Promise<void> {
     let result: AttemptResult;
     try {
+      const alert = row.alertId !== null;
       if (row.channel === 'email') {
-        result = await sender.email(row.target, notificationEmail(row.payload));
+        result = await sender.email(row.target, alert ? alertEmail(row.payload) : notificationEmail(row.payload));
       } else if (row.channel === 'sms') {
-        result = await sender.sms(await smsProviderOf(scopedPrisma(prisma, row.companyId)), row.target, notificationSms(row.payload));
+        result = await sender.sms(await smsProviderOf(scopedPrisma(prisma, row.companyId)), row.target, alert ? alertSms(row.payload) : notificationSms(row.payload));
+      } else if (alert) {
+        result = await sender.webhook(row.target, row.messageId, row.payload, await secretFor(row));
       } else {
         const { recipientName: _r, submitterName: _s, link: _l, summary: _m, ...payload } = row.payload;
         result = await sender.webhook(row.target, row.messageId, payload, await secretFor(row));
@@ -139,10 +155,22 @@ export function createDispatcher(opts: DispatcherOptions) {
       result = { status: 'failed', durationMs: 0, error: (e as Error).message };
     }
     try {
-      await scopedPrisma(prisma, row.companyId).webhookDelivery.updateMany({
-        where: { uid: row.uid },
-        data: { status: result.status, statusCode: result.statusCode ?? null, durationMs: result.durationMs, error: result.error?.slice(0, 1000) ?? null, attemptedAt: new Date() },
-      });
+      const db = scopedPrisma(prisma, row.companyId);
+      const outcome = { status: result.status, statusCode: result.statusCode ?? null, durationMs: result.durationMs, error: result.error?.slice(0, 1000) ?? null, attemptedAt: new Date() };
+      const recorded = (tx: typeof db = db) => tx.webhookDelivery.updateMany({ where: { uid: row.uid }, data: outcome });
+      const retry = row.alertId !== null && result.status === 'failed' && row.attempt < ALERT_MAX_ATTEMPTS;
+      if (retry) {
+        const next = newUid('dl');
+        const at = new Date(now().getTime() + ALERT_BACKOFF_MINUTES[row.attempt - 1] * 60_000);
+        await db.$transaction(async (tx) => {
+          await recorded(tx);
+          await tx.webhookDelivery.create({
+            data: { uid: next, alertId: row.alertId, channel: row.channel, target: row.target, messageId: row.messageId, payload: row.payload as Prisma.InputJsonValue, resendOf: row.uid, attempt: row.attempt + 1, nextAttemptAt: at },
+          });
+        });
+      } else {
+        await recorded();
+      }
     } finally {
       // recorded (committed): the row is no longer anyone's to re-claim, so its lock goes (unless the connection it
       // was taken on is gone, and the lock with it). Not recorded (the database failed): the lock goes too, so the

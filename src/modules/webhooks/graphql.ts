@@ -15,8 +15,9 @@ export const DeliveryType = builder.prismaObject('WebhookDelivery', {
   description: 'One attempt to deliver a form submission to a webhook URL, a notification email address or a phone.',
   fields: (t) => ({
     uid: t.exposeID('uid'),
-    formId: t.exposeString('formId'),
-    completionId: t.exposeString('completionId'),
+    // a form's log holds only its submissions' deliveries (an alert's have no form: src/modules/alerts/graphql.ts)
+    formId: t.string({ resolve: (d) => d.formId ?? '' }),
+    completionId: t.string({ resolve: (d) => d.completionId ?? '' }),
     channel: t.exposeString('channel', { description: 'webhook, email or sms', extensions: jsonOf(z.enum(CHANNELS)) }),
     target: t.exposeString('target', { description: 'The URL, email address or phone number' }),
     messageId: t.exposeString('messageId', { description: 'The webhook-id header: the same for a re-send' }),

@@ -1,6 +1,8 @@
 import http from 'node:http';
 import https from 'node:https';
 import type { Transporter } from 'nodemailer';
+// the namespace of the options type (the package's entry point re-exports the class only)
+import type RequestClient from 'twilio/lib/base/RequestClient.js';
 import { RequestFilteringHttpAgent, RequestFilteringHttpsAgent } from 'request-filtering-agent';
 import { Webhook } from 'standardwebhooks';
 import { oneLine } from '../../lib/text.js';
@@ -37,7 +39,6 @@ export interface SmsProvider {
 }
 
 type TwilioSdk = typeof import('twilio');
-type TwilioRequest = Parameters<InstanceType<TwilioSdk['RequestClient']>['request']>[0];
 
 /** The longest SMS text (docs/contract/gaps.md §13): two concatenated GSM segments. */
 export const SMS_MAX = 320;
@@ -229,15 +230,15 @@ export function createSender(opts: SenderOptions) {
   // (its documented custom-client hook) that sends to that base instead of Twilio's hosts
   let twilioModule: Promise<TwilioSdk> | undefined;
   // a CommonJS package: its module.exports is the default export
-  const twilioFactory = () => (twilioModule ??= import('twilio').then((m) => (m as unknown as { default: TwilioSdk }).default));
+  const twilioFactory = () => (twilioModule ??= import('twilio').then((m) => m.default));
   async function twilioClient(p: SmsProvider) {
     const twilio = await twilioFactory();
     const base = opts.twilioApiBase ? new URL(opts.twilioApiBase) : null;
     class Rebased extends twilio.RequestClient {
-      request<T>(o: TwilioRequest) {
-        if (!base) return super.request<T>(o as never);
+      request<T>(o: RequestClient.RequestOptions<T>) {
+        if (!base) return super.request<T>(o);
         const u = new URL(o.uri);
-        return super.request<T>({ ...o, uri: new URL(u.pathname + u.search, base).toString() } as never);
+        return super.request<T>({ ...o, uri: new URL(u.pathname + u.search, base).toString() });
       }
     }
     return twilio(p.accountSid, p.authToken, { httpClient: new Rebased({ timeout: opts.timeoutMs, keepAlive: false }), autoRetry: false });

@@ -126,6 +126,8 @@ export class DeliveryService {
         uid: next,
         formId: d.formId,
         completionId: d.completionId,
+        // an alert's re-send is a first attempt again (retried with backoff if it fails)
+        alertId: d.alertId,
         channel: d.channel,
         target: d.target,
         messageId: d.messageId,

@@ -1,0 +1,255 @@
+import { useEffect, useState } from 'preact/hooks';
+import { AlertDeliveriesDocument, AlertSettingsDocument, PutAlertSettingsDocument, ResendDeliveryDocument, type AlertSettingsPartsFragment } from '../../generated/graphql';
+import { ApiError, errorsByField, gql, useQuery } from '../api';
+import { setDueSoon } from '../status';
+import { ErrorBox, Field, Loading, TableWrap } from '../ui';
+import { AdminFrame } from './admin';
+
+/**
+ * Maintenance alert settings (admin; docs/notifications.md "Maintenance alerts"): when an item counts as due soon,
+ * the time zone of calendar days, and who is told (email, SMS through the integration settings' provider, a signed
+ * webhook). A webhook's secret is write-only: the API says whether one is stored, and a secret left empty keeps it.
+ * Below, the latest alert deliveries with their outcome, and re-send.
+ */
+type Kind = 'email' | 'phone' | 'url';
+interface Row {
+  kind: Kind;
+  value: string;
+  /** a new secret for a webhook ('' keeps the stored one) */
+  secret: string;
+  hasSecret: boolean;
+}
+
+const KIND_LABEL: Record<Kind, string> = { email: 'Email', phone: 'SMS (phone)', url: 'Webhook URL' };
+const EVENT_LABEL: Record<string, string> = { 'maintenance.due_soon': 'Due soon', 'maintenance.overdue': 'Due or overdue' };
+
+function rowsOf(s: AlertSettingsPartsFragment | undefined): Row[] {
+  return (s?.recipients ?? []).map((r) => {
+    const kind: Kind = r.email ? 'email' : r.phone ? 'phone' : 'url';
+    return { kind, value: r.email ?? r.phone ?? r.url ?? '', secret: '', hasSecret: !!r.hasSecret };
+  });
+}
+
+export function AdminAlertsPage() {
+  const q = useQuery(AlertSettingsDocument, {});
+  const s = q.data?.alertSettings;
+  const [days, setDays] = useState('14');
+  const [hours, setHours] = useState('10');
+  const [timezone, setTimezone] = useState('UTC');
+  const [rows, setRows] = useState<Row[]>([]);
+  const [error, setError] = useState<ApiError | null>(null);
+  const [status, setStatus] = useState('');
+  const [busy, setBusy] = useState(false);
+  useEffect(() => {
+    if (!s) return;
+    setDays(String(s.dueSoonDays));
+    setHours(String(s.dueSoonHours));
+    setTimezone(s.timezone);
+    setRows(rowsOf(s));
+  }, [q.data]);
+  const errors = errorsByField(error ?? undefined);
+  const setRow = (i: number, change: Partial<Row>) => setRows(rows.map((r, j) => (j === i ? { ...r, ...change } : r)));
+  const number = (v: string) => (v.trim() === '' || !Number.isFinite(Number(v)) ? (v as unknown as number) : Number(v));
+
+  const save = async (e: Event) => {
+    e.preventDefault();
+    setBusy(true);
+    setError(null);
+    setStatus('');
+    try {
+      const saved = await gql(PutAlertSettingsDocument, {
+        input: {
+          dueSoonDays: number(days),
+          dueSoonHours: number(hours),
+          timezone: timezone.trim(),
+          recipients: rows.map((r) =>
+            r.kind === 'url' ? { url: r.value.trim(), ...(r.secret ? { secret: r.secret } : {}) } : { [r.kind]: r.value.trim() },
+          ),
+        },
+      });
+      setDueSoon(saved.putAlertSettings);
+      setStatus('Alert settings saved: alerts are on.');
+      q.reload();
+    } catch (err) {
+      setError(err as ApiError);
+      requestAnimationFrame(() => ((document.querySelector('form [aria-invalid="true"]') ?? document.getElementById('form-errors')) as HTMLElement | null)?.focus());
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <AdminFrame title="Alerts">
+      <p class="lead">
+        Maintenance alerts tell people when a schedule item becomes due soon and when it is due or overdue, by hours and by date: once per item and due
+        cycle, by email, SMS or a signed webhook.
+      </p>
+      <p role="status" class="flash-inline">
+        {status}
+      </p>
+      <ErrorBox error={q.error} />
+      {!s ? (
+        q.error ? null : <Loading />
+      ) : (
+        <>
+          <dl class="facts" id="alerts-state">
+            <dt>Alerts</dt>
+            <dd>{s.enabled ? 'On' : 'Off: they start when these settings are saved'}</dd>
+          </dl>
+          <form class="stacked" onSubmit={save} noValidate>
+            {error ? (
+              <div class="error-box" role="alert" id="form-errors" tabIndex={-1}>
+                <strong>Not saved.</strong> {error.message}
+              </div>
+            ) : null}
+            <fieldset>
+              <legend>When an item is due soon</legend>
+              <Field id="dueSoonHours" label="Usage units before the threshold" error={errors.dueSoonHours} hint="Hours, landings, km … of the item’s tracking item">
+                {(p) => <input {...p} type="number" inputMode="decimal" min="0" step="any" value={hours} onInput={(e) => setHours((e.target as HTMLInputElement).value)} />}
+              </Field>
+              <Field id="dueSoonDays" label="Days before the due date" error={errors.dueSoonDays}>
+                {(p) => <input {...p} type="number" inputMode="numeric" min="0" step="1" value={days} onInput={(e) => setDays((e.target as HTMLInputElement).value)} />}
+              </Field>
+              <Field id="timezone" label="Time zone of calendar days" error={errors.timezone} hint="An IANA time zone, e.g. Australia/Sydney">
+                {(p) => <input {...p} type="text" spellcheck={false} value={timezone} onInput={(e) => setTimezone((e.target as HTMLInputElement).value)} />}
+              </Field>
+            </fieldset>
+            <fieldset>
+              <legend>Recipients</legend>
+              {rows.length === 0 ? <p>No recipients: alerts are recorded but sent to no one.</p> : null}
+              {rows.map((r, i) => {
+                const rowError = errors[`recipients.${i}`];
+                return (
+                  <div class="recipient" key={i} role="group" aria-label={`Recipient ${i + 1}`}>
+                    <Field id={`recipient-${i}-kind`} label={`Recipient ${i + 1}: channel`}>
+                      {(p) => (
+                        <select {...p} value={r.kind} onChange={(e) => setRow(i, { kind: (e.target as HTMLSelectElement).value as Kind })}>
+                          {(Object.keys(KIND_LABEL) as Kind[]).map((k) => (
+                            <option value={k} key={k}>
+                              {KIND_LABEL[k]}
+                            </option>
+                          ))}
+                        </select>
+                      )}
+                    </Field>
+                    <Field
+                      id={`recipient-${i}-value`}
+                      label={`Recipient ${i + 1}: ${KIND_LABEL[r.kind].toLowerCase()}`}
+                      error={errors[`recipients.${i}.${r.kind}`] ?? rowError}
+                      hint={r.kind === 'phone' ? 'E.164, e.g. +61412345678; sent through the SMS provider of Integrations' : undefined}
+                    >
+                      {(p) => {
+                        const onInput = (e: Event) => setRow(i, { value: (e.target as HTMLInputElement).value });
+                        if (r.kind === 'email') return <input {...p} type="email" spellcheck={false} value={r.value} onInput={onInput} />;
+                        if (r.kind === 'phone') return <input {...p} type="tel" value={r.value} onInput={onInput} />;
+                        return <input {...p} type="url" spellcheck={false} value={r.value} onInput={onInput} />;
+                      }}
+                    </Field>
+                    {r.kind === 'url' ? (
+                      <Field
+                        id={`recipient-${i}-secret`}
+                        label={`Recipient ${i + 1}: signing secret`}
+                        error={errors[`recipients.${i}.secret`]}
+                        hint={r.hasSecret ? 'A secret is stored and never shown; leave empty to keep it.' : 'Optional, write-only (Standard Webhooks; a whsec_ secret works with their libraries).'}
+                      >
+                        {(p) => <input {...p} type="password" autoComplete="new-password" spellcheck={false} value={r.secret} onInput={(e) => setRow(i, { secret: (e.target as HTMLInputElement).value })} />}
+                      </Field>
+                    ) : null}
+                    <p class="actions">
+                      <button type="button" class="secondary" onClick={() => setRows(rows.filter((_, j) => j !== i))}>
+                        Remove recipient {i + 1}
+                      </button>
+                    </p>
+                  </div>
+                );
+              })}
+              <p class="actions">
+                <button type="button" class="secondary" onClick={() => setRows([...rows, { kind: 'email', value: '', secret: '', hasSecret: false }])}>
+                  Add a recipient
+                </button>
+              </p>
+            </fieldset>
+            <p class="actions">
+              <button type="submit" disabled={busy}>
+                {busy ? 'Saving…' : 'Save alert settings'}
+              </button>
+            </p>
+          </form>
+          <AlertDeliveries />
+        </>
+      )}
+    </AdminFrame>
+  );
+}
+
+/** The latest alert deliveries, newest first, with re-send. */
+function AlertDeliveries() {
+  const q = useQuery(AlertDeliveriesDocument, { limit: 50 });
+  const [note, setNote] = useState('');
+  const resend = async (id: string) => {
+    try {
+      await gql(ResendDeliveryDocument, { id });
+      setNote('Sent again as a new delivery.');
+      q.reload();
+    } catch (err) {
+      setNote((err as ApiError).message);
+    }
+  };
+  const rows = q.data?.alertDeliveries.data ?? [];
+  return (
+    <section aria-labelledby="alert-deliveries">
+      <h2 id="alert-deliveries">Alert deliveries</h2>
+      <p role="status" class="flash-inline">
+        {note}
+      </p>
+      <ErrorBox error={q.error} />
+      {!q.data ? (
+        q.error ? null : <Loading />
+      ) : rows.length === 0 ? (
+        <p>No alert has been sent yet.</p>
+      ) : (
+        <TableWrap label="Alert deliveries">
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">When</th>
+                <th scope="col">Alert</th>
+                <th scope="col">Channel</th>
+                <th scope="col">To</th>
+                <th scope="col">Outcome</th>
+                <th scope="col">
+                  <span class="visually-hidden">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map((d) => {
+                const p = (d.payload ?? {}) as { event?: string; title?: string; asset?: { name?: string } };
+                return (
+                  <tr key={d.uid}>
+                    <td>{new Date(d.createdAt).toLocaleString()}</td>
+                    <td>
+                      {EVENT_LABEL[p.event ?? ''] ?? p.event}: {p.title} on {p.asset?.name}
+                    </td>
+                    <td>{d.channel}</td>
+                    <td class="wrap">{d.target}</td>
+                    <td>
+                      {d.status}
+                      {d.attempt > 1 ? ` (attempt ${d.attempt})` : ''}
+                      {d.error ? `: ${d.error}` : ''}
+                    </td>
+                    <td>
+                      <button type="button" class="secondary" onClick={() => resend(d.uid)} aria-label={`Send again: ${p.title} to ${d.target}`}>
+                        Send again
+                      </button>
+                    </td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </TableWrap>
+      )}
+    </section>
+  );
+}
