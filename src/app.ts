@@ -6,6 +6,7 @@ import { maskError } from './graphql/errors.js';
 import pino, { type Logger } from 'pino';
 import { ApiKeyService } from './auth/keys.js';
 import { KEY_CHANGE_CHANNEL } from './auth/key-cache.js';
+import { acknowledgeKeyDrop } from './auth/key-drops.js';
 import type { Config } from './config.js';
 import { createContext, type RequestContext, type RequestState } from './context.js';
 import type { Database } from './db/database.js';
@@ -105,7 +106,11 @@ export function createApp(opts: AppOptions): App {
   const keys = new ApiKeyService(database.prisma, { cache: true });
   // other processes on the same PostgreSQL database announce key changes; until this process hears them, it caches nothing
   const stopListening = keys.cache && database.listen
-    ? database.listen(KEY_CHANGE_CHANNEL, (hash) => keys.cache!.invalidate(hash), (listening) => {
+    ? database.listen(KEY_CHANGE_CHANNEL, (hash) => {
+        keys.cache!.invalidate(hash);
+        // dropped: the revoke that is waiting may answer (src/auth/key-drops.ts)
+        acknowledgeKeyDrop(database, hash).catch((err) => logger.warn({ err }, 'could not acknowledge an API key change'));
+      }, (listening) => {
         keys.cache!.clear();
         keys.cache!.enabled = listening;
       })

@@ -15,6 +15,7 @@ import { moduleServices } from './modules/index.js';
 import { DeliveryService } from './modules/webhooks/service.js';
 import type { AuditActor } from './modules/audit/service.js';
 import { ApiKeyAdmin } from './modules/api-keys/service.js';
+import { keyDropWatcher } from './auth/key-drops.js';
 import { ViewerService } from './modules/viewer/service.js';
 import { AlertService } from './modules/alerts/service.js';
 
@@ -59,7 +60,13 @@ export const internalRequest = (): RequestState => ({ channel: 'internal', units
  * `actorUserId`: the acting user (a request's `actor.userId`); commands without one act as `api`. `auditActor`: who
  * the audit log names for management writes (a request's key, user and channel; by default no key, `internal`).
  */
-export function createServices(db: ScopedPrisma, actorUserId = 'api', auditActor: () => AuditActor = () => ({ keyId: null, userId: actorUserId === 'api' ? null : actorUserId, channel: 'internal' })) {
+export function createServices(
+  db: ScopedPrisma,
+  actorUserId = 'api',
+  auditActor: () => AuditActor = () => ({ keyId: null, userId: actorUserId === 'api' ? null : actorUserId, channel: 'internal' }),
+  /** The database of a request's services: key revocations wait for every process (src/auth/key-drops.ts). */
+  database?: Database,
+) {
   const loaders = {
     aircraft: createAircraftLoader(db),
     user: createUserLoader(db),
@@ -88,7 +95,7 @@ export function createServices(db: ScopedPrisma, actorUserId = 'api', auditActor
     schedule,
     alerts: new AlertService(db, schedule, assets),
     deliveries,
-    apiKeys: new ApiKeyAdmin(db, auditActor),
+    apiKeys: new ApiKeyAdmin(db, auditActor, database && keyDropWatcher(database)),
     viewer: new ViewerService(db, auditActor),
     // side effects of a submission run on services bound to its transaction
     completions: new CompletionService(db, actorUserId, (tx): { schedule: ScheduleService; vehicles: VehicleService } => createServices(tx, actorUserId), deliveries),
@@ -100,7 +107,7 @@ export function createContext(database: Database, actor: Actor, request: Request
   const transactionHooks: TransactionHooks = {};
   const db = scopedPrisma(database.prisma, actor.companyId, false, transactionHooks);
   // read when a write is audited (after ctx is made): the request's key, user and channel as they are then
-  const services = createServices(db, actor.userId, () => ({ keyId: ctx.actor.keyId || null, userId: ctx.actor.userId || null, channel: ctx.request.channel }));
+  const services = createServices(db, actor.userId, () => ({ keyId: ctx.actor.keyId || null, userId: ctx.actor.userId || null, channel: ctx.request.channel }), database);
   const ctx: RequestContext = { actor, companyId: actor.companyId, db, transactionHooks, services, request };
   return ctx;
 }

@@ -7,7 +7,7 @@ import type { Actor } from './keys.js';
  * Revocation must still take effect at once (docs/api-notes.md, "API keys"):
  * - every cache of this process is invalidated when a key changes here (`invalidateKey`), after the change commits;
  * - on PostgreSQL, other processes hear of it through `NOTIFY fleetops_api_keys` (sent in the changing transaction,
- *   so delivered when it commits) and invalidate theirs;
+ *   so delivered when it commits) and invalidate theirs, and the revoke waits until they all have (key-drops.ts);
  * - while that channel is down (or not yet up), nothing is cached: every request reads its key;
  * - an entry lives at most `KEY_CACHE_TTL_MS` whatever happens, the documented bound.
  * A lookup that started before an invalidation never stores its (possibly stale) answer: each invalidation moves a

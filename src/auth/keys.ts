@@ -3,6 +3,7 @@ import type { PrismaClient } from '../generated/prisma/client.js';
 import { NotFoundError, UnauthorizedError, ValidationError } from '../errors.js';
 import { crossCompany, scopedPrisma, type ScopedPrisma, type TxClient } from '../db/scoped.js';
 import { KEY_CHANGE_CHANNEL, KeyCache } from './key-cache.js';
+import type { KeyDropWatch } from './key-drops.js';
 import { createKey, revokeKey } from '../modules/api-keys/service.js';
 import type { AuditActor } from '../modules/audit/service.js';
 
@@ -79,11 +80,15 @@ export class ApiKeyService {
 
   constructor(
     private readonly prisma: PrismaClient | TxClient,
-    opts: { cache?: boolean; inTransaction?: boolean } = {},
+    opts: { cache?: boolean; inTransaction?: boolean; watchDrops?: () => Promise<KeyDropWatch> } = {},
   ) {
     this.cache = opts.cache ? new KeyCache() : null;
     this.inTransaction = opts.inTransaction ?? false;
+    this.watchDrops = opts.watchDrops;
   }
+
+  /** Revocations wait for every server process to drop the key (src/auth/key-drops.ts). */
+  private readonly watchDrops?: () => Promise<KeyDropWatch>;
 
   /** `prisma` is a transaction's client (an import file's): key changes join it. */
   private readonly inTransaction: boolean;
@@ -110,7 +115,7 @@ export class ApiKeyService {
   async revoke(keyId: string): Promise<ApiKeyInfo> {
     const row = await crossCompany(this.prisma, 'key by id').apiKey.findUnique({ where: { id: keyId }, select: { companyId: true } });
     if (!row) throw new NotFoundError('API key', keyId);
-    return revokeKey(scopedPrisma(this.prisma, row.companyId, this.inTransaction), keyId, operatorActor('cli'), { keepAnAdmin: false });
+    return revokeKey(scopedPrisma(this.prisma, row.companyId, this.inTransaction), keyId, operatorActor('cli'), { keepAnAdmin: false, watchDrops: this.watchDrops });
   }
 
   /** Resolves `Authorization: Bearer <key>` to an actor, or throws 401. */

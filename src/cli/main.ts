@@ -3,6 +3,7 @@ import http from 'node:http';
 import path from 'node:path';
 import { Command, CommanderError } from 'commander';
 import { ApiKeyService } from '../auth/keys.js';
+import { keyDropWatcher } from '../auth/key-drops.js';
 import { ConfigError, loadConfig, type Config } from '../config.js';
 import { openDatabase, type Database } from '../db/database.js';
 import { DataDirBusyError, lockHolder } from '../db/data-dir-lock.js';
@@ -201,7 +202,7 @@ function program(io: Io, withDb: DbRunner, config: () => Config, serve: () => Pr
     .argument('<keyId>', 'the key id from `keys list`')
     .action((keyId: string) =>
       withDb(async (db) => {
-        const k = await new ApiKeyService(db.prisma).revoke(keyId);
+        const k = await new ApiKeyService(db.prisma, { watchDrops: keyDropWatcher(db) }).revoke(keyId);
         io.out(`revoked API key ${k.id} (${k.prefix}...) of company ${k.companyId}`);
       }),
     );

@@ -99,6 +99,11 @@ function pgSession(connectionString: string): Session {
   };
 }
 
+/** The \`application_name\` of a process's connection that listens on \`channel\`. */
+export function listenerName(channel: string): string {
+  return `fleetops listen ${channel}`;
+}
+
 function pgListener(connectionString: string) {
   return async (channel: string, onMessage: (payload: string) => void, onState: (listening: boolean) => void) => {
     let client: pg.Client | null = null;
@@ -106,7 +111,8 @@ function pgListener(connectionString: string) {
     let retry: NodeJS.Timeout | undefined;
     let pause = 250;
     const connect = async (): Promise<void> => {
-      const c = new pg.Client({ connectionString });
+      // named, so that others can count the processes that listen (src/auth/key-drops.ts)
+      const c = new pg.Client({ connectionString, application_name: listenerName(channel) });
       c.on('notification', (n) => {
         if (n.channel === channel) onMessage(n.payload ?? '');
       });

@@ -10,6 +10,7 @@ import { now } from '../../lib/clock.js';
 import { newUid } from '../../lib/ids.js';
 import { generateKey, hashKey, keyPrefix, type ApiKeyInfo } from '../../auth/keys.js';
 import { KEY_CHANGE_CHANNEL, invalidateKey } from '../../auth/key-cache.js';
+import type { KeyDropWatch } from '../../auth/key-drops.js';
 import { KEY_SCOPES, type KeyScope } from '../../auth/scopes.js';
 import { changesBetween, recordAudit, type AuditActor } from '../audit/service.js';
 
@@ -70,7 +71,22 @@ export async function createKey(
  * making the request, which cannot revoke itself (409); `keepAnAdmin`: the company's last live admin key cannot be
  * revoked (409). The company's row is locked first, so two admin keys revoking each other cannot both succeed.
  */
-export async function revokeKey(db: ScopedPrisma, id: string, actor: AuditActor, opts: { self?: string; keepAnAdmin: boolean }): Promise<ApiKeyInfo> {
+export async function revokeKey(
+  db: ScopedPrisma,
+  id: string,
+  actor: AuditActor,
+  opts: { self?: string; keepAnAdmin: boolean; watchDrops?: () => Promise<KeyDropWatch> },
+): Promise<ApiKeyInfo> {
+  // on PostgreSQL the answer waits until every server process has dropped the key (src/auth/key-drops.ts)
+  const watch = await opts.watchDrops?.();
+  try {
+    return await revokeAndDrop(db, id, actor, opts, watch);
+  } finally {
+    await watch?.close();
+  }
+}
+
+async function revokeAndDrop(db: ScopedPrisma, id: string, actor: AuditActor, opts: { self?: string; keepAnAdmin: boolean }, watch: KeyDropWatch | undefined) {
   let hash: string | null = null;
   const info = await db.$transaction(async (tx) => {
     await tx.$queryRaw`SELECT id FROM "Company" WHERE id = ${COMPANY} FOR UPDATE`;
@@ -90,7 +106,10 @@ export async function revokeKey(db: ScopedPrisma, id: string, actor: AuditActor,
     hash = row.hash;
     return revoked;
   });
-  if (hash) invalidateKey(hash); // committed: no cache of this process may answer with the key again
+  if (hash) {
+    invalidateKey(hash); // committed: no cache of this process may answer with the key again
+    await watch?.settled(hash); // nor of any other
+  }
   return info;
 }
 
@@ -99,6 +118,7 @@ export class ApiKeyAdmin {
   constructor(
     private readonly db: ScopedPrisma,
     private readonly actor: () => AuditActor,
+    private readonly watchDrops?: () => Promise<KeyDropWatch>,
   ) {}
 
   /** The company's keys, oldest first (then id), a page at a time (gaps.md §17). */
@@ -113,6 +133,6 @@ export class ApiKeyAdmin {
 
   revoke(id: string): Promise<ApiKeyInfo> {
     const actor = this.actor();
-    return revokeKey(this.db, id, actor, { self: actor.keyId ?? undefined, keepAnAdmin: true });
+    return revokeKey(this.db, id, actor, { self: actor.keyId ?? undefined, keepAnAdmin: true, watchDrops: this.watchDrops });
   }
 }
