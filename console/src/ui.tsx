@@ -140,3 +140,67 @@ export function Pager({ label, pager, nextCursor }: { label: string; pager: Retu
     </nav>
   );
 }
+
+/** Focus after a refusal: the first field with a message, else the summary above the form (`FormErrors`). */
+export function focusFormError() {
+  requestAnimationFrame(() =>
+    ((document.querySelector('form [aria-invalid="true"], form fieldset[aria-invalid="true"] input') ?? document.getElementById('form-errors')) as HTMLElement | null)?.focus(),
+  );
+}
+
+/**
+ * A form's submission: `submit(work)` is the form's onSubmit; `busy` while the work runs; a refusal is kept in
+ * `error` (fields read their messages from it) and focus moves to it. A page that stays after saving passes
+ * `{ stay: true }` (a page that navigates away keeps its button busy until it has gone).
+ */
+export function useSubmit() {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<ApiError | null>(null);
+  const submit = (work: () => Promise<unknown>, opts: { stay?: boolean } = {}) => async (e?: Event) => {
+    e?.preventDefault();
+    setBusy(true);
+    setError(null);
+    try {
+      await work();
+      if (opts.stay) setBusy(false);
+    } catch (err) {
+      setError(err as ApiError);
+      setBusy(false);
+      focusFormError();
+    }
+  };
+  return { busy, error, setError, submit };
+}
+
+/**
+ * The summary above a refused form (announced as an alert, focusable as `#form-errors`): "Refused." for a conflict,
+ * else `notDone`; how many fields need attention, or the API's message; and the messages no field shows.
+ */
+export function FormErrors({
+  error,
+  unplaced = [],
+  notDone = 'Not saved.',
+  fieldWord = ['One field needs', 'fields need'],
+  showKeys = true,
+}: {
+  error: ApiError | null;
+  unplaced?: [string, string][];
+  notDone?: string;
+  fieldWord?: [string, string];
+  showKeys?: boolean;
+}) {
+  if (!error) return null;
+  const n = error.fieldErrors.length;
+  return (
+    <div class="error-box" role="alert" id="form-errors" tabIndex={-1}>
+      <strong>{error.code === 'CONFLICT' && !n ? 'Refused.' : notDone}</strong> {n ? `${n === 1 ? fieldWord[0] : `${n} ${fieldWord[1]}`} attention.` : error.message}
+      {unplaced.length ? (
+        <ul>
+          {unplaced.map(([k, m]) => (
+            <li key={k}>{showKeys && k ? `${k}: ${m}` : m}</li>
+          ))}
+        </ul>
+      ) : null}
+    </div>
+  );
+}

@@ -4,7 +4,7 @@ import { ApiError, errorsByField, gql, useQuery } from '../api';
 import { useApp } from '../app';
 import { num } from '../format';
 import { numberMap, trackingMap, type TrackingMap } from '../tracking';
-import { ErrorBox, Field, Loading } from '../ui';
+import { ErrorBox, Field, Loading, FormErrors, useSubmit } from '../ui';
 import { AdminFrame } from './admin';
 
 const NAME_FIELDS = [
@@ -65,8 +65,7 @@ export function AdminAircraftFormPage({ id }: { id?: string }) {
   const [values, setValues] = useState<Record<string, string>>({ engineCount: '1', status: 'active' });
   const [items, setItems] = useState<Item[]>([]);
   const [loaded, setLoaded] = useState(false);
-  const [error, setError] = useState<ApiError | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, error, setError, submit: submitting } = useSubmit();
   const aircraft = existing.data?.aircraft;
 
   useEffect(() => {
@@ -116,24 +115,15 @@ export function AdminAircraftFormPage({ id }: { id?: string }) {
     return out;
   };
 
-  const submit = async (e: Event) => {
-    e.preventDefault();
-    setBusy(true);
-    setError(null);
-    try {
-      if (id) {
-        const r = await gql(UpdateAircraftDocument, { id, input: input() as never });
-        navigate('/console/admin/aircraft', { flash: r.updateAircraft.status === 'no_changes' ? 'No changes to save.' : `Aircraft ${values.registration} updated.` });
-      } else {
-        await gql(CreateAircraftDocument, { input: input() as never });
-        navigate('/console/admin/aircraft', { flash: `Aircraft ${values.registration.trim()} added.` });
-      }
-    } catch (err) {
-      setError(err as ApiError);
-      setBusy(false);
-      requestAnimationFrame(() => ((document.querySelector('form [aria-invalid="true"]') ?? document.getElementById('form-errors')) as HTMLElement | null)?.focus());
+  const submit = submitting(async () => {
+    if (id) {
+      const r = await gql(UpdateAircraftDocument, { id, input: input() as never });
+      navigate('/console/admin/aircraft', { flash: r.updateAircraft.status === 'no_changes' ? 'No changes to save.' : `Aircraft ${values.registration} updated.` });
+    } else {
+      await gql(CreateAircraftDocument, { input: input() as never });
+      navigate('/console/admin/aircraft', { flash: `Aircraft ${values.registration.trim()} added.` });
     }
-  };
+  });
 
   const remove = async () => {
     if (!id || !aircraft || !confirm(`Delete the aircraft ${aircraft.registration}? This cannot be undone.`)) return;
@@ -243,18 +233,7 @@ export function AdminAircraftFormPage({ id }: { id?: string }) {
         <a href="/console/admin/aircraft">Back to the aircraft</a>
       </p>
       <form class="stacked" onSubmit={submit} noValidate>
-        {error ? (
-          <div class="error-box" role="alert" id="form-errors" tabIndex={-1}>
-            <strong>{error.code === 'CONFLICT' && !error.fieldErrors.length ? 'Refused.' : 'Not saved.'}</strong> {error.message}
-            {unplaced.length && error.fieldErrors.length > 1 ? (
-              <ul>
-                {unplaced.map(([k, m]) => (
-                  <li key={k}>{k ? `${k}: ${m}` : m}</li>
-                ))}
-              </ul>
-            ) : null}
-          </div>
-        ) : null}
+        <FormErrors error={error} unplaced={unplaced} />
         <fieldset>
           <legend>Aircraft</legend>
           <div class="row">

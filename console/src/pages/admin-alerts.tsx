@@ -2,7 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { AlertDeliveriesDocument, AlertSettingsDocument, PutAlertSettingsDocument, ResendDeliveryDocument, type AlertSettingsPartsFragment } from '../../generated/graphql';
 import { ApiError, errorsByField, gql, useQuery } from '../api';
 import { setDueSoon } from '../status';
-import { ErrorBox, Field, Loading, TableWrap } from '../ui';
+import { ErrorBox, Field, Loading, TableWrap, FormErrors, useSubmit } from '../ui';
 import { AdminFrame } from './admin';
 
 /**
@@ -37,9 +37,8 @@ export function AdminAlertsPage() {
   const [hours, setHours] = useState('10');
   const [timezone, setTimezone] = useState('UTC');
   const [rows, setRows] = useState<Row[]>([]);
-  const [error, setError] = useState<ApiError | null>(null);
+  const { busy, error, setError, submit: submitting } = useSubmit();
   const [status, setStatus] = useState('');
-  const [busy, setBusy] = useState(false);
   useEffect(() => {
     if (!s) return;
     setDays(String(s.dueSoonDays));
@@ -51,32 +50,22 @@ export function AdminAlertsPage() {
   const setRow = (i: number, change: Partial<Row>) => setRows(rows.map((r, j) => (j === i ? { ...r, ...change } : r)));
   const number = (v: string) => (v.trim() === '' || !Number.isFinite(Number(v)) ? (v as unknown as number) : Number(v));
 
-  const save = async (e: Event) => {
-    e.preventDefault();
-    setBusy(true);
-    setError(null);
+  const save = submitting(async () => {
     setStatus('');
-    try {
-      const saved = await gql(PutAlertSettingsDocument, {
-        input: {
-          dueSoonDays: number(days),
-          dueSoonHours: number(hours),
-          timezone: timezone.trim(),
-          recipients: rows.map((r) =>
-            r.kind === 'url' ? { url: r.value.trim(), ...(r.secret ? { secret: r.secret } : {}) } : { [r.kind]: r.value.trim() },
-          ),
-        },
-      });
-      setDueSoon(saved.putAlertSettings);
-      setStatus('Alert settings saved: alerts are on.');
-      q.reload();
-    } catch (err) {
-      setError(err as ApiError);
-      requestAnimationFrame(() => ((document.querySelector('form [aria-invalid="true"]') ?? document.getElementById('form-errors')) as HTMLElement | null)?.focus());
-    } finally {
-      setBusy(false);
-    }
-  };
+    const saved = await gql(PutAlertSettingsDocument, {
+      input: {
+        dueSoonDays: number(days),
+        dueSoonHours: number(hours),
+        timezone: timezone.trim(),
+        recipients: rows.map((r) =>
+          r.kind === 'url' ? { url: r.value.trim(), ...(r.secret ? { secret: r.secret } : {}) } : { [r.kind]: r.value.trim() },
+        ),
+      },
+    });
+    setDueSoon(saved.putAlertSettings);
+    setStatus('Alert settings saved: alerts are on.');
+    q.reload();
+  }, { stay: true });
 
   return (
     <AdminFrame title="Alerts">
@@ -97,11 +86,7 @@ export function AdminAlertsPage() {
             <dd>{s.enabled ? 'On' : 'Off: they start when these settings are saved'}</dd>
           </dl>
           <form class="stacked" onSubmit={save} noValidate>
-            {error ? (
-              <div class="error-box" role="alert" id="form-errors" tabIndex={-1}>
-                <strong>Not saved.</strong> {error.message}
-              </div>
-            ) : null}
+            <FormErrors error={error} />
             <fieldset>
               <legend>When an item is due soon</legend>
               <Field id="dueSoonHours" label="Usage units before the threshold" error={errors.dueSoonHours} hint="Hours, landings, km … of the item’s tracking item">

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { IntegrationSettingsDocument, PutIntegrationSettingsDocument } from '../../generated/graphql';
 import { ApiError, errorsByField, gql, useQuery } from '../api';
-import { ErrorBox, Field, Loading } from '../ui';
+import { ErrorBox, Field, Loading, FormErrors, useSubmit } from '../ui';
 import { AdminFrame } from './admin';
 
 /**
@@ -13,34 +13,23 @@ export function AdminIntegrationsPage() {
   const q = useQuery(IntegrationSettingsDocument, {});
   const sms = q.data?.integrationSettings.sms;
   const [values, setValues] = useState({ accountSid: '', from: '', authToken: '' });
-  const [error, setError] = useState<ApiError | null>(null);
+  const { busy, error, setError, submit: submitting } = useSubmit();
   const [status, setStatus] = useState('');
-  const [busy, setBusy] = useState(false);
   useEffect(() => {
     if (q.data) setValues({ accountSid: sms?.accountSid ?? '', from: sms?.from ?? '', authToken: '' });
   }, [q.data]);
   const errors = Object.fromEntries(Object.entries(errorsByField(error ?? undefined)).map(([k, m]) => [k.replace(/^sms\./, ''), m]));
   const set = (k: keyof typeof values) => (e: Event) => setValues({ ...values, [k]: (e.target as HTMLInputElement).value });
 
-  const save = async (e: Event) => {
-    e.preventDefault();
-    setBusy(true);
-    setError(null);
+  const save = submitting(async () => {
     setStatus('');
-    try {
-      const token = values.authToken.trim();
-      await gql(PutIntegrationSettingsDocument, {
-        input: { sms: { provider: 'twilio', accountSid: values.accountSid.trim(), from: values.from.trim(), ...(token ? { authToken: token } : {}) } },
-      });
-      setStatus('SMS settings saved.');
-      q.reload();
-    } catch (err) {
-      setError(err as ApiError);
-      requestAnimationFrame(() => ((document.querySelector('form [aria-invalid="true"]') ?? document.getElementById('form-errors')) as HTMLElement | null)?.focus());
-    } finally {
-      setBusy(false);
-    }
-  };
+    const token = values.authToken.trim();
+    await gql(PutIntegrationSettingsDocument, {
+      input: { sms: { provider: 'twilio', accountSid: values.accountSid.trim(), from: values.from.trim(), ...(token ? { authToken: token } : {}) } },
+    });
+    setStatus('SMS settings saved.');
+    q.reload();
+  }, { stay: true });
 
   const clear = async () => {
     if (!confirm('Remove the SMS provider? Its stored auth token is deleted, and SMS notifications are recorded as skipped until another is set.')) return;
@@ -84,11 +73,7 @@ export function AdminIntegrationsPage() {
             ) : null}
           </dl>
           <form class="stacked" onSubmit={save} noValidate>
-            {error ? (
-              <div class="error-box" role="alert" id="form-errors" tabIndex={-1}>
-                <strong>Not saved.</strong> {error.message}
-              </div>
-            ) : null}
+            <FormErrors error={error} />
             <fieldset>
               <legend>Twilio</legend>
               <Field id="accountSid" label="Account SID" error={errors.accountSid} hint="AC and 32 hexadecimal digits, from the Twilio console">

@@ -1,9 +1,9 @@
 import { useEffect, useState } from 'preact/hooks';
 import { AdminUserDocument, CreateUserDocument, UpdateUserDocument, type UserStatus } from '../../generated/graphql';
-import { ApiError, errorsByField, gql, useQuery } from '../api';
+import { errorsByField, gql, useQuery } from '../api';
 import { useApp } from '../app';
 import { timeZones } from '../format';
-import { Field, ErrorBox, Loading } from '../ui';
+import { Field, ErrorBox, Loading, FormErrors, useSubmit } from '../ui';
 import { AdminFrame } from './admin';
 import { USER_STATUSES } from './admin-users';
 
@@ -26,8 +26,7 @@ export function AdminUserFormPage({ uid }: { uid?: string }) {
   const existing = useQuery(AdminUserDocument, { uid: uid ?? '' }, { skip: !uid });
   const [values, setValues] = useState<Record<string, string>>({ status: 'Active', roles: '' });
   const [loaded, setLoaded] = useState(false);
-  const [error, setError] = useState<ApiError | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, error, submit: submitting } = useSubmit();
   const user = existing.data?.user;
 
   useEffect(() => {
@@ -68,24 +67,15 @@ export function AdminUserFormPage({ uid }: { uid?: string }) {
     return out;
   };
 
-  const submit = async (e: Event) => {
-    e.preventDefault();
-    setBusy(true);
-    setError(null);
-    try {
-      if (uid) {
-        const r = await gql(UpdateUserDocument, { uid, input: input() as never });
-        navigate('/console/admin/users', { flash: r.updateUser.status === 'no_changes' ? 'No changes to save.' : `User ${values.displayName.trim()} updated.` });
-      } else {
-        await gql(CreateUserDocument, { input: input() as never });
-        navigate('/console/admin/users', { flash: `User ${values.displayName.trim()} added.` });
-      }
-    } catch (err) {
-      setError(err as ApiError);
-      setBusy(false);
-      requestAnimationFrame(() => ((document.querySelector('form [aria-invalid="true"]') ?? document.getElementById('form-errors')) as HTMLElement | null)?.focus());
+  const submit = submitting(async () => {
+    if (uid) {
+      const r = await gql(UpdateUserDocument, { uid, input: input() as never });
+      navigate('/console/admin/users', { flash: r.updateUser.status === 'no_changes' ? 'No changes to save.' : `User ${values.displayName.trim()} updated.` });
+    } else {
+      await gql(CreateUserDocument, { input: input() as never });
+      navigate('/console/admin/users', { flash: `User ${values.displayName.trim()} added.` });
     }
-  };
+  });
 
   const title = uid ? `Edit user${user ? ` ${user.displayName}` : ''}` : 'Add a user';
   if (existing.error) return (<AdminFrame title={title}><ErrorBox error={existing.error} /></AdminFrame>);
@@ -99,18 +89,7 @@ export function AdminUserFormPage({ uid }: { uid?: string }) {
         <a href="/console/admin/users">Back to the users</a>
       </p>
       <form class="stacked" onSubmit={submit} noValidate>
-        {error ? (
-          <div class="error-box" role="alert" id="form-errors" tabIndex={-1}>
-            <strong>Not saved.</strong> {error.fieldErrors.length ? `${error.fieldErrors.length === 1 ? 'One field needs' : `${error.fieldErrors.length} fields need`} attention.` : error.message}
-            {unplaced.length ? (
-              <ul>
-                {unplaced.map(([k, m]) => (
-                  <li key={k}>{k ? `${k}: ${m}` : m}</li>
-                ))}
-              </ul>
-            ) : null}
-          </div>
-        ) : null}
+        <FormErrors error={error} unplaced={unplaced} />
         <fieldset>
           <legend>User</legend>
           {uid ? (

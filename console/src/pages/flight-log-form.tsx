@@ -10,7 +10,7 @@ import { ApiError, errorsByField, gql, useQuery } from '../api';
 import { useApp, useSearch } from '../app';
 import { fromZonedLocal, num, toZonedLocal } from '../format';
 import { numberMap, trackingMap } from '../tracking';
-import { ErrorBox, Field, Loading, PageTitle } from '../ui';
+import { ErrorBox, Field, Loading, PageTitle, FormErrors, useSubmit } from '../ui';
 
 const COPILOT_TYPES = ['Co-Pilot', 'ICUS', 'Dual'];
 const TEXT_FIELDS = ['flightNumber', 'startLocation', 'endLocation', 'notes', 'copilot', 'copilotType', 'pilot'] as const;
@@ -31,8 +31,7 @@ export function FlightLogFormPage({ id }: { id?: string }) {
   // the log whose values the form holds: an edit form is shown only once they are the log's, never blank first
   const [loaded, setLoaded] = useState<string | null>(null);
   const [tracking, setTracking] = useState<Values>({});
-  const [error, setError] = useState<ApiError | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, error, setError, submit: submitting } = useSubmit();
 
   const log = existing.data?.flightLog;
   useEffect(() => {
@@ -85,25 +84,15 @@ export function FlightLogFormPage({ id }: { id?: string }) {
     return out;
   };
 
-  const submit = async (e: Event) => {
-    e.preventDefault();
-    setBusy(true);
-    setError(null);
-    try {
-      if (id) {
-        const r = await gql(UpdateFlightLogDocument, { id, input: input() as never });
-        navigate(`/console/aircraft/${encodeURIComponent(values.aircraftId)}`, { flash: r.updateFlightLog.status === 'no_changes' ? 'No changes to save.' : 'Flight log updated.' });
-      } else {
-        await gql(CreateFlightLogDocument, { input: input() as never });
-        navigate(`/console/aircraft/${encodeURIComponent(values.aircraftId)}`, { flash: `Flight logged on ${aircraft?.registration ?? values.aircraftId}.` });
-      }
-    } catch (err) {
-      setError(err as ApiError);
-      setBusy(false);
-      // the first field with a message takes focus (the summary above is announced as an alert)
-      requestAnimationFrame(() => ((document.querySelector('form [aria-invalid="true"]') ?? document.getElementById('form-errors')) as HTMLElement | null)?.focus());
+  const submit = submitting(async () => {
+    if (id) {
+      const r = await gql(UpdateFlightLogDocument, { id, input: input() as never });
+      navigate(`/console/aircraft/${encodeURIComponent(values.aircraftId)}`, { flash: r.updateFlightLog.status === 'no_changes' ? 'No changes to save.' : 'Flight log updated.' });
+    } else {
+      await gql(CreateFlightLogDocument, { input: input() as never });
+      navigate(`/console/aircraft/${encodeURIComponent(values.aircraftId)}`, { flash: `Flight logged on ${aircraft?.registration ?? values.aircraftId}.` });
     }
-  };
+  });
 
   const remove = async () => {
     if (!id || !confirm('Delete this flight log? The aircraft’s totals go down by its values.')) return;
@@ -141,18 +130,7 @@ export function FlightLogFormPage({ id }: { id?: string }) {
     <>
       <PageTitle title={title}>{title}</PageTitle>
       <form class="stacked" onSubmit={submit} noValidate>
-        {error ? (
-          <div class="error-box" role="alert" id="form-errors" tabIndex={-1}>
-            <strong>Not saved.</strong> {error.fieldErrors.length ? `${error.fieldErrors.length === 1 ? 'One field needs' : `${error.fieldErrors.length} fields need`} attention.` : error.message}
-            {unplaced.length ? (
-              <ul>
-                {unplaced.map(([k, m]) => (
-                  <li key={k}>{k ? `${k}: ${m}` : m}</li>
-                ))}
-              </ul>
-            ) : null}
-          </div>
-        ) : null}
+        <FormErrors error={error} unplaced={unplaced} />
         <fieldset>
           <legend>Flight</legend>
           <Field id="aircraftId" label="Aircraft" error={errors.aircraftId ?? errors.aircraftRegistration}>

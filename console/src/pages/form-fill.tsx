@@ -1,10 +1,10 @@
 import { useState } from 'preact/hooks';
 import { FormFillDocument, SubmitFormDocument } from '../../generated/graphql';
-import { ApiError, errorsByField, gql, useQuery } from '../api';
+import { errorsByField, gql, useQuery } from '../api';
 import { useApp } from '../app';
 import { fromZonedLocal } from '../format';
 import { CHECKLIST_DEFAULT, sectionsOf, type FormField } from '../forms-model';
-import { ErrorBox, Loading, PageTitle } from '../ui';
+import { ErrorBox, Loading, PageTitle, FormErrors, useSubmit } from '../ui';
 
 type Raw = Record<string, string | string[] | boolean>;
 interface Choice {
@@ -53,8 +53,7 @@ export function FormFillPage({ id }: { id: string }) {
   const q = useQuery(FormFillDocument, { id });
   const [raw, setRaw] = useState<Raw>({});
   const [submitter, setSubmitter] = useState('');
-  const [error, setError] = useState<ApiError | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, error, submit: submitting } = useSubmit();
   const form = q.data?.form;
   if (!form) {
     return (
@@ -78,29 +77,20 @@ export function FormFillPage({ id }: { id: string }) {
   };
   const set = (name: string, value: string | string[] | boolean) => setRaw((r) => ({ ...r, [name]: value }));
 
-  const submit = async (e: Event) => {
-    e.preventDefault();
-    setBusy(true);
-    setError(null);
-    try {
-      const r = await gql(SubmitFormDocument, {
-        input: {
-          formId: form.uid,
-          answers: collect(fields, raw, timeZone),
-          ...(submitter.trim() ? { submitterName: submitter.trim() } : {}),
-          appBaseUrl: new URL('/console', location.origin).href,
-        },
-      });
-      const fx = r.createFormCompletion.sideEffects;
-      navigate(`/console/completions/${encodeURIComponent(r.createFormCompletion.uid)}`, {
-        flash: `Submitted: ${fx.scheduleItemsCreated} defect${fx.scheduleItemsCreated === 1 ? '' : 's'} raised, ${fx.vehiclesUpdated} vehicle${fx.vehiclesUpdated === 1 ? '' : 's'} updated.`,
-      });
-    } catch (err) {
-      setError(err as ApiError);
-      setBusy(false);
-      requestAnimationFrame(() => ((document.querySelector('form [aria-invalid="true"], form fieldset[aria-invalid="true"] input') ?? document.getElementById('form-errors')) as HTMLElement | null)?.focus());
-    }
-  };
+  const submit = submitting(async () => {
+    const r = await gql(SubmitFormDocument, {
+      input: {
+        formId: form.uid,
+        answers: collect(fields, raw, timeZone),
+        ...(submitter.trim() ? { submitterName: submitter.trim() } : {}),
+        appBaseUrl: new URL('/console', location.origin).href,
+      },
+    });
+    const fx = r.createFormCompletion.sideEffects;
+    navigate(`/console/completions/${encodeURIComponent(r.createFormCompletion.uid)}`, {
+      flash: `Submitted: ${fx.scheduleItemsCreated} defect${fx.scheduleItemsCreated === 1 ? '' : 's'} raised, ${fx.vehiclesUpdated} vehicle${fx.vehiclesUpdated === 1 ? '' : 's'} updated.`,
+    });
+  });
 
   const control = (f: FormField, fid: string, describedBy: string | undefined, invalid: boolean) => {
     const common = { id: fid, name: f.name, 'aria-describedby': describedBy, 'aria-invalid': invalid ? ('true' as const) : undefined };
@@ -215,19 +205,7 @@ export function FormFillPage({ id }: { id: string }) {
         {form.revision !== null && form.revision !== undefined ? `, revision ${form.revision}` : ''}. Times are in {timeZone}.
       </p>
       <form class="stacked fill" onSubmit={submit} noValidate>
-        {error ? (
-          <div class="error-box" role="alert" id="form-errors" tabIndex={-1}>
-            <strong>Not submitted.</strong>{' '}
-            {error.fieldErrors.length ? `${error.fieldErrors.length === 1 ? 'One answer needs' : `${error.fieldErrors.length} answers need`} attention.` : error.message}
-            {unplaced.length ? (
-              <ul>
-                {unplaced.map(([k, m]) => (
-                  <li key={k}>{m}</li>
-                ))}
-              </ul>
-            ) : null}
-          </div>
-        ) : null}
+        <FormErrors error={error} unplaced={unplaced} notDone="Not submitted." fieldWord={['One answer needs', 'answers need']} showKeys={false} />
         {sections.map((s, si) => (
           <fieldset key={si} class="section">
             <legend>{s.name}</legend>
