@@ -1,4 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { createApp, type App } from '../src/app.js';
 import type { Database } from '../src/db/database.js';
 import { importData } from '../src/modules/companies/import.js';
@@ -32,4 +34,15 @@ export function logItems() {
     timeDate: new Date(Date.UTC(2025, 0, 1) + seq++ * 60_000).toISOString(),
     pilot: 'bench-pilot', aircraftId: 'bench-ac', aircraftRegistration: 'VH-BEN', startLocation: 'YSSY', endLocation: 'YSBK', pax: 1, hobbs: 1.2, landings: 1,
   });
+}
+
+/** A node:http server on a free port of 127.0.0.1 (the benchmarks' service and floor sides). */
+export function listen(handler: http.RequestListener): Promise<{ url: string; close: () => Promise<void> }> {
+  const server = http.createServer(handler);
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      resolve({ url: `http://127.0.0.1:${port}`, close: () => new Promise((r) => { server.closeAllConnections(); server.close(() => r()); }) });
+    }),
+  );
 }

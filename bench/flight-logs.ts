@@ -7,13 +7,11 @@
 // Run: npx tsx bench/flight-logs.ts [--iterations N]
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { createServerAdapter } from '@whatwg-node/server';
 import { openDatabase, type Database } from '../src/db/database.js';
-import { benchApp, logItems } from './fixture.js';
+import { benchApp, listen, logItems } from './fixture.js';
 import { floorHandler } from './floor.js';
 import { withTempDatabase } from './pg.js';
 
@@ -25,16 +23,6 @@ if (process.env.NODE_ENV !== 'production') {
 
 const ITER = Number(process.argv[process.argv.indexOf('--iterations') + 1]) || 100;
 const BATCHES = Math.max(5, Math.round(ITER / 10));
-
-function listen(handler: http.RequestListener): Promise<{ url: string; close: () => Promise<void> }> {
-  const server = http.createServer(handler);
-  return new Promise((resolve) =>
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      resolve({ url: `http://127.0.0.1:${port}`, close: () => new Promise((r) => { server.closeAllConnections(); server.close(() => r()); }) });
-    }),
-  );
-}
 
 async function time(n: number, fn: () => Promise<void>): Promise<number> {
   for (let i = 0; i < Math.min(5, n); i++) await fn(); // warm-up

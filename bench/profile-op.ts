@@ -1,6 +1,6 @@
-// Profiles one flight-log operation through the service (in-process app.fetch, no sockets) on PostgreSQL: the
+// Profiles one flight-log operation (or a form completion with an odometer reading and two defects) through the service (in-process app.fetch, no sockets) on PostgreSQL: the
 // timed calls only (after start-up and warm-up), with the V8 profiler, written to FILE.cpuprofile.
-//   NODE_ENV=production npx tsx bench/profile-op.ts [create|batch|list|graphql] [N] [FILE]
+//   NODE_ENV=production npx tsx bench/profile-op.ts [create|batch|list|graphql|completion] [N] [FILE]
 // then `npx tsx bench/top-frames.ts FILE.cpuprofile` names where the time goes (docs/benchmarks.md).
 import fs from 'node:fs';
 import { Session } from 'node:inspector/promises';
@@ -21,7 +21,23 @@ await withTempDatabase('fleetops_prof', async (url) => {
     if (r.status >= 300) throw new Error(`${path} ${r.status} ${await r.text()}`);
     return r.json();
   };
+  // a vehicle and a daily check for the completion (bench/form-completion.ts answers the same form)
+  const vehicle = (await call('POST', '/api/v1/vehicles', { make: 'Toyota', model: 'Hilux', registration: 'PRF-1' })) as { uid: string };
+  const form = (await call('POST', '/api/v1/forms', {
+    name: 'Daily vehicle check', code: 'daily-prof', department: 'Ground ops',
+    sections: [{ name: 'Check', fields: [
+      { name: 'vehicle', label: 'Vehicle', type: 'vehicle', required: true },
+      { name: 'odometer', label: 'Odometer', type: 'odometer', vehicleField: 'vehicle' },
+      { name: 'defects', label: 'Defects', type: 'defect', assetField: 'vehicle' },
+    ] }],
+  })) as { uid: string };
+  let reading = 1000;
   const ops: Record<string, () => Promise<unknown>> = {
+    completion: () =>
+      call('POST', '/api/v1/form-completions', {
+        formId: form.uid,
+        answers: { vehicle: vehicle.uid, odometer: (reading += 7), defects: [{ description: 'Cracked mirror', severity: 'low' }, { description: 'Worn tyre' }] },
+      }),
     create: () => call('POST', '/api/v1/flight-logs', item()),
     batch: () => call('POST', '/api/v1/flight-logs/batch', { items: Array.from({ length: 50 }, item) }),
     list: () => call('GET', '/api/v1/flight-logs?limit=100'),
