@@ -83,7 +83,7 @@ export function createServices(
   assets.setComponents(components);
   const schedule = new ScheduleService(db, assets, users, actorUserId);
   return {
-    ...moduleServices(db),
+    ...moduleServices(db, auditActor),
     loaders,
     aircraft,
     users,
@@ -93,7 +93,7 @@ export function createServices(
     flightLogs: new FlightLogService(db, loaders.aircraft),
     components,
     schedule,
-    alerts: new AlertService(db, schedule, assets),
+    alerts: new AlertService(db, schedule, assets, auditActor),
     deliveries,
     apiKeys: new ApiKeyAdmin(db, auditActor, database && keyDropWatcher(database)),
     viewer: new ViewerService(db, auditActor),

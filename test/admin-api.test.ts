@@ -470,6 +470,41 @@ describe('the audit log', () => {
     expectValidation(await as(admin).get('/audit-log?cursor=nonsense'), '/cursor');
   });
 
+  it('records the integration and alert settings saved: what changed, secrets only as marks; nothing for a refusal or no change', async () => {
+    const settingsLog = async () => (await as(admin).get('/audit-log?entity=settings&limit=500')).body.data as any[];
+    const before = (await settingsLog()).length;
+    const TOKEN = 'f'.repeat(32);
+    const sms = { provider: 'twilio', accountSid: 'AC' + 'a'.repeat(32), from: '+61412345678' };
+    expect((await env.json('PUT', '/api/v1/settings/integrations', { key: admin, body: { sms: { ...sms, authToken: TOKEN } } })).status).toBe(200);
+    let log = await settingsLog();
+    expect(log).toHaveLength(before + 1);
+    expect(log[0]).toMatchObject({ entity: 'settings', entityId: 'integrations', action: 'updated', keyId: adminId, channel: 'rest' });
+    const firstBefore = log[0].changes.sms.before; // another test of this file may have saved SMS settings first
+    expect(log[0].changes.sms.after).toEqual({ ...sms, authToken: firstBefore?.accountSid === sms.accountSid ? expect.stringMatching(/secret/) : '[new secret]' });
+    // the same again (the token left out, kept): no change, no entry; a new sending number and token: both recorded
+    expect((await env.json('PUT', '/api/v1/settings/integrations', { key: admin, body: { sms } })).status).toBe(200);
+    expect(await settingsLog()).toHaveLength(before + 1);
+    const gql = await env.gql(`mutation { putIntegrationSettings(input: {sms: {provider: "twilio", accountSid: "${sms.accountSid}", from: "+61400000000", authToken: "${'e'.repeat(32)}"}}) { sms { from } } }`, undefined, admin);
+    expect(gql.body.errors).toBeUndefined();
+    log = await settingsLog();
+    expect(log[0]).toMatchObject({ entityId: 'integrations', channel: 'graphql', changes: { sms: { before: { ...sms, authToken: '[secret]' }, after: { ...sms, from: '+61400000000', authToken: '[new secret]' } } } });
+    // a refusal changes nothing and records nothing
+    expectValidation(await env.json('PUT', '/api/v1/settings/alerts', { key: admin, body: { dueSoonDays: -1, recipients: [] } }), '/dueSoonDays');
+    expect(await settingsLog()).toHaveLength(before + 2);
+    // alert settings: created, then a changed threshold and a webhook secret kept (the mark stays) or replaced
+    const hook = { url: 'https://hooks.example.com/alerts', secret: 'whsec_' + Buffer.from('k'.repeat(32)).toString('base64') };
+    const put = (body: unknown) => env.json('PUT', '/api/v1/settings/alerts', { key: admin, body });
+    expect((await put({ dueSoonDays: 10, recipients: [{ email: 'ops@example.com' }, hook] })).status).toBe(200);
+    log = await settingsLog();
+    expect(log[0]).toMatchObject({ entityId: 'alerts', changes: { dueSoonDays: { after: 10 }, recipients: { after: [{ email: 'ops@example.com' }, { url: hook.url, secret: expect.stringMatching(/secret\]$/) }] } } });
+    expect((await put({ dueSoonDays: 12, recipients: [{ email: 'ops@example.com' }, { url: hook.url }] })).status).toBe(200);
+    log = await settingsLog();
+    expect(log[0]).toMatchObject({ entityId: 'alerts', action: 'updated', changes: { dueSoonDays: { before: 10, after: 12 } } });
+    expect(Object.keys(log[0].changes), JSON.stringify(log[0].changes)).toEqual(['dueSoonDays']);
+    const text = JSON.stringify(await settingsLog());
+    for (const secret of [TOKEN, 'e'.repeat(32), hook.secret]) expect(text).not.toContain(secret);
+  });
+
   it('never holds key material, and another company sees none of it', async () => {
     const { body } = await as(admin).post('/api-keys', { name: 'secret check' });
     const text = JSON.stringify((await as(admin).get('/audit-log?limit=500')).body);
@@ -479,7 +514,7 @@ describe('the audit log', () => {
     const { key: globexAdmin } = await new ApiKeyService(env.database.prisma).create({ companyId: env.b.id, name: 'g', scope: 'admin' });
     const theirs = (await env.json('GET', '/api/v1/audit-log?limit=500', { key: globexAdmin })).body.data;
     expect(theirs.every((e: any) => !String(e.entityId).startsWith('acme') && e.keyId !== adminId)).toBe(true);
-    // its own import (3 users, 2 aircraft, 1 key) and its admin key
+    // its own import (3 users, 2 aircraft, 1 key) and its admin key: none of acme's settings entries
     expect(theirs.map((e: any) => e.entity).sort()).toEqual(['aircraft', 'aircraft', 'api_key', 'api_key', 'user', 'user', 'user']);
     expect(theirs.filter((e: any) => e.entity !== 'api_key').every((e: any) => e.entityId.startsWith('globex') && e.channel === 'import')).toBe(true);
   });

@@ -33,7 +33,7 @@ import { auditRoutes } from './audit/rest.js';
 import { alertRoutes } from './alerts/rest.js';
 import { AggregationService } from './aggregation/service.js';
 import { SettingsService } from './settings/service.js';
-import { AuditService } from './audit/service.js';
+import { AuditService, type AuditActor } from './audit/service.js';
 
 /**
  * The modules, registered in one place (docs/decisions/0007-defined-once.md, "a new resource"): a module is its
@@ -61,8 +61,8 @@ export const restRoutes: RouteSpec[] = [
 ];
 
 /** The services of a request that need nothing but the company-scoped client. */
-export const moduleServices = (db: ScopedPrisma) => ({
+export const moduleServices = (db: ScopedPrisma, auditActor: () => AuditActor) => ({
   aggregation: new AggregationService(db),
-  settings: new SettingsService(db),
+  settings: new SettingsService(db, auditActor),
   audit: new AuditService(db),
 });

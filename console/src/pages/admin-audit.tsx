@@ -7,10 +7,11 @@ import { ErrorBox, Loading, Pager, TableWrap, usePager } from '../ui';
 import { AdminFrame } from './admin';
 
 const PAGE_SIZE = 25;
-const ENTITIES: { value: AuditEntity; label: string }[] = [
-  { value: 'aircraft', label: 'Aircraft' },
-  { value: 'user', label: 'Users' },
-  { value: 'api_key', label: 'API keys' },
+const ENTITIES: { value: AuditEntity; label: string; one: string }[] = [
+  { value: 'aircraft', label: 'Aircraft', one: 'Aircraft' },
+  { value: 'user', label: 'Users', one: 'User' },
+  { value: 'api_key', label: 'API keys', one: 'API key' },
+  { value: 'settings', label: 'Settings (integrations, alerts)', one: 'Settings' },
 ];
 const ACTIONS: AuditAction[] = ['created', 'updated', 'deleted', 'revoked'];
 
@@ -113,7 +114,7 @@ export function AdminAuditPage() {
                         <td>{dateTime(a.at, timeZone)}</td>
                         <td>{a.action}</td>
                         <td>
-                          {ENTITIES.find((x) => x.value === a.entity)?.label.replace(/s$/, '') ?? a.entity}{' '}
+                          {ENTITIES.find((x) => x.value === a.entity)?.one ?? a.entity}{' '}
                           <a href={withQuery('/console/admin/audit', { entity: a.entity, entityId: a.entityId })}>
                             <code>{a.entityId}</code>
                           </a>

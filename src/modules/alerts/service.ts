@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { Prisma, type WebhookDelivery } from '../../generated/prisma/client.js';
-import type { ScopedCreate, ScopedPrisma } from '../../db/scoped.js';
+import { COMPANY, type ScopedCreate, type ScopedPrisma } from '../../db/scoped.js';
+import { changesBetween, recordAudit, secretMark, type AuditActor } from '../audit/service.js';
 import { afterCursor, toPage } from '../../db/keyset.js';
 import { invalid } from '../../errors.js';
 import { serviceCheck } from '../../graphql/validation.js';
@@ -148,11 +149,20 @@ export interface AlertPayload {
 export const cycleOf = (s: Pick<MaintenanceStatusItem, 'dueAtInterval' | 'calendarDateDue'>) =>
   `${s.dueAtInterval ?? '-'}|${s.calendarDateDue ? s.calendarDateDue.toISOString().slice(0, 10) : '-'}`;
 
+/** Settings as their audit entry records them: each webhook secret only as `[secret]` / `[new secret]`. */
+function audited(s: StoredAlertSettings, old: StoredAlertSettings | null) {
+  const recipients = s.recipients.map((r) =>
+    r.email ? { email: r.email } : r.phone ? { phone: r.phone } : { url: r.url, secret: secretMark(r.secret, old?.recipients.find((o) => o.url === r.url)?.secret) },
+  );
+  return { ...s, recipients };
+}
+
 export class AlertService {
   constructor(
     private readonly db: ScopedPrisma,
     private readonly schedule: ScheduleReader,
     private readonly assets: AssetReader,
+    private readonly actor: () => AuditActor,
   ) {}
 
   async settings(): Promise<AlertSettingsView> {
@@ -162,7 +172,21 @@ export class AlertService {
   /** Replaces the settings (checked by AlertSettingsCheck); a secret left out keeps the one stored for the same url. */
   async putSettings(input: AlertSettingsInput): Promise<AlertSettingsView> {
     const checked = AlertSettingsCheck.parse(input);
-    const old = await alertSettingsOf(this.db);
+    return this.db.$transaction(async (tx) => {
+      // the row locked first: two saves at once are audited in the order they were made
+      await tx.$queryRaw`SELECT id FROM "Company" WHERE id = ${COMPANY} FOR UPDATE`;
+      const old = await alertSettingsOf(tx);
+      const stored = this.merged(checked, old);
+      const data = { alerts: stored as unknown as Prisma.InputJsonValue };
+      await tx.companySettings.upsert({ where: { companyId: tx.companyId }, create: data, update: data });
+      const changes = changesBetween(old && audited(old, old), audited(stored, old), ['dueSoonDays', 'dueSoonHours', 'timezone', 'recipients']);
+      if (Object.keys(changes).length) await recordAudit(tx, this.actor(), { entity: 'settings', entityId: 'alerts', action: old ? 'updated' : 'created', changes });
+      return view(stored);
+    });
+  }
+
+  /** The settings to store: `checked` with each url's secret kept when left out; a recipient listed twice is a 400. */
+  private merged(checked: AlertSettingsInput, old: StoredAlertSettings | null): StoredAlertSettings {
     const recipients: StoredRecipient[] = checked.recipients.map((r) => {
       if (r.email) return { email: r.email };
       if (r.phone) return { phone: r.phone };
@@ -172,10 +196,7 @@ export class AlertService {
     const urls = recipients.map((r) => r.email ?? r.phone ?? r.url);
     const dup = urls.findIndex((u, i) => urls.indexOf(u) !== i);
     if (dup >= 0) invalid('alert settings', [{ path: `/recipients/${dup}`, message: `${urls[dup]} is listed twice` }]);
-    const stored: StoredAlertSettings = { dueSoonDays: checked.dueSoonDays, dueSoonHours: checked.dueSoonHours, timezone: checked.timezone, recipients };
-    const data = { alerts: stored as unknown as Prisma.InputJsonValue };
-    await this.db.companySettings.upsert({ where: { companyId: this.db.companyId }, create: data, update: data });
-    return view(stored);
+    return { dueSoonDays: checked.dueSoonDays, dueSoonHours: checked.dueSoonHours, timezone: checked.timezone, recipients };
   }
 
   async deliveries(filter: AlertDeliveryFilter = {}): Promise<AlertDeliveryPage> {

@@ -23,7 +23,7 @@ export const AuditEntryType = builder.prismaObject('AuditEntry', {
     userId: t.exposeString('userId', { nullable: true, description: 'The acting user: the key\u2019s user or the company\u2019s default actor (null for the CLI and import files)', extensions: REST_NULLABLE }),
     channel: t.exposeString('channel', { description: 'rest, graphql, mcp, cli or import' }),
     entity: t.field({ type: AuditEntityEnum, resolve: (e) => AuditEntitySchema.parse(e.entity) }),
-    entityId: t.exposeString('entityId', { description: 'The aircraft uid, user uid or API key id' }),
+    entityId: t.exposeString('entityId', { description: 'The aircraft uid, user uid, API key id, or `integrations` / `alerts` for the settings' }),
     action: t.field({ type: AuditActionEnum, resolve: (e) => AuditActionSchema.parse(e.action) }),
     changes: t.field({ type: 'JSON', extensions: jsonOf(ChangesSchema), resolve: (e) => e.changes ?? {} }),
   }),

@@ -11,11 +11,12 @@ export type { AuditEntry };
 
 /**
  * The audit log (docs/contract/gaps.md §12, docs/api-notes.md "Administration"): who changed what and when, for
- * every management write (aircraft, users) and every API key event, written by the service that makes the change,
+ * every management write (aircraft, users, the company's integration and alert settings) and every API key event,
+ * written by the service that makes the change,
  * in its transaction (a change without its entry, or an entry without its change, cannot be committed). Key
  * material is never recorded: an API key's entry names its id, prefix, name, scope and user.
  */
-export const AUDIT_ENTITIES = ['aircraft', 'user', 'api_key'] as const;
+export const AUDIT_ENTITIES = ['aircraft', 'user', 'api_key', 'settings'] as const;
 export type AuditEntity = (typeof AUDIT_ENTITIES)[number];
 export const AUDIT_ACTIONS = ['created', 'updated', 'deleted', 'revoked'] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
@@ -53,6 +54,15 @@ export function changesBetween(before: object | null, after: object | null, fiel
   return out;
 }
 
+/**
+ * A secret as an audit entry shows it (secrets are never recorded): `[secret]` while it is the one stored before,
+ * `[new secret]` once it is another; null when there is none.
+ */
+export function secretMark(value: string | undefined | null, before: string | undefined | null): string | null {
+  if (!value) return null;
+  return value === before ? '[secret]' : '[new secret]';
+}
+
 /** Writes one entry, in the transaction `tx` of the change it records. */
 export async function recordAudit(
   tx: ScopedPrisma,
@@ -77,7 +87,7 @@ export async function recordAudit(
 export const AuditFilterSchema = z
   .object({
     entity: AuditEntitySchema.optional().describe('Only entries about this kind of record'),
-    entityId: z.string().min(1).max(200).optional().describe('Only entries about this record (aircraft uid, user uid or API key id)'),
+    entityId: z.string().min(1).max(200).optional().describe('Only entries about this record (aircraft uid, user uid, API key id, or `integrations` / `alerts` for the settings)'),
     action: AuditActionSchema.optional().describe('Only entries of this action'),
     keyId: z.string().min(1).max(200).optional().describe('Only changes made with this API key'),
     limit: LimitParam.optional().describe('Page size, 1 to 500 (default 100)'),

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { Prisma } from '../../generated/prisma/client.js';
-import type { ScopedPrisma } from '../../db/scoped.js';
+import { COMPANY, type ScopedPrisma } from '../../db/scoped.js';
+import { changesBetween, recordAudit, secretMark, type AuditActor } from '../audit/service.js';
 import { invalid } from '../../errors.js';
 import { serviceCheck } from '../../graphql/validation.js';
 
@@ -77,8 +78,15 @@ export async function smsProviderOf(db: ScopedPrisma): Promise<StoredSms | null>
   return storedSms(row?.sms);
 }
 
+/** The SMS provider as its audit entry records it: the token only as `[secret]` / `[new secret]`. */
+const audited = (s: StoredSms | null, old: StoredSms | null) =>
+  s ? { provider: s.provider, accountSid: s.accountSid, from: s.from, authToken: secretMark(s.authToken, old?.authToken) } : null;
+
 export class SettingsService {
-  constructor(private readonly db: ScopedPrisma) {}
+  constructor(
+    private readonly db: ScopedPrisma,
+    private readonly actor: () => AuditActor,
+  ) {}
 
   async integrations(): Promise<IntegrationSettings> {
     return view(await smsProviderOf(this.db));
@@ -87,16 +95,22 @@ export class SettingsService {
   /** Replaces the settings (`input` checked by IntegrationSettingsCheck); a token left out keeps the stored one. */
   async putIntegrations(input: IntegrationSettingsInput): Promise<IntegrationSettings> {
     const checked = IntegrationSettingsCheck.parse(input);
-    let sms: StoredSms | null = null;
-    if (checked.sms) {
-      const { authToken, ...rest } = checked.sms;
-      const old = await smsProviderOf(this.db);
-      const token = authToken ?? (old && old.accountSid === rest.accountSid ? old.authToken : undefined);
-      if (!token) invalid('integration settings', [{ path: '/sms/authToken', message: 'authToken is required (none is stored for this accountSid)' }]);
-      sms = { ...rest, authToken: token };
-    }
-    const data = { sms: sms ?? Prisma.DbNull };
-    await this.db.companySettings.upsert({ where: { companyId: this.db.companyId }, create: data, update: data });
-    return view(sms);
+    return this.db.$transaction(async (tx) => {
+      // the row locked first: two saves at once are audited in the order they were made
+      await tx.$queryRaw`SELECT id FROM "Company" WHERE id = ${COMPANY} FOR UPDATE`;
+      const old = await smsProviderOf(tx);
+      let sms: StoredSms | null = null;
+      if (checked.sms) {
+        const { authToken, ...rest } = checked.sms;
+        const token = authToken ?? (old && old.accountSid === rest.accountSid ? old.authToken : undefined);
+        if (!token) invalid('integration settings', [{ path: '/sms/authToken', message: 'authToken is required (none is stored for this accountSid)' }]);
+        sms = { ...rest, authToken: token };
+      }
+      const data = { sms: sms ?? Prisma.DbNull };
+      await tx.companySettings.upsert({ where: { companyId: tx.companyId }, create: data, update: data });
+      const changes = changesBetween({ sms: audited(old, old) }, { sms: audited(sms, old) }, ['sms']);
+      if (Object.keys(changes).length) await recordAudit(tx, this.actor(), { entity: 'settings', entityId: 'integrations', action: 'updated', changes });
+      return view(sms);
+    });
   }
 }
