@@ -8,7 +8,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ApiKeyService, hashKey } from '../src/auth/keys.js';
 import { keyDropWatcher } from '../src/auth/key-drops.js';
-import type { Database } from '../src/db/database.js';
+import { openDatabase, type Database } from '../src/db/database.js';
 import { createTestEnv, flightLogBody, openTestDatabase, onPostgres, type TestEnv } from './helpers.js';
 import { expectProblem, expectValidation } from './assertions.js';
 
@@ -584,7 +584,8 @@ describe('revocation in every process', () => {
     // (a fresh copy of the modules: caches of its own) on a second pool and listener that hears of key changes
     // 300 ms late, as a busy process would; the revoke answers only once every listening process has said it dropped
     // the key (src/auth/key-drops.ts), so even then its next request is a 401
-    const database = onPostgres ? await openTestDatabase() : env.database;
+    // (its DATABASE_URL names the connections itself, as an operator's may: the listener is still counted)
+    const database = onPostgres ? await openDatabase({ databaseUrl: `${process.env.TEST_DATABASE_URL}?application_name=another-server` }) : env.database;
     let other: { fetch(r: Request): Promise<Response> | Response; close(): Promise<void> };
     if (database.listen) {
       const listen = database.listen.bind(database);
