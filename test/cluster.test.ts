@@ -305,6 +305,9 @@ describe.skipIf(!pgUrl || !redisUrl)('three server processes on one PostgreSQL a
     return true;
   }
 
+  /** What the processes logged at warn or error level (LOG_LEVEL=warn), for a failure's message. */
+  const warnings = () => JSON.stringify(nodes.map((n) => ({ [n.name]: n.output().split('\n').filter(Boolean).slice(-15) })));
+
   /**
    * Waits until every delivery of the form and every alert delivery is recorded delivered (and the alerts the items'
    * positions call for are raised), then checks the receiver saw each id exactly once (or, for `allowRepeat`, once
@@ -335,7 +338,7 @@ describe.skipIf(!pgUrl || !redisUrl)('three server processes on one PostgreSQL a
       const n = receiver.ids.get(id) ?? 0;
       if (!allowRepeat.has(id)) {
         const seen = receiver.arrivals.map((a, i) => ({ ...a, i })).filter((a) => a.id === id);
-        expect(n, `webhook-id ${id} arrived exactly once (arrivals: ${JSON.stringify(seen)} of ${receiver.arrivals.length}; held: ${JSON.stringify(receiver.held.filter((h) => h.id === id))})`).toBe(1);
+        expect(n, `webhook-id ${id} arrived exactly once (arrivals: ${JSON.stringify(seen)} of ${receiver.arrivals.length}; held: ${JSON.stringify(receiver.held.filter((h) => h.id === id))}; the processes' warnings: ${warnings()})`).toBe(1);
       } else {
         expect(n, `webhook-id ${id} arrived once or, sent again after the kill, twice`).toBeGreaterThanOrEqual(1);
         expect(n, `webhook-id ${id} arrived once or, sent again after the kill, twice`).toBeLessThanOrEqual(2);

@@ -1,6 +1,6 @@
 import { oneLine } from '../../lib/text.js';
 import { escapeHtml, SMS_MAX, type EmailMessage } from '../webhooks/send.js';
-import type { AlertPayload } from './service.js';
+import { AlertPayloadSchema, type AlertPayload } from './stored.js';
 
 /**
  * What a maintenance alert says by email and SMS (docs/notifications.md "Maintenance alerts"), from its outbox
@@ -31,7 +31,7 @@ export function alertSubject(p: AlertPayload): string {
 }
 
 export function alertEmail(raw: Record<string, unknown>): EmailMessage {
-  const p = raw as unknown as AlertPayload;
+  const p = AlertPayloadSchema.parse(raw);
   const v = (x: unknown) => oneLine(String(x ?? ''));
   const h = (x: unknown) => escapeHtml(v(x));
   const rows: [string, string][] = [
@@ -58,7 +58,7 @@ export function alertEmail(raw: Record<string, unknown>): EmailMessage {
 }
 
 export function alertSms(raw: Record<string, unknown>): string {
-  const p = raw as unknown as AlertPayload;
+  const p = AlertPayloadSchema.parse(raw);
   const text = `Fleet Ops: ${alertSubject(p)}. ${remainingText(p)}${p.dueAt ? ` (due ${oneLine(p.dueAt)})` : ''}.`;
   const chars = Array.from(text);
   return chars.length <= SMS_MAX ? text : chars.slice(0, SMS_MAX - 1).join('') + '\u2026';

@@ -15,9 +15,9 @@ import { PhoneSchema } from '../settings/service.js';
 import type { AssetReader, AssetType } from '../assets/live.js';
 import type { ScheduleReader } from '../schedule/read-model.js';
 import { CHANNELS, DELIVERY_STATUSES } from '../webhooks/service.js';
-import { ALERT_DEFAULTS, alertSettingsOf, type StoredAlertSettings, type StoredRecipient } from './stored.js';
+import { ALERT_DEFAULTS, ALERT_EVENTS, ALERT_STATUSES, alertSettingsOf, type AlertEvent, type AlertPayload, type StoredAlertSettings, type StoredRecipient } from './stored.js';
 
-export { ALERT_BACKOFF_MINUTES, ALERT_MAX_ATTEMPTS, alertSettingsOf } from './stored.js';
+export { ALERT_BACKOFF_MINUTES, ALERT_EVENTS, ALERT_MAX_ATTEMPTS, ALERT_STATUSES, AlertPayloadSchema, alertSettingsOf, type AlertEvent, type AlertPayload } from './stored.js';
 
 /**
  * Maintenance alerts (docs/contract/gaps.md §14; docs/notifications.md "Maintenance alerts"): a company's alert
@@ -28,10 +28,6 @@ export { ALERT_BACKOFF_MINUTES, ALERT_MAX_ATTEMPTS, alertSettingsOf } from './st
  * are outbox rows written in the same transaction and sent by the delivery dispatcher (src/modules/webhooks/dispatcher.ts),
  * which retries a failed alert delivery with backoff (ALERT_BACKOFF_MINUTES).
  */
-export const ALERT_EVENTS = ['maintenance.due_soon', 'maintenance.overdue'] as const;
-export type AlertEvent = (typeof ALERT_EVENTS)[number];
-/** What an item's payload says it is: due soon, due (a threshold reached exactly, or due today) or overdue. */
-export const ALERT_STATUSES = ['due_soon', 'due', 'overdue'] as const;
 
 const MAX_RECIPIENTS = 20;
 
@@ -129,22 +125,6 @@ export interface AlertDeliveryPage {
 }
 
 /** The payload of an alert (gaps §14), as webhooks receive it and emails and SMS say it. */
-export interface AlertPayload {
-  event: AlertEvent;
-  alertId: string;
-  itemUid: string;
-  title: string;
-  asset: { type: string; uid: string; name: string };
-  remaining: { hours?: number; days?: number };
-  /** the calendar due date (YYYY-MM-DD), when the item has one */
-  dueAt?: string;
-  /** the usage threshold and what it counts, when the item has one */
-  dueAtValue?: number;
-  trackingItem?: string;
-  status: (typeof ALERT_STATUSES)[number];
-  raisedAt: string;
-}
-
 /** The thresholds an item is judged against: a completion or an edit that moves them starts a new cycle (new alerts). */
 export const cycleOf = (s: Pick<MaintenanceStatusItem, 'dueAtInterval' | 'calendarDateDue'>) =>
   `${s.dueAtInterval ?? '-'}|${s.calendarDateDue ? s.calendarDateDue.toISOString().slice(0, 10) : '-'}`;
@@ -177,7 +157,7 @@ export class AlertService {
       await tx.$queryRaw`SELECT id FROM "Company" WHERE id = ${COMPANY} FOR UPDATE`;
       const old = await alertSettingsOf(tx);
       const stored = this.merged(checked, old);
-      const data = { alerts: stored as unknown as Prisma.InputJsonValue };
+      const data = { alerts: stored };
       await tx.companySettings.upsert({ where: { companyId: tx.companyId }, create: data, update: data });
       const changes = changesBetween(old && audited(old, old), audited(stored, old), ['dueSoonDays', 'dueSoonHours', 'timezone', 'recipients']);
       if (Object.keys(changes).length) await recordAudit(tx, this.actor(), { entity: 'settings', entityId: 'alerts', action: old ? 'updated' : 'created', changes });
@@ -250,18 +230,19 @@ export class AlertService {
     const rows = wanted.map(({ s, event, notified }) => {
       const uid = newUid('al');
       const payload = alertPayload(uid, event, s, names.get(`${s.relatedToType}\u0000${s.relatedTo}`) ?? s.relatedTo, raisedAt);
-      return { uid, scheduleItemId: s.scheduleItemUid, event, cycle: cycleOf(s), notified, payload: payload as unknown as Prisma.InputJsonValue };
+      return { uid, scheduleItemId: s.scheduleItemUid, event, cycle: cycleOf(s), notified, payload };
     });
     return this.db.$transaction(async (tx) => {
       // another process may have raised some of them since the read above: the unique key keeps the first
-      const inserted = await tx.maintenanceAlert.createManyAndReturn({ data: rows, skipDuplicates: true, select: { uid: true, notified: true, payload: true } });
+      const inserted = await tx.maintenanceAlert.createManyAndReturn({ data: rows, skipDuplicates: true, select: { uid: true, notified: true } });
+      const payloads = new Map(rows.map((r) => [r.uid, r.payload]));
       const outbox: ScopedCreate<'WebhookDelivery'>[] = [];
       for (const a of inserted.filter((a) => a.notified)) {
         for (const r of settings.recipients) {
           const channel = r.email ? 'email' : r.phone ? 'sms' : 'webhook';
           const target = r.email ?? r.phone ?? r.url!;
           const uid = newUid('dl');
-          outbox.push({ uid, alertId: a.uid, channel, target, messageId: uid, payload: a.payload as Prisma.InputJsonValue });
+          outbox.push({ uid, alertId: a.uid, channel, target, messageId: uid, payload: payloads.get(a.uid)! });
         }
       }
       if (outbox.length) await tx.webhookDelivery.createMany({ data: outbox });

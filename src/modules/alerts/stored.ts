@@ -1,29 +1,59 @@
+import { z } from 'zod';
 import type { ScopedPrisma } from '../../db/scoped.js';
 import { isTimeZone } from '../schedule/rules.js';
 
 /**
  * Maintenance alert settings as the database holds them, and the retry schedule of alert deliveries: what the
- * delivery dispatcher needs of alerts (./service.ts has the rest; kept apart so the dispatcher does not import it).
+ * delivery dispatcher needs of alerts, and what an alert's deliveries carry (./service.ts has the rest; kept apart so the dispatcher does not import it).
  */
 /** Minutes before each retry of a failed alert delivery: attempt 2 after 1 minute ... attempt 6 after 60 (gaps §14). */
 export const ALERT_BACKOFF_MINUTES = [1, 5, 15, 30, 60] as const;
 export const ALERT_MAX_ATTEMPTS = ALERT_BACKOFF_MINUTES.length + 1;
 
+export const ALERT_EVENTS = ['maintenance.due_soon', 'maintenance.overdue'] as const;
+export type AlertEvent = (typeof ALERT_EVENTS)[number];
+/** What an item's payload says it is: due soon, due (a threshold reached exactly, or due today) or overdue. */
+export const ALERT_STATUSES = ['due_soon', 'due', 'overdue'] as const;
+
+/**
+ * What an alert's deliveries carry (the outbox payload, and the webhook body's `data`): defined once, as the schema
+ * the dispatcher reads it back with (./messages.ts), so the stored JSON and the messages cannot drift apart.
+ */
+export const AlertPayloadSchema = z.object({
+  event: z.enum(ALERT_EVENTS),
+  alertId: z.string(),
+  itemUid: z.string(),
+  title: z.string(),
+  asset: z.object({ type: z.string(), uid: z.string(), name: z.string() }),
+  remaining: z.object({ hours: z.number().optional(), days: z.number().optional() }),
+  /** the calendar due date (YYYY-MM-DD), when the item has one */
+  dueAt: z.string().optional(),
+  /** the usage threshold and what it counts, when the item has one */
+  dueAtValue: z.number().optional(),
+  trackingItem: z.string().optional(),
+  status: z.enum(ALERT_STATUSES),
+  raisedAt: z.string(),
+});
+export type AlertPayload = z.infer<typeof AlertPayloadSchema>;
+
 export const ALERT_DEFAULTS = { dueSoonDays: 14, dueSoonHours: 10, timezone: 'UTC' } as const;
 
-/** A recipient as stored: the secret included (it leaves the database only as a signature). */
-export interface StoredRecipient {
+/**
+ * A recipient as stored: the secret included (it leaves the database only as a signature). Types, not interfaces,
+ * so that they are taken as Prisma's JSON without a cast (an interface does not match an index signature).
+ */
+export type StoredRecipient = {
   email?: string;
   phone?: string;
   url?: string;
   secret?: string;
-}
-export interface StoredAlertSettings {
+};
+export type StoredAlertSettings = {
   dueSoonDays: number;
   dueSoonHours: number;
   timezone: string;
   recipients: StoredRecipient[];
-}
+};
 const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
 
 /** The stored settings, or null when the company never saved any. */

@@ -66,6 +66,9 @@ const CLAIM_LEASE_MS = 5 * 60_000;
 /** The first key of the dispatcher's advisory locks (`pg_try_advisory_lock(DELIVERY_LOCK, row)`): "fodl". */
 export const DELIVERY_LOCK = 0x666f646c;
 /** The second key: 32 bits of the row's md5, as SQL computes it (a collision only makes a row look alive longer). */
+/** How many times an outcome is written before the row is given up to be sent again (about 3 s of pauses). */
+const RECORD_TRIES = 5;
+
 const ROW_LOCK_KEY = `('x' || substr(md5(d."companyId" || '/' || d.uid), 1, 8))::bit(32)::int`;
 
 export function createDispatcher(opts: DispatcherOptions) {
@@ -137,6 +140,45 @@ export function createDispatcher(opts: DispatcherOptions) {
     return Array.isArray(hooks) ? hooks.find((w) => w.url === row.target)?.secret : undefined;
   }
 
+  /**
+   * Records an attempt's outcome (and, for a failed alert delivery, its next attempt). The message was sent: a
+   * transient database error here (a busy pool, a dropped connection) is retried while this process still holds the
+   * row, since a row left `sending` is claimed and sent again by the next dispatcher (the receiver would get it twice).
+   */
+  async function recordOutcome(row: ClaimedRow, result: AttemptResult): Promise<void> {
+    // the next attempt's uid is chosen once: a try that committed but lost its answer is found by it (P2002)
+    const next = newUid('dl');
+    for (let tries = 1; ; tries++) {
+      try {
+        await recordOnce(row, result, next);
+        return;
+      } catch (e) {
+        if (tries > 1 && (e as { code?: unknown }).code === 'P2002') return;
+        if (tries >= RECORD_TRIES) throw e;
+        opts.logger.warn({ err: e, delivery: row.uid, tries }, 'recording a delivery outcome failed; trying again');
+        await new Promise((resolve) => setTimeout(resolve, 100 * 2 ** tries));
+      }
+    }
+  }
+
+  async function recordOnce(row: ClaimedRow, result: AttemptResult, next: string): Promise<void> {
+    const db = scopedPrisma(prisma, row.companyId);
+    const outcome = { status: result.status, statusCode: result.statusCode ?? null, durationMs: result.durationMs, error: result.error?.slice(0, 1000) ?? null, attemptedAt: new Date() };
+    const recorded = (tx: typeof db = db) => tx.webhookDelivery.updateMany({ where: { uid: row.uid }, data: outcome });
+    const retry = row.alertId !== null && result.status === 'failed' && row.attempt < ALERT_MAX_ATTEMPTS;
+    if (retry) {
+      const at = new Date(now().getTime() + ALERT_BACKOFF_MINUTES[row.attempt - 1] * 60_000);
+      await db.$transaction(async (tx) => {
+        await recorded(tx);
+        await tx.webhookDelivery.create({
+          data: { uid: next, alertId: row.alertId, channel: row.channel, target: row.target, messageId: row.messageId, payload: row.payload as Prisma.InputJsonValue, resendOf: row.uid, attempt: row.attempt + 1, nextAttemptAt: at },
+        });
+      });
+    } else {
+      await recorded();
+    }
+  }
+
   async function attempt(row: ClaimedRow): Promise<void> {
     let result: AttemptResult;
     try {
@@ -155,22 +197,7 @@ export function createDispatcher(opts: DispatcherOptions) {
       result = { status: 'failed', durationMs: 0, error: (e as Error).message };
     }
     try {
-      const db = scopedPrisma(prisma, row.companyId);
-      const outcome = { status: result.status, statusCode: result.statusCode ?? null, durationMs: result.durationMs, error: result.error?.slice(0, 1000) ?? null, attemptedAt: new Date() };
-      const recorded = (tx: typeof db = db) => tx.webhookDelivery.updateMany({ where: { uid: row.uid }, data: outcome });
-      const retry = row.alertId !== null && result.status === 'failed' && row.attempt < ALERT_MAX_ATTEMPTS;
-      if (retry) {
-        const next = newUid('dl');
-        const at = new Date(now().getTime() + ALERT_BACKOFF_MINUTES[row.attempt - 1] * 60_000);
-        await db.$transaction(async (tx) => {
-          await recorded(tx);
-          await tx.webhookDelivery.create({
-            data: { uid: next, alertId: row.alertId, channel: row.channel, target: row.target, messageId: row.messageId, payload: row.payload as Prisma.InputJsonValue, resendOf: row.uid, attempt: row.attempt + 1, nextAttemptAt: at },
-          });
-        });
-      } else {
-        await recorded();
-      }
+      await recordOutcome(row, result);
     } finally {
       // recorded (committed): the row is no longer anyone's to re-claim, so its lock goes (unless the connection it
       // was taken on is gone, and the lock with it). Not recorded (the database failed): the lock goes too, so the
