@@ -424,6 +424,45 @@ describe('the outbox survives the process', () => {
     }
   });
 
+  it.skipIf(!onPostgres)('PostgreSQL: a pending row whose lock a dying claimer still holds is not sent, stays claimed, and is sent once after', async () => {
+    // A process killed inside its claim statement: the claim rolled back (the row is pending) but its session lock on
+    // the row lasts until PostgreSQL notices the connection is gone. A dispatcher that claims the row then does not
+    // get the lock: it must neither send it nor put it back to pending (a reset can undo another dispatcher's claim
+    // made in between, and the row is sent twice: seen in CI)
+    const env = await createTestEnv({ dispatch: false, isolated: true, config: { webhookAllowPrivate: true } });
+    const dying = (await openSameDatabase(env)).database;
+    let dyingOpen = true;
+    let a: ReturnType<typeof createDispatcher> | undefined;
+    try {
+      const formId = await setup(env, [{ url: rx.url('/ok/claimer-died-mid-claim') }]);
+      await submit(env, formId);
+      const locked = await dying.session!.query<{ ok: boolean }>(
+        `SELECT pg_try_advisory_lock($1::int, ('x' || substr(md5("companyId" || '/' || uid), 1, 8))::bit(32)::int) AS ok FROM "WebhookDelivery" WHERE "formId" = $2`,
+        [DELIVERY_LOCK, formId],
+      );
+      expect(locked).toEqual([{ ok: true }]);
+      const control = await setup(env, [{ url: rx.url('/ok/control-mid-claim') }]);
+      await submit(env, control);
+      a = createDispatcher({ logger: pino({ level: 'silent' }), allowPrivate: true, timeoutMs: 5000, mailFrom: 'x@y', pollMs: 20, database: env.database });
+      await until(() => rx.hits.find((h) => h.path === '/ok/control-mid-claim'), 'the control delivery');
+      await a.idle();
+      expect(rx.hits.filter((h) => h.path === '/ok/claimer-died-mid-claim')).toEqual([]);
+      const raw = await env.database.sql.query<{ status: string }>(`SELECT status FROM "WebhookDelivery" WHERE "formId" = $1`, [formId]);
+      expect(raw.map((r) => r.status), 'claimed, not put back to pending').toEqual(['sending']);
+      dyingOpen = false;
+      await dying.close();
+      await until(() => rx.hits.find((h) => h.path === '/ok/claimer-died-mid-claim'), 'the row, sent once its lock went');
+      await a.idle();
+      await new Promise((r) => setTimeout(r, 100)); // a few more polls: nothing is sent again
+      expect(rx.hits.filter((h) => h.path === '/ok/claimer-died-mid-claim')).toHaveLength(1);
+      expect((await deliveries(env, formId))[0].status).toBe('delivered');
+    } finally {
+      await a?.stop();
+      if (dyingOpen) await dying.close();
+      await env.close();
+    }
+  });
+
   it.skipIf(!onPostgres)('PostgreSQL: a claim whose process lives is left alone; once that process is gone it is sent at once (no lease)', async () => {
     const env = await createTestEnv({ dispatch: false, isolated: true, config: { webhookAllowPrivate: true } });
     const owner = (await openSameDatabase(env)).database; // the process that claimed the row: its own connection holds the row's lock

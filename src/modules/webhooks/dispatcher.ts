@@ -107,16 +107,9 @@ export function createDispatcher(opts: DispatcherOptions) {
       for (const r of rows) r.generation = session.generation;
       // A row whose lock another session holds is not sent: that session is a process that died in the middle of its
       // own claim of the row (its transaction rolled back, its session lock not yet released) or, rarely, a
-      // collision of keys. Sent without the lock, the row would look abandoned to every other dispatcher as soon
-      // as that session ends, and be sent twice. It goes back to pending, for a later round.
-      const unlocked = rows.filter((r) => !r.locked);
-      if (unlocked.length) {
-        await session.query(
-          `UPDATE "WebhookDelivery" SET status = 'pending', "claimedAt" = NULL
-           WHERE ("companyId", uid) IN (SELECT * FROM unnest($1::text[], $2::text[])) AND status = 'sending'`,
-          [unlocked.map((r) => r.companyId), unlocked.map((r) => r.uid)],
-        );
-      }
+      // collision of keys. It stays `sending`: once that lock goes, the row is abandoned to every dispatcher and the
+      // next poll claims it. (Setting it back to `pending` here raced with that: another dispatcher could claim it
+      // in between, and the reset undid its claim, so the row was sent twice.)
       return rows.filter((r) => r.locked);
     }
     const lease = Math.max(CLAIM_LEASE_MS, 3 * opts.timeoutMs);
