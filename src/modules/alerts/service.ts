@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { Prisma, type WebhookDelivery } from '../../generated/prisma/client.js';
-import { COMPANY, type ScopedCreate, type ScopedPrisma } from '../../db/scoped.js';
-import { changesBetween, recordAudit, secretMark, type AuditActor } from '../audit/service.js';
+import type { ScopedCreate, ScopedPrisma } from '../../db/scoped.js';
+import { secretMark, type AuditActor } from '../audit/service.js';
+import { saveCompanySettings } from '../settings/save.js';
 import { afterCursor, toPage } from '../../db/keyset.js';
 import { invalid } from '../../errors.js';
 import { serviceCheck } from '../../graphql/validation.js';
@@ -152,17 +153,16 @@ export class AlertService {
   /** Replaces the settings (checked by AlertSettingsCheck); a secret left out keeps the one stored for the same url. */
   async putSettings(input: AlertSettingsInput): Promise<AlertSettingsView> {
     const checked = AlertSettingsCheck.parse(input);
-    return this.db.$transaction(async (tx) => {
-      // the row locked first: two saves at once are audited in the order they were made
-      await tx.$queryRaw`SELECT id FROM "Company" WHERE id = ${COMPANY} FOR UPDATE`;
-      const old = await alertSettingsOf(tx);
-      const stored = this.merged(checked, old);
-      const data = { alerts: stored };
-      await tx.companySettings.upsert({ where: { companyId: tx.companyId }, create: data, update: data });
-      const changes = changesBetween(old && audited(old, old), audited(stored, old), ['dueSoonDays', 'dueSoonHours', 'timezone', 'recipients']);
-      if (Object.keys(changes).length) await recordAudit(tx, this.actor(), { entity: 'settings', entityId: 'alerts', action: old ? 'updated' : 'created', changes });
-      return view(stored);
+    const stored = await saveCompanySettings(this.db, this.actor(), {
+      entityId: 'alerts',
+      read: alertSettingsOf,
+      next: (old) => this.merged(checked, old),
+      data: (value) => ({ alerts: value }),
+      audited: (value, old) => value && audited(value, old),
+      fields: ['dueSoonDays', 'dueSoonHours', 'timezone', 'recipients'],
+      firstIsCreated: true,
     });
+    return view(stored);
   }
 
   /** The settings to store: `checked` with each url's secret kept when left out; a recipient listed twice is a 400. */

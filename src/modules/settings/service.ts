@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { Prisma } from '../../generated/prisma/client.js';
-import { COMPANY, type ScopedPrisma } from '../../db/scoped.js';
-import { changesBetween, recordAudit, secretMark, type AuditActor } from '../audit/service.js';
+import type { ScopedPrisma } from '../../db/scoped.js';
+import { secretMark, type AuditActor } from '../audit/service.js';
+import { saveCompanySettings } from './save.js';
 import { invalid } from '../../errors.js';
 import { serviceCheck } from '../../graphql/validation.js';
 
@@ -95,22 +96,20 @@ export class SettingsService {
   /** Replaces the settings (`input` checked by IntegrationSettingsCheck); a token left out keeps the stored one. */
   async putIntegrations(input: IntegrationSettingsInput): Promise<IntegrationSettings> {
     const checked = IntegrationSettingsCheck.parse(input);
-    return this.db.$transaction(async (tx) => {
-      // the row locked first: two saves at once are audited in the order they were made
-      await tx.$queryRaw`SELECT id FROM "Company" WHERE id = ${COMPANY} FOR UPDATE`;
-      const old = await smsProviderOf(tx);
-      let sms: StoredSms | null = null;
-      if (checked.sms) {
+    const sms = await saveCompanySettings(this.db, this.actor(), {
+      entityId: 'integrations',
+      read: smsProviderOf,
+      next: (old): StoredSms | null => {
+        if (!checked.sms) return null;
         const { authToken, ...rest } = checked.sms;
         const token = authToken ?? (old && old.accountSid === rest.accountSid ? old.authToken : undefined);
         if (!token) invalid('integration settings', [{ path: '/sms/authToken', message: 'authToken is required (none is stored for this accountSid)' }]);
-        sms = { ...rest, authToken: token };
-      }
-      const data = { sms: sms ?? Prisma.DbNull };
-      await tx.companySettings.upsert({ where: { companyId: tx.companyId }, create: data, update: data });
-      const changes = changesBetween({ sms: audited(old, old) }, { sms: audited(sms, old) }, ['sms']);
-      if (Object.keys(changes).length) await recordAudit(tx, this.actor(), { entity: 'settings', entityId: 'integrations', action: 'updated', changes });
-      return view(sms);
+        return { ...rest, authToken: token };
+      },
+      data: (value) => ({ sms: value ?? Prisma.DbNull }),
+      audited: (value, old) => ({ sms: audited(value, old) }),
+      fields: ['sms'],
     });
+    return view(sms);
   }
 }
