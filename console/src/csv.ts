@@ -59,7 +59,7 @@ export interface ParsedCsv {
 export function parseLogsCsv(textIn: string, aircraft: AircraftMeta[]): ParsedCsv {
   let records: { record: Record<string, string>; info: { lines: number } }[];
   try {
-    records = parse(textIn, { columns: true, bom: true, skip_empty_lines: true, info: true, relax_column_count: false }) as never;
+    records = parse(textIn, { columns: true, bom: true, skip_empty_lines: true, info: true, relax_column_count: false });
   } catch (e) {
     throw new Error(`This is not a valid CSV file: ${(e as Error).message}`);
   }

@@ -89,7 +89,8 @@ export function browserTimeZone(): string {
 }
 
 export function timeZones(): string[] {
-  const all = (Intl as unknown as { supportedValuesOf?: (k: string) => string[] }).supportedValuesOf?.('timeZone') ?? [];
+  // browsers without Intl.supportedValuesOf (before 2022) get the short list
+  const all = typeof Intl.supportedValuesOf === 'function' ? Intl.supportedValuesOf('timeZone') : [];
   return all.includes('UTC') ? all : ['UTC', ...all];
 }
 

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
-import { AdminAircraftDocument, CreateAircraftDocument, DeleteAircraftDocument, UpdateAircraftDocument } from '../../generated/graphql';
-import { ApiError, errorsByField, gql, useQuery } from '../api';
+import { AdminAircraftDocument, CreateAircraftDocument, type CreateAircraftInput, DeleteAircraftDocument, UpdateAircraftDocument, type UpdateAircraftInput } from '../../generated/graphql';
+import { ApiError, asTyped, errorsByField, gql, useQuery } from '../api';
 import { useApp } from '../app';
 import { num } from '../format';
 import { numberMap, trackingMap, type TrackingMap } from '../tracking';
@@ -117,10 +117,10 @@ export function AdminAircraftFormPage({ id }: { id?: string }) {
 
   const submit = submitting(async () => {
     if (id) {
-      const r = await gql(UpdateAircraftDocument, { id, input: input() as never });
+      const r = await gql(UpdateAircraftDocument, { id, input: asTyped<UpdateAircraftInput>(input()) });
       navigate('/console/admin/aircraft', { flash: r.updateAircraft.status === 'no_changes' ? 'No changes to save.' : `Aircraft ${values.registration} updated.` });
     } else {
-      await gql(CreateAircraftDocument, { input: input() as never });
+      await gql(CreateAircraftDocument, { input: asTyped<CreateAircraftInput>(input()) });
       navigate('/console/admin/aircraft', { flash: `Aircraft ${values.registration.trim()} added.` });
     }
   });

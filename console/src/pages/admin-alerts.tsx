@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { AlertDeliveriesDocument, AlertSettingsDocument, PutAlertSettingsDocument, ResendDeliveryDocument, type AlertSettingsPartsFragment } from '../../generated/graphql';
-import { ApiError, errorsByField, gql, useQuery } from '../api';
+import { ApiError, asTyped, errorsByField, gql, useQuery } from '../api';
 import { setDueSoon } from '../status';
 import { ErrorBox, Field, Loading, TableWrap, FormErrors, useSubmit } from '../ui';
 import { AdminFrame } from './admin';
@@ -48,7 +48,7 @@ export function AdminAlertsPage() {
   }, [q.data]);
   const errors = errorsByField(error ?? undefined);
   const setRow = (i: number, change: Partial<Row>) => setRows(rows.map((r, j) => (j === i ? { ...r, ...change } : r)));
-  const number = (v: string) => (v.trim() === '' || !Number.isFinite(Number(v)) ? (v as unknown as number) : Number(v));
+  const number = (v: string) => (v.trim() === '' || !Number.isFinite(Number(v)) ? asTyped<number>(v) : Number(v));
 
   const save = submitting(async () => {
     setStatus('');

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
-import { AdminUserDocument, CreateUserDocument, UpdateUserDocument, type UserStatus } from '../../generated/graphql';
-import { errorsByField, gql, useQuery } from '../api';
+import { AdminUserDocument, CreateUserDocument, type CreateUserInput, UpdateUserDocument, type UpdateUserInput, type UserStatus } from '../../generated/graphql';
+import { asTyped, errorsByField, gql, useQuery } from '../api';
 import { useApp } from '../app';
 import { timeZones } from '../format';
 import { Field, ErrorBox, Loading, FormErrors, useSubmit } from '../ui';
@@ -69,10 +69,10 @@ export function AdminUserFormPage({ uid }: { uid?: string }) {
 
   const submit = submitting(async () => {
     if (uid) {
-      const r = await gql(UpdateUserDocument, { uid, input: input() as never });
+      const r = await gql(UpdateUserDocument, { uid, input: asTyped<UpdateUserInput>(input()) });
       navigate('/console/admin/users', { flash: r.updateUser.status === 'no_changes' ? 'No changes to save.' : `User ${values.displayName.trim()} updated.` });
     } else {
-      await gql(CreateUserDocument, { input: input() as never });
+      await gql(CreateUserDocument, { input: asTyped<CreateUserInput>(input()) });
       navigate('/console/admin/users', { flash: `User ${values.displayName.trim()} added.` });
     }
   });

@@ -5,8 +5,10 @@ import {
   FlightLogChoicesDocument,
   FlightLogDocument,
   UpdateFlightLogDocument,
+  type CreateFlightLogInput,
+  type UpdateFlightLogInput,
 } from '../../generated/graphql';
-import { ApiError, errorsByField, gql, useQuery } from '../api';
+import { ApiError, asTyped, errorsByField, gql, useQuery } from '../api';
 import { useApp, useSearch } from '../app';
 import { fromZonedLocal, num, toZonedLocal } from '../format';
 import { numberMap, trackingMap } from '../tracking';
@@ -86,10 +88,10 @@ export function FlightLogFormPage({ id }: { id?: string }) {
 
   const submit = submitting(async () => {
     if (id) {
-      const r = await gql(UpdateFlightLogDocument, { id, input: input() as never });
+      const r = await gql(UpdateFlightLogDocument, { id, input: asTyped<UpdateFlightLogInput>(input()) });
       navigate(`/console/aircraft/${encodeURIComponent(values.aircraftId)}`, { flash: r.updateFlightLog.status === 'no_changes' ? 'No changes to save.' : 'Flight log updated.' });
     } else {
-      await gql(CreateFlightLogDocument, { input: input() as never });
+      await gql(CreateFlightLogDocument, { input: asTyped<CreateFlightLogInput>(input()) });
       navigate(`/console/aircraft/${encodeURIComponent(values.aircraftId)}`, { flash: `Flight logged on ${aircraft?.registration ?? values.aircraftId}.` });
     }
   });
