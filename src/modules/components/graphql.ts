@@ -7,6 +7,7 @@ import { REST_HIDDEN, REST_NULLABLE, jsonOf } from '../../rest/representation.js
 import type { CounterBinding } from './counters.js';
 import type { AssetRef, CounterView, InheritableSource, InheritableSources } from './read-model.js';
 import {
+  ComponentChildrenArgsSchema,
   ComponentFilterSchema,
   ComponentStateSchema,
   CounterBasisSchema,
@@ -78,6 +79,9 @@ export const ComponentCounterType = builder.objectRef<CounterView>('ComponentCou
 
 const COUNTER_ROW = { ancestorUids: true, counters: true } as const;
 
+// declared first: a component's children are a page of components
+export const ComponentListType = builder.objectRef<ComponentList>('ComponentList');
+
 export const ComponentType = builder.prismaObject('Component', {
   description: 'A serialised part with usage counters, fitted to an aircraft, a vehicle or another component.',
   // the parent's kind and uid are read with every component: `parent` and `parentComponent` follow them
@@ -131,11 +135,12 @@ export const ComponentType = builder.prismaObject('Component', {
     }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
-    children: t.prismaField({
-      type: ['Component'],
-      description: 'Components fitted directly to this one',
+    children: t.field({
+      type: ComponentListType,
+      description: 'Components fitted directly to this one, a page at a time (the order and cursor of `components`)',
+      args: argsFromSchema(t, 'ComponentChildrenArgs', ComponentChildrenArgsSchema, 'component'),
       extensions: REST_HIDDEN,
-      resolve: (query, c, _a, ctx) => ctx.services.components.children(c.uid, query),
+      resolve: (c, args, ctx, info) => ctx.services.components.children(c.uid, stripNulls(args), queryFromInfo({ context: ctx, info, path: ['data'] })),
     }),
     parentComponent: t.prismaField({
       type: 'Component',
@@ -147,7 +152,7 @@ export const ComponentType = builder.prismaObject('Component', {
   }),
 });
 
-export const ComponentListType = builder.objectRef<ComponentList>('ComponentList').implement({
+ComponentListType.implement({
   fields: (t) => ({
     data: t.field({ type: [ComponentType], resolve: (l) => l.data }),
     ...pageFields(t),

@@ -1,9 +1,9 @@
 import DataLoader from 'dataloader';
 import type { Component, Prisma } from '../../generated/prisma/client.js';
 import { withKeys, type RowQuery } from '../../db/selection.js';
-import { orderOf, readPage, type Page } from '../../db/keyset.js';
+import { LIST_DEFAULT, orderOf, pageByKeys, readPage, type Page } from '../../db/keyset.js';
 import { uidLoader } from '../../db/loaders.js';
-import type { ScopedPrisma } from '../../db/scoped.js';
+import { COMPANY, type ScopedPrisma } from '../../db/scoped.js';
 import { NotFoundError, ValidationError, type FieldError } from '../../errors.js';
 import { AircraftService, createAircraftLoader } from '../aircraft/service.js';
 import { VehicleService, createVehicleLoader } from '../vehicles/service.js';
@@ -24,7 +24,7 @@ import {
   type Readings,
   type TreeNode,
 } from './counters.js';
-import { COMPONENT_ORDER, type ComponentFilter } from './schema.js';
+import { COMPONENT_ORDER, type ComponentChildrenArgs, type ComponentFilter } from './schema.js';
 
 /**
  * Components as every channel reads them (docs/api-notes.md "Components"): counter values are recomputed on every
@@ -231,7 +231,7 @@ export class ComponentReader implements ComponentLiveSource {
   private readingLoader!: DataLoader<CounterRow, Readings, string>;
   /** Per selection (a request's `query`): the rows it asks for with the same selection are read in one query. */
   private rowLoaders!: Map<string, DataLoader<string, Component | null>>;
-  private childLoaders!: Map<string, DataLoader<string, Component[]>>;
+  private childLoaders!: Map<string, DataLoader<string, ComponentList>>;
 
   constructor(
     protected readonly db: ScopedPrisma,
@@ -286,18 +286,32 @@ export class ComponentReader implements ComponentLiveSource {
     return loader.load(uid);
   }
 
-  /** Components fitted directly to this component (not deleted): one query per selection for all the parents asked. */
-  children(uid: string, query?: RowQuery): Promise<Component[]> {
-    const key = JSON.stringify(query?.select ?? null);
+  /**
+   * A page of the components fitted directly to this component (not deleted), in the list's order. Without a cursor,
+   * the first pages of all the parents a request asks for are read together: the uids of each parent's first
+   * `limit + 1` children in one statement (a window per parent), then those rows with the request's selection.
+   * With a cursor, that parent's page alone.
+   */
+  children(uid: string, page: ComponentChildrenArgs = {}, query?: RowQuery): Promise<ComponentList> {
+    const select = withKeys(query, [...COMPONENT_ORDER, 'parentUid'])?.select;
+    const where: Prisma.ComponentWhereInput = { parentKind: 'component', parentUid: uid, status: { not: 'deleted' } };
+    if (page.cursor) return readPage(page, COMPONENT_ORDER, 'component', where, (q) => this.db.component.findMany({ ...q, select }) as Promise<Component[]>);
+    const limit = page.limit ?? LIST_DEFAULT;
+    const key = `${limit} ${JSON.stringify(select ?? null)}`;
     let loader = this.childLoaders.get(key);
     if (!loader) {
       loader = new DataLoader(async (parents) => {
-        const rows = await this.db.component.findMany({
-          select: withKeys(query, ['parentUid'])?.select,
-          where: { parentKind: 'component', parentUid: { in: [...parents] }, status: { not: 'deleted' } },
-          orderBy: ORDER,
-        });
-        return parents.map((p) => rows.filter((r) => r.parentUid === p));
+        const firsts = await this.db.$queryRaw<{ uid: string }[]>`
+          SELECT uid FROM (
+            SELECT uid, row_number() OVER (PARTITION BY "parentUid" ORDER BY name, "serialNumber", uid) AS n
+            FROM "Component"
+            WHERE "companyId" = ${COMPANY} AND "parentKind" = 'component' AND "parentUid" = ANY(${[...parents]}::text[])
+              AND status <> 'deleted'
+          ) c WHERE n <= ${limit + 1}`;
+        const rows = firsts.length
+          ? ((await this.db.component.findMany({ select, where: { uid: { in: firsts.map((f) => f.uid) } }, orderBy: ORDER })) as Component[])
+          : [];
+        return parents.map((p) => pageByKeys(rows.filter((r) => r.parentUid === p), limit, COMPONENT_ORDER));
       });
       this.childLoaders.set(key, loader);
     }

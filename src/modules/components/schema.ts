@@ -182,6 +182,9 @@ export const ComponentFilterSchema = z.object({
   ...pageArgs(COMPONENT_ORDER),
 });
 export type ComponentFilter = z.output<typeof ComponentFilterSchema>;
+/** A component's children, a page at a time (gaps.md §17: GraphQL list fields take `limit` and `cursor` too). */
+export const ComponentChildrenArgsSchema = z.object({ ...pageArgs(COMPONENT_ORDER) });
+export type ComponentChildrenArgs = z.output<typeof ComponentChildrenArgsSchema>;
 
 
 /** Parent fields get their own message: they change only through install and remove, never through a body. */
