@@ -378,7 +378,7 @@ describe('batched reads', () => {
     return statements;
   }
   const TREE = `{ components(type: "Engine") { count data { name totals parent { name } rootAsset { name }
-      children { data { name totals parentComponent { name } children { data { name totals parent { name } } } } } } } }`;
+      childrenPage { data { name totals parentComponent { name } children { name totals parent { name } } } } } } }`;
 
   it('a list costs the same statements for 3 or 12 three-level trees, on REST and GraphQL', async () => {
     await trees(3);
@@ -394,8 +394,8 @@ describe('batched reads', () => {
       const r = await env.gql(TREE);
       expect(r.body.data.components.count).toBe(12);
       for (const e of r.body.data.components.data) {
-        expect(e.children.data[0].children.data[0].parent.name).toBe('Module');
-        expect(e.children.data[0].parentComponent.name).toBe('Engine');
+        expect(e.childrenPage.data[0].children[0].parent.name).toBe('Module');
+        expect(e.childrenPage.data[0].parentComponent.name).toBe('Engine');
       }
     });
     expect(restLarge).toBe(restSmall);

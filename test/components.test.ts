@@ -643,7 +643,8 @@ describe('GraphQL', () => {
     const r = await env.gql(
       `query($id: ID!) { component(id: $id) { name totals rootAsset { type uid name }
           counters { key value binding { parentType parentUid sourceKey sourcePrecision } }
-          children { count nextCursor data { name parentComponent { name } counters { key value binding { parentType sourceKey } } } } } }`,
+          childrenPage { count nextCursor data { name parentComponent { name } counters { key value binding { parentType sourceKey } } } }
+          children { name } } }`,
       { id: engine },
     );
     expect(r.body.errors).toBeUndefined();
@@ -651,14 +652,15 @@ describe('GraphQL', () => {
     expect(c.name).toBe('GQL engine');
     expect(c.rootAsset).toEqual({ type: 'aircraft', uid: 'acme-ac-1', name: 'VH-ACM' });
     expect(c.counters).toEqual([{ key: 'hours', value: 10, binding: { parentType: 'aircraft', parentUid: 'acme-ac-1', sourceKey: 'hobbs', sourcePrecision: 1 } }]);
-    expect(c.children).toEqual({
+    expect(c.children).toEqual([{ name: 'GQL module' }]); // the deprecated list, the first 1,000
+    expect(c.childrenPage).toEqual({
       count: 1,
       nextCursor: null,
       data: [{ name: 'GQL module', parentComponent: { name: 'GQL engine' }, counters: [{ key: 'hours', value: 2, binding: { parentType: 'component', sourceKey: 'hours' } }] }],
     });
   });
 
-  it('children are a bounded page (gaps §17): limit and cursor walk every child once, in the list order, for each parent', async () => {
+  it('childrenPage is a bounded page (gaps §17): limit and cursor walk every child once, in the list order, for each parent', async () => {
     const parents = [await create(part({ name: 'Gearbox A', canHaveChildren: true })), await create(part({ name: 'Gearbox B', canHaveChildren: true }))];
     const fitted: Record<string, string[]> = {};
     for (const [p, n] of [[parents[0], 5], [parents[1], 3]] as const) {
@@ -671,33 +673,33 @@ describe('GraphQL', () => {
     }
     // both parents' first pages in one request, each bounded by the limit
     const first = await env.gql(
-      `query($a: ID!, $b: ID!) { a: component(id: $a) { children(limit: 2) { count nextCursor data { uid name serialNumber } } }
-        b: component(id: $b) { children(limit: 2) { count nextCursor data { uid } } } }`,
+      `query($a: ID!, $b: ID!) { a: component(id: $a) { childrenPage(limit: 2) { count nextCursor data { uid name serialNumber } } }
+        b: component(id: $b) { childrenPage(limit: 2) { count nextCursor data { uid } } } }`,
       { a: parents[0], b: parents[1] },
     );
     expect(first.body.errors).toBeUndefined();
-    expect(first.body.data.a.children.count).toBe(2);
-    expect(first.body.data.b.children.count).toBe(2);
-    expect(first.body.data.a.children.nextCursor).toEqual(expect.any(String));
+    expect(first.body.data.a.childrenPage.count).toBe(2);
+    expect(first.body.data.b.childrenPage.count).toBe(2);
+    expect(first.body.data.a.childrenPage.nextCursor).toEqual(expect.any(String));
     // walking A's cursor returns each child once, in name, serial number, uid order
-    const seen = [...first.body.data.a.children.data];
-    let cursor: string | null = first.body.data.a.children.nextCursor;
+    const seen = [...first.body.data.a.childrenPage.data];
+    let cursor: string | null = first.body.data.a.childrenPage.nextCursor;
     while (cursor) {
-      const r = await env.gql(`query($a: ID!, $c: String) { component(id: $a) { children(limit: 2, cursor: $c) { nextCursor data { uid name serialNumber } } } }`, { a: parents[0], c: cursor });
+      const r = await env.gql(`query($a: ID!, $c: String) { component(id: $a) { childrenPage(limit: 2, cursor: $c) { nextCursor data { uid name serialNumber } } } }`, { a: parents[0], c: cursor });
       expect(r.body.errors).toBeUndefined();
-      seen.push(...r.body.data.component.children.data);
-      cursor = r.body.data.component.children.nextCursor;
+      seen.push(...r.body.data.component.childrenPage.data);
+      cursor = r.body.data.component.childrenPage.nextCursor;
     }
     expect(seen.map((c: { uid: string }) => c.uid).sort()).toEqual([...fitted[parents[0]]].sort());
     const order = [...seen].sort((x: { name: string; serialNumber: string }, y: { name: string; serialNumber: string }) => (x.name === y.name ? (x.serialNumber < y.serialNumber ? -1 : 1) : x.name < y.name ? -1 : 1));
     expect(seen).toEqual(order);
     // without a limit: all of B's (at most 1,000), no cursor
-    const all = await env.gql(`query($b: ID!) { component(id: $b) { children { count nextCursor } } }`, { b: parents[1] });
-    expect(all.body.data.component.children).toEqual({ count: 3, nextCursor: null });
+    const all = await env.gql(`query($b: ID!) { component(id: $b) { childrenPage { count nextCursor } } }`, { b: parents[1] });
+    expect(all.body.data.component.childrenPage).toEqual({ count: 3, nextCursor: null });
     // a limit out of range and a cursor this service did not issue are refused like the list's
-    const bad = await env.gql(`query($b: ID!) { component(id: $b) { children(limit: 0) { count } } }`, { b: parents[1] });
+    const bad = await env.gql(`query($b: ID!) { component(id: $b) { childrenPage(limit: 0) { count } } }`, { b: parents[1] });
     expect(bad.body.errors?.[0].extensions.code).toBe('VALIDATION_ERROR');
-    const badCursor = await env.gql(`query($b: ID!) { component(id: $b) { children(cursor: "nope") { count } } }`, { b: parents[1] });
+    const badCursor = await env.gql(`query($b: ID!) { component(id: $b) { childrenPage(cursor: "nope") { count } } }`, { b: parents[1] });
     expect(badCursor.body.errors?.[0].extensions.code).toBe('VALIDATION_ERROR');
   });
 

@@ -135,12 +135,19 @@ export const ComponentType = builder.prismaObject('Component', {
     }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
-    children: t.field({
+    childrenPage: t.field({
       type: ComponentListType,
       description: 'Components fitted directly to this one, a page at a time (the order and cursor of `components`)',
       args: argsFromSchema(t, 'ComponentChildrenArgs', ComponentChildrenArgsSchema, 'component'),
       extensions: REST_HIDDEN,
       resolve: (c, args, ctx, info) => ctx.services.components.children(c.uid, stripNulls(args), queryFromInfo({ context: ctx, info, path: ['data'] })),
+    }),
+    children: t.prismaField({
+      type: ['Component'],
+      description: 'Components fitted directly to this one: the first 1,000 (childCount says how many there are)',
+      deprecationReason: 'Bounded to the first 1,000 (gaps §17); childrenPage pages through all of them',
+      extensions: REST_HIDDEN,
+      resolve: async (query, c, _a, ctx) => (await ctx.services.components.children(c.uid, {}, query)).data,
     }),
     parentComponent: t.prismaField({
       type: 'Component',
