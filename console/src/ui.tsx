@@ -204,3 +204,21 @@ export function FormErrors({
     </div>
   );
 }
+
+/**
+ * A select's options: the empty choice first (`none`: "All aircraft", "Not given", ...), then one per item, its
+ * value `value(item)` (the item itself for strings) and its text `label(item)` (else the value).
+ */
+export function Options<T>({ none, items, value, label }: { none: string; items: readonly T[]; value?: (item: T) => string; label?: (item: T) => ComponentChildren }) {
+  const valueOf = value ?? ((item: T) => String(item));
+  return (
+    <>
+      <option value="">{none}</option>
+      {items.map((item) => (
+        <option key={valueOf(item)} value={valueOf(item)}>
+          {label ? label(item) : valueOf(item)}
+        </option>
+      ))}
+    </>
+  );
+}

@@ -3,7 +3,7 @@ import { AuditLogDocument, type AuditAction, type AuditEntity } from '../../gene
 import { useQuery } from '../api';
 import { useApp, useSearch, withQuery } from '../app';
 import { dateTime } from '../format';
-import { ErrorBox, Loading, Pager, TableWrap, usePager } from '../ui';
+import { ErrorBox, Loading, Options, Pager, TableWrap, usePager } from '../ui';
 import { AdminFrame } from './admin';
 
 const PAGE_SIZE = 25;
@@ -61,12 +61,7 @@ export function AdminAuditPage() {
         <div class="field">
           <label for="a-entity">Record kind</label>
           <select id="a-entity" value={draft.entity} onChange={set('entity')}>
-            <option value="">All kinds</option>
-            {ENTITIES.map((x) => (
-              <option key={x.value} value={x.value}>
-                {x.label}
-              </option>
-            ))}
+            <Options none="All kinds" items={ENTITIES} value={(x) => x.value} label={(x) => x.label} />
           </select>
         </div>
         <div class="field">
@@ -76,12 +71,7 @@ export function AdminAuditPage() {
         <div class="field">
           <label for="a-action">Action</label>
           <select id="a-action" value={draft.action} onChange={set('action')}>
-            <option value="">All actions</option>
-            {ACTIONS.map((a) => (
-              <option key={a} value={a}>
-                {a}
-              </option>
-            ))}
+            <Options none="All actions" items={ACTIONS} />
           </select>
         </div>
         <div class="field buttons">

@@ -3,7 +3,7 @@ import { AdminApiKeysDocument, CreateApiKeyDocument, RevokeApiKeyDocument, type 
 import { ApiError, errorsByField, gql, useQuery } from '../api';
 import { useApp } from '../app';
 import { dateTime } from '../format';
-import { ErrorBox, Field, Loading, TableWrap } from '../ui';
+import { ErrorBox, Field, Loading, Options, TableWrap } from '../ui';
 import { AdminFrame } from './admin';
 
 const SCOPES: { value: ApiKeyScope; label: string }[] = [
@@ -103,12 +103,7 @@ export function AdminKeysPage() {
             <Field id="key-user" label="Acts as user" error={errors.userId} hint="Optional: by default the company’s owner">
               {(p) => (
                 <select {...p} value={form.userId} onChange={(e) => setForm({ ...form, userId: (e.target as HTMLSelectElement).value })}>
-                  <option value="">Company owner</option>
-                  {users.map((u) => (
-                    <option key={u.uid} value={u.uid}>
-                      {u.displayName}
-                    </option>
-                  ))}
+                  <Options none="Company owner" items={users} value={(u) => u.uid} label={(u) => u.displayName} />
                 </select>
               )}
             </Field>

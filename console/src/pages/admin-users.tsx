@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { AdminUsersDocument, type UserStatus } from '../../generated/graphql';
 import { useQuery } from '../api';
-import { ErrorBox, Loading, TableWrap } from '../ui';
+import { ErrorBox, Loading, Options, TableWrap } from '../ui';
 import { AdminFrame } from './admin';
 
 export const USER_STATUSES: UserStatus[] = ['Active', 'Pending', 'Inactive'];
@@ -22,12 +22,7 @@ export function AdminUsersPage() {
         <div class="field">
           <label for="u-status">Status</label>
           <select id="u-status" value={status} onChange={(e) => setStatus((e.target as HTMLSelectElement).value as UserStatus | '')}>
-            <option value="">All users</option>
-            {USER_STATUSES.map((s) => (
-              <option key={s} value={s}>
-                {s}
-              </option>
-            ))}
+            <Options none="All users" items={USER_STATUSES} />
           </select>
         </div>
       </form>

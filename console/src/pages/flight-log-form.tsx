@@ -12,7 +12,7 @@ import { ApiError, asTyped, errorsByField, gql, useQuery } from '../api';
 import { useApp, useSearch } from '../app';
 import { fromZonedLocal, num, toZonedLocal } from '../format';
 import { numberMap, trackingMap } from '../tracking';
-import { ErrorBox, Field, Loading, PageTitle, FormErrors, useSubmit } from '../ui';
+import { ErrorBox, Field, FormErrors, Loading, Options, PageTitle, useSubmit } from '../ui';
 
 const COPILOT_TYPES = ['Co-Pilot', 'ICUS', 'Dual'];
 const TEXT_FIELDS = ['flightNumber', 'startLocation', 'endLocation', 'notes', 'copilot', 'copilotType', 'pilot'] as const;
@@ -154,12 +154,7 @@ export function FlightLogFormPage({ id }: { id?: string }) {
           <Field id="pilot" label="Pilot" error={errors.pilot}>
             {(p) => (
               <select {...p} value={values.pilot ?? ''} onChange={set('pilot')}>
-                <option value="">Choose the pilot</option>
-                {users.map((u) => (
-                  <option key={u.uid} value={u.uid}>
-                    {u.displayName}
-                  </option>
-                ))}
+                <Options none="Choose the pilot" items={users} value={(u) => u.uid} label={(u) => u.displayName} />
                 {values.pilot && !users.some((u) => u.uid === values.pilot) ? <option value={values.pilot}>{values.pilot}</option> : null}
               </select>
             )}
@@ -168,12 +163,7 @@ export function FlightLogFormPage({ id }: { id?: string }) {
             <Field id="copilot" label="Co-pilot" error={errors.copilot}>
               {(p) => (
                 <select {...p} value={values.copilot ?? ''} onChange={set('copilot')}>
-                  <option value="">None</option>
-                  {users.map((u) => (
-                    <option key={u.uid} value={u.uid}>
-                      {u.displayName}
-                    </option>
-                  ))}
+                  <Options none="None" items={users} value={(u) => u.uid} label={(u) => u.displayName} />
                   {values.copilot && !users.some((u) => u.uid === values.copilot) ? <option value={values.copilot}>{values.copilot}</option> : null}
                 </select>
               )}
@@ -181,12 +171,7 @@ export function FlightLogFormPage({ id }: { id?: string }) {
             <Field id="copilotType" label="Co-pilot role" error={errors.copilotType}>
               {(p) => (
                 <select {...p} value={values.copilotType ?? ''} onChange={set('copilotType')}>
-                  <option value="">Not given</option>
-                  {COPILOT_TYPES.map((t) => (
-                    <option key={t} value={t}>
-                      {t}
-                    </option>
-                  ))}
+                  <Options none="Not given" items={COPILOT_TYPES} />
                 </select>
               )}
             </Field>

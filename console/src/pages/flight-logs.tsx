@@ -4,7 +4,7 @@ import { ApiError, gql, useQuery } from '../api';
 import { useApp, useSearch, withQuery } from '../app';
 import { exportColumns, logsToCsv } from '../csv';
 import { fromZonedLocal } from '../format';
-import { download, ErrorBox, Loading, PageTitle, Pager, usePager } from '../ui';
+import { download, ErrorBox, Loading, Options, Pager, PageTitle, usePager } from '../ui';
 import { FlightLogTable } from './flight-log-table';
 
 const PAGE_SIZE = 25;
@@ -101,23 +101,13 @@ export function FlightLogsPage() {
         <div class="field">
           <label for="f-aircraft">Aircraft</label>
           <select id="f-aircraft" name="aircraftId" value={draft.aircraftId} onChange={set('aircraftId')}>
-            <option value="">All aircraft</option>
-            {aircraft.map((a) => (
-              <option key={a.uid} value={a.uid}>
-                {a.registration}
-              </option>
-            ))}
+            <Options none="All aircraft" items={aircraft} value={(a) => a.uid} label={(a) => a.registration} />
           </select>
         </div>
         <div class="field">
           <label for="f-pilot">Pilot</label>
           <select id="f-pilot" name="pilotId" value={draft.pilotId} onChange={set('pilotId')}>
-            <option value="">All pilots</option>
-            {users.map((u) => (
-              <option key={u.uid} value={u.uid}>
-                {u.displayName}
-              </option>
-            ))}
+            <Options none="All pilots" items={users} value={(u) => u.uid} label={(u) => u.displayName} />
           </select>
         </div>
         <div class="field">

@@ -4,7 +4,7 @@ import { errorsByField, gql, useQuery } from '../api';
 import { useApp } from '../app';
 import { fromZonedLocal } from '../format';
 import { CHECKLIST_DEFAULT, sectionsOf, type FormField } from '../forms-model';
-import { ErrorBox, Loading, PageTitle, FormErrors, useSubmit } from '../ui';
+import { ErrorBox, FormErrors, Loading, Options, PageTitle, useSubmit } from '../ui';
 
 type Raw = Record<string, string | string[] | boolean>;
 interface Choice {
@@ -139,12 +139,7 @@ export function FormFillPage({ id }: { id: string }) {
       case 'select':
         return (
           <select {...common} value={str} onChange={onInput}>
-            <option value="">Choose…</option>
-            {(f.options ?? []).map((o) => (
-              <option key={o} value={o}>
-                {o}
-              </option>
-            ))}
+            <Options none="Choose…" items={f.options ?? []} />
           </select>
         );
       case 'aircraft':
@@ -152,12 +147,7 @@ export function FormFillPage({ id }: { id: string }) {
       case 'user':
         return (
           <select {...common} value={str} onChange={onInput}>
-            <option value="">Choose…</option>
-            {choices[f.type].map((c) => (
-              <option key={c.uid} value={c.uid}>
-                {c.label}
-              </option>
-            ))}
+            <Options none="Choose…" items={choices[f.type]} value={(c) => c.uid} label={(c) => c.label} />
           </select>
         );
       case 'date':
@@ -182,12 +172,7 @@ export function FormFillPage({ id }: { id: string }) {
               Severity
             </label>
             <select id={`${fid}-severity`} value={String(raw[`${f.name}__severity`] ?? '')} onChange={(e) => set(`${f.name}__severity`, (e.target as HTMLSelectElement).value)}>
-              <option value="">Not given</option>
-              {['low', 'medium', 'high', 'critical'].map((s) => (
-                <option key={s} value={s}>
-                  {s}
-                </option>
-              ))}
+              <Options none="Not given" items={['low', 'medium', 'high', 'critical']} />
             </select>
           </>
         );
