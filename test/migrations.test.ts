@@ -9,16 +9,14 @@ import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { type Database, openDatabase } from '../src/db/database.js';
 import { applyMigrations, readMigrations } from '../src/db/migrate.js';
-import { diffSql, isEmptyDiff, schemaEngineVersion } from '../src/db/schema-engine.js';
+import { type DatabaseSource, diffSql, ENGINE_APPLICATION_NAME, isEmptyDiff, schemaEngineVersion } from '../src/db/schema-engine.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const schema = { kind: 'schema', text: fs.readFileSync(path.join(ROOT, 'prisma/schema.prisma'), 'utf8') } as const;
 const TIMEOUT = 60_000;
 
-/** Applies every migration to an empty database, then diffs it against the schema. */
-async function checkNoDrift(db: Database): Promise<void> {
-  const database = { kind: 'database', adapterFactory: db.adapterFactory } as const;
-
+/** Applies every migration to an empty database, then diffs it (reached as `database`) against the schema. */
+async function checkNoDrift(db: Database, database: DatabaseSource): Promise<void> {
   // The check can fail: an empty database is far from the schema.
   const fromEmpty = await diffSql(database, schema);
   expect(isEmptyDiff(fromEmpty)).toBe(false);
@@ -63,7 +61,7 @@ describe('migrations', () => {
   it('build prisma/schema.prisma on PGlite (no drift)', async () => {
     const db = await openDatabase({ dataDir: 'memory://', migrate: false });
     try {
-      await checkNoDrift(db);
+      await checkNoDrift(db, { kind: 'database', adapterFactory: db.adapterFactory });
     } finally {
       await db.close();
     }
@@ -81,7 +79,17 @@ describe('migrations', () => {
         url.pathname = `/${name}`;
         const db = await openDatabase({ databaseUrl: url.toString(), dataDir: 'memory://', migrate: false });
         try {
-          await checkNoDrift(db);
+          // the engine's own connections (by URL): the service's @prisma/adapter-pg factory cannot read its queries
+          await expect(diffSql({ kind: 'database', adapterFactory: db.adapterFactory }, schema)).rejects.toThrow(
+            /pass a PostgreSQL database as \{ kind: 'database', url \}/,
+          );
+          await checkNoDrift(db, { kind: 'database', url: url.toString() });
+          // the engine's connections are closed after each diff
+          const engineBackends = await admin.query('SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1 AND application_name = $2', [
+            name,
+            ENGINE_APPLICATION_NAME,
+          ]);
+          expect(engineBackends.rows[0].n).toBe(0);
         } finally {
           await db.close();
         }

@@ -27,18 +27,17 @@ interface DmmfField {
   kind: string;
   type: string;
   isId?: boolean;
-  relationFromFields?: string[];
+  relationFromFields?: readonly string[];
 }
 export interface DmmfModel {
-  fields: DmmfField[];
-  primaryKey: { fields: string[] } | null;
+  fields: readonly DmmfField[];
+  primaryKey: { fields: readonly string[] } | null;
 }
 export type Datamodel = Record<string, DmmfModel>;
 
 /** The models of prisma/schema.prisma, as its generated datamodel describes them. */
 export function datamodel(): Datamodel {
-  // Pothos' declared PothosPrismaDatamodel type is not the DmmfModel shape read here (the JSON is the same)
-  return (getDatamodel() as unknown as { datamodel: { models: Datamodel } }).datamodel.models;
+  return getDatamodel().datamodel.models; // Pothos' PothosPrismaDatamodel declares every field read here
 }
 
 /** Every model of the data model with what a backup needs to know of it; company tables only, in restore order. */
@@ -48,7 +47,7 @@ export function companyTables(models: Datamodel = datamodel()): BackupTable[] {
     const scalars = m.fields.filter((f) => f.kind === 'scalar' || f.kind === 'enum');
     const companyColumn = name === 'Company' ? 'id' : scalars.some((f) => f.name === 'companyId') ? 'companyId' : null;
     if (!companyColumn) continue;
-    const primaryKey = m.primaryKey?.fields ?? scalars.filter((f) => f.isId).map((f) => f.name);
+    const primaryKey = m.primaryKey ? [...m.primaryKey.fields] : scalars.filter((f) => f.isId).map((f) => f.name);
     if (!primaryKey.length) throw new Error(`backup: model ${name} has no primary key`);
     out.push({
       name,

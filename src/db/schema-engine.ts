@@ -1,6 +1,8 @@
+import { PrismaPg } from '@prisma/adapter-pg';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import process from 'node:process';
+import pg from 'pg';
 import {
   bindMigrationAwareSqlAdapterFactory,
   ColumnTypeEnum,
@@ -20,10 +22,19 @@ import type { DiffParams, DiffTarget, SchemaEngine } from '@prisma/schema-engine
  * on first use. Each diff creates one engine instance and frees it (and the connections it opened) afterwards.
  */
 
-/** What to diff: nothing, a Prisma schema text, or a live database reached through a driver adapter factory. */
+/** What to diff: nothing, a Prisma schema text, or a live database. */
 export type DiffSource =
   | { kind: 'empty' }
   | { kind: 'schema'; text: string; /** file name shown in engine errors */ path?: string }
+  | DatabaseSource;
+
+/**
+ * A live database: a PostgreSQL server by its URL (the engine opens connections of its own there, see
+ * {@link pgEngineFactory}), or a driver adapter factory whose column types cover the engine's introspection queries
+ * (PGlite's). A `@prisma/adapter-pg` factory is refused: it cannot read those queries' results.
+ */
+export type DatabaseSource =
+  | { kind: 'database'; url: string }
   | { kind: 'database'; adapterFactory: SqlMigrationAwareDriverAdapterFactory };
 
 /** An error reported by the schema engine (or by the driver adapter it used); `message` is the engine's. */
@@ -116,12 +127,20 @@ const NO_FILTERS: DiffParams['filters'] = { externalTables: [], externalEnums: [
 
 async function runDiff(from: DiffSource, to: DiffSource): Promise<string> {
   if (from.kind === 'empty' && to.kind === 'empty') return ''; // the engine cannot even pick a connector for this
-  const factories = [from, to].flatMap((s) => (s.kind === 'database' ? [s.adapterFactory] : []));
-  if (factories.length === 2 && factories[0] !== factories[1]) {
+  const databases = [from, to].filter((s): s is DatabaseSource => s.kind === 'database');
+  const [database, other] = databases;
+  if (database && other && !sameDatabase(database, other)) {
     throw new SchemaEngineError('diffSql: cannot diff two different databases in one call (one adapter per engine)');
   }
+  if (database && 'adapterFactory' in database && database.adapterFactory.adapterName === PG_ADAPTER) {
+    throw new SchemaEngineError(
+      `diffSql: pass a PostgreSQL database as { kind: 'database', url }: the engine's queries return "char" columns, which ${PG_ADAPTER} cannot read`,
+    );
+  }
   const bg = await loadEngine();
-  const connections = trackConnections(factories[0] ?? offlineFactory());
+  const pgEngine = database && 'url' in database ? pgEngineFactory(database.url) : undefined;
+  const base = pgEngine?.factory ?? (database && 'adapterFactory' in database ? database.adapterFactory : offlineFactory());
+  const connections = trackConnections(base);
   const bound = bindMigrationAwareSqlAdapterFactory(connections.factory);
   let engine: SchemaEngine | undefined;
   try {
@@ -147,7 +166,15 @@ async function runDiff(from: DiffSource, to: DiffSource): Promise<string> {
     }
     // The engine does not dispose the connections it opened when freed (seen with 7.10.0): do it here.
     await connections.disposeAll();
+    await pgEngine?.close();
   }
+}
+
+const PG_ADAPTER = '@prisma/adapter-pg';
+
+function sameDatabase(a: DatabaseSource, b: DatabaseSource): boolean {
+  if ('url' in a) return 'url' in b && a.url === b.url;
+  return 'adapterFactory' in b && a.adapterFactory === b.adapterFactory;
 }
 
 function target(source: DiffSource): DiffTarget {
@@ -159,7 +186,8 @@ function target(source: DiffSource): DiffTarget {
     case 'database': {
       // "schemaDatasource" = the live database of the schema's datasource, reached through the engine's adapter.
       // (The "url" target is rejected by this engine: "--from-url and --to-url flags are no longer supported".)
-      const provider = PRISMA_PROVIDER[source.adapterFactory.provider] ?? source.adapterFactory.provider;
+      const adapterProvider = 'url' in source ? 'postgres' : source.adapterFactory.provider;
+      const provider = PRISMA_PROVIDER[adapterProvider] ?? adapterProvider;
       const content = `datasource db {\n  provider = "${provider}"\n}\n`;
       return { tag: 'schemaDatasource', files: [{ path: 'datasource.prisma', content }], configDir: process.cwd() };
     }
@@ -172,7 +200,6 @@ const PRISMA_PROVIDER: Record<string, string> = { postgres: 'postgresql', mysql:
 function trackConnections(base: SqlMigrationAwareDriverAdapterFactory) {
   const opened: SqlDriverAdapter[] = [];
   const track = (adapter: SqlDriverAdapter) => {
-    if (adapter.adapterName === '@prisma/adapter-pg') readPgCharAsText(adapter);
     const dispose = adapter.dispose.bind(adapter);
     let disposed: Promise<void> | undefined;
     adapter.dispose = () => (disposed ??= dispose());
@@ -197,31 +224,53 @@ function trackConnections(base: SqlMigrationAwareDriverAdapterFactory) {
 }
 
 /**
- * The engine's introspection queries return PostgreSQL's one-byte `"char"` columns (pg_class.relkind,
- * pg_constraint.contype, ...). `@prisma/adapter-pg` 7.10.0 has no column type for OID 18 and fails every such query
- * ("Column type 'char' could not be deserialized from the database"); pglite-prisma-adapter maps it. pg hands these
- * values over as strings anyway, so the engine's connection (only it: its own adapter instance, never the shared
- * pool) reports them as `text` (OID 25).
+ * The engine's own pool on a PostgreSQL server, ended after the diff. Its introspection queries return `"char"`
+ * columns (OID 18, e.g. pg_class.relkind), which @prisma/adapter-pg 7.10.0 rejects ("Column type 'char' could not be
+ * deserialized"); pg gives their values as strings, so this pool's clients report them as `text` (OID 25).
+ * Public API only: pg-pool's `Client` option (node_modules/pg-pool/README.md) and `new PrismaPg(pool)`.
  */
-function readPgCharAsText(adapter: SqlDriverAdapter): void {
-  type PgResult = { fields?: { dataTypeID: number }[] };
-  type Queryable = { query: (...args: unknown[]) => Promise<PgResult> };
-  // @prisma/adapter-pg keeps its pg client in a field its type does not declare
-  const holder = adapter as unknown as { client?: Queryable };
-  const client = holder.client;
-  if (!client || typeof client.query !== 'function') return;
-  const query = async (...args: unknown[]) => {
-    const result = await client.query(...args);
-    for (const field of result?.fields ?? []) if (field.dataTypeID === 18) field.dataTypeID = 25;
-    return result;
-  };
-  holder.client = new Proxy(client, {
-    get(target, prop) {
-      if (prop === 'query') return query;
-      const value: unknown = Reflect.get(target, prop, target);
-      return typeof value === 'function' ? value.bind(target) : value;
-    },
-  });
+function pgEngineFactory(url: string): { factory: SqlMigrationAwareDriverAdapterFactory; close: () => Promise<void> } {
+  const pool = new pg.Pool({ connectionString: url, Client: CharAsTextClient, application_name: ENGINE_APPLICATION_NAME });
+  // a connection the server drops emits 'error' on its client (and, while idle, on the pool); the query using it
+  // fails with that error anyway, and unhandled it would crash the process
+  pool.on('error', () => {});
+  pool.on('connect', (client) => client.on('error', () => {}));
+  return { factory: new PrismaPg(pool), close: () => pool.end() };
+}
+
+/** The `application_name` of the engine's connections (unless the URL sets one). */
+export const ENGINE_APPLICATION_NAME = 'fleetops schema engine';
+
+const PG_CHAR = 18;
+const PG_TEXT = 25;
+
+/** A pg client whose query results report `"char"` columns as `text` (see {@link pgEngineFactory}). */
+class CharAsTextClient extends pg.Client {
+  // https://node-postgres.com/apis/client#clientquery: a promise of the result, or the result to a callback given last
+  // (pg.Pool#query passes one); a Submittable is returned as is. `any`: matches all of @types/pg's overloads.
+  override query(...args: unknown[]): any {
+    const last = args.at(-1);
+    if (typeof last === 'function') {
+      const callback = (err: unknown, result: unknown) => (last as (e: unknown, r: unknown) => void)(err, err ? result : charAsText(result));
+      return Reflect.apply(super.query, this, [...args.slice(0, -1), callback]);
+    }
+    const out: unknown = Reflect.apply(super.query, this, args);
+    return isThenable(out) ? out.then(charAsText) : out;
+  }
+}
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return typeof (value as PromiseLike<unknown> | null)?.then === 'function';
+}
+
+/** Rewrites the column types of a pg result (or of each of a multi-statement query's results). */
+function charAsText<T>(result: T): T {
+  for (const r of Array.isArray(result) ? result : [result]) {
+    for (const field of (r as Partial<pg.QueryResult> | undefined)?.fields ?? []) {
+      if (field.dataTypeID === PG_CHAR) field.dataTypeID = PG_TEXT;
+    }
+  }
+  return result;
 }
 
 /**

@@ -71,8 +71,8 @@ const inputs = new Map<string, InputObjectRef<Types, unknown>>();
 /** The GraphQL enum of a zod enum registered with an id (one per id, shared by inputs and outputs). */
 export function enumOf<const V extends string>(schema: z.ZodType<V>, description?: string): EnumRef<Types, V, V> {
   const id = graphqlTypes.get(schema)?.id;
-  // a z.enum's values (its public `options`), read off the ZodType<V> this takes so any other schema is refused
-  const values = (schema as unknown as { options?: readonly V[] }).options;
+  // a z.enum's values (its public `options`); any other schema is refused
+  const values = schema instanceof z.ZodEnum ? schema.options.map(String) : undefined;
   if (!id || !values) throw new InputSchemaError('enum', 'enumOf needs a z.enum registered with an id (typedAs)');
   return enumNamed(id, values, description) as unknown as EnumRef<Types, V, V>;
 }
