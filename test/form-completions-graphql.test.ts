@@ -70,19 +70,31 @@ describe('typed operations', () => {
 
 // last: it adds a completion to the form the tests above count
 describe('selections', () => {
-  it('a page of completions reads the columns the request selects (plugin-prisma select mode), all of them for REST', async () => {
+  it('a page of completions reads its scalar columns whole, its JSON columns and the form only when selected, all of them for REST', async () => {
     await submit(1);
-    const read = () => sql.filter((s) => /from\s+"?(public"?\.)?"?FormCompletion"?/i.test(s) && /^\s*select/i.test(s)).join('\n');
-    await count(async () => {
-      const r = await env.gql(`query($f: String) { formCompletions(formId: $f) { data { uid code } } }`, { f: formId });
-      expect(r.body.errors).toBeUndefined();
-      expect(r.body.data.formCompletions.data[0].code).toMatch(/^walk-/);
-    });
-    const narrow = read();
-    expect(narrow).toMatch(/"code"/);
-    expect(narrow).not.toMatch(/"data"|"sideEffects"|"signatories"/);
+    const reads = (table: string) =>
+      sql.filter((s) => new RegExp(`from\\s+"?(public"?\\.)?"?${table}(?!\\w)`, 'i').test(s) && /^\s*select/i.test(s)).join('\n');
+    const page = async (selection: string) => {
+      await count(async () => {
+        const r = await env.gql(`query($f: String) { formCompletions(formId: $f) { data { ${selection} } } }`, { f: formId });
+        expect(r.body.errors).toBeUndefined();
+        expect(r.body.data.formCompletions.data[0].uid).toBeTruthy();
+      });
+      return { completions: reads('FormCompletion'), forms: reads('Form') };
+    };
+    // scalars whole (decision 0007): `signatories` and `appBaseUrl` are read though only uid and code are selected
+    const narrow = await page('uid code');
+    expect(narrow.completions).toMatch(/"code"[\s\S]*"signatories"[\s\S]*"appBaseUrl"/);
+    expect(narrow.completions).not.toMatch(/"data"|"sideEffects"/);
+    expect(narrow.forms).toBe('');
+    // a JSON column and a relation each only with the field that needs it
+    const answers = await page('uid data form { code }');
+    expect(answers.completions).toMatch(/"data"/);
+    expect(answers.completions).not.toMatch(/"sideEffects"/);
+    expect(answers.forms).toMatch(/"code"/);
+    expect((await page('uid sideEffects { warnings }')).completions).not.toMatch(/"data"/);
     await count(async () => expect((await env.json('GET', `/api/v1/form-completions?formId=${formId}`)).status).toBe(200));
-    expect(read()).toMatch(/"data"[\s\S]*"sideEffects"|"sideEffects"[\s\S]*"data"/);
+    expect(reads('FormCompletion')).toMatch(/"data"[\s\S]*"sideEffects"|"sideEffects"[\s\S]*"data"/);
   });
 
   it('REST pages keep the contract\u2019s key order, {data, count, nextCursor}, though GraphQL sorts fields by name', async () => {

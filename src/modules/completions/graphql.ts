@@ -34,18 +34,36 @@ export const SideEffectsType = builder
     }),
   });
 
+/** Every column of a completion but the answers and side effects (JSON): read whole, with every completion read. */
+const COMPLETION_SCALARS = {
+  uid: true,
+  formId: true,
+  code: true,
+  name: true,
+  userId: true,
+  companyId: true,
+  revision: true,
+  revisionDate: true,
+  signatories: true,
+  submitterName: true,
+  appBaseUrl: true,
+  createdAt: true,
+  updatedAt: true,
+} as const;
+
 export const FormCompletionType = builder.prismaObject('FormCompletion', {
   description: 'A submitted form. `data` is keyed by field name; name, code and revision are the template\u2019s at submission.',
   extensions: restNamed('CompletedForm'),
-  // select mode: a list reads the columns and relations its request selects (queryFromInfo below)
-  select: { uid: true },
+  // select mode, scalars whole (decision 0007): every row reads the scalar columns, which the fields below resolve
+  // off without a selection of their own; `data`, `sideEffects` (JSON) and the `form` relation only when selected
+  select: COMPLETION_SCALARS,
   fields: (t) => ({
-    uid: t.exposeID('uid'),
-    formId: t.exposeString('formId'),
-    code: t.exposeString('code'),
-    name: t.exposeString('name'),
-    userId: t.exposeString('userId', { description: 'The submitting user, or `public` for a public-form submission' }),
-    companyId: t.exposeString('companyId'),
+    uid: t.id({ resolve: (c) => c.uid }),
+    formId: t.string({ resolve: (c) => c.formId }),
+    code: t.string({ resolve: (c) => c.code }),
+    name: t.string({ resolve: (c) => c.name }),
+    userId: t.string({ description: 'The submitting user, or `public` for a public-form submission', resolve: (c) => c.userId }),
+    companyId: t.string({ resolve: (c) => c.companyId }),
     data: t.field({
       type: 'JSON',
       description: 'Answers keyed by field name (companions <name>__<companion>)',
@@ -53,11 +71,11 @@ export const FormCompletionType = builder.prismaObject('FormCompletion', {
       select: { data: true },
       resolve: (c) => c.data,
     }),
-    revision: t.exposeFloat('revision', { nullable: true }),
-    revisionDate: t.exposeString('revisionDate', { nullable: true }),
-    signatories: t.exposeStringList('signatories'),
-    submitterName: t.exposeString('submitterName', { nullable: true }),
-    appBaseUrl: t.exposeString('appBaseUrl', { nullable: true }),
+    revision: t.float({ nullable: true, resolve: (c) => c.revision }),
+    revisionDate: t.string({ nullable: true, resolve: (c) => c.revisionDate }),
+    signatories: t.stringList({ resolve: (c) => c.signatories }),
+    submitterName: t.string({ nullable: true, resolve: (c) => c.submitterName }),
+    appBaseUrl: t.string({ nullable: true, resolve: (c) => c.appBaseUrl }),
     sideEffects: t.field({
       type: SideEffectsType,
       select: { sideEffects: true },
@@ -66,15 +84,14 @@ export const FormCompletionType = builder.prismaObject('FormCompletion', {
         return { scheduleItemsCreated: s.scheduleItemsCreated.length, vehiclesUpdated: s.vehiclesUpdated.length, warnings: s.warnings };
       },
     }),
-    createdAt: t.expose('createdAt', { type: 'DateTime' }),
-    updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
+    createdAt: t.field({ type: 'DateTime', resolve: (c) => c.createdAt }),
+    updatedAt: t.field({ type: 'DateTime', resolve: (c) => c.updatedAt }),
     form: t.relation('form', { nullable: true, extensions: REST_HIDDEN }),
     user: t.field({
       type: UserType,
       nullable: true,
       description: 'The submitting user (null for public submissions)',
       extensions: REST_HIDDEN,
-      select: { userId: true },
       resolve: (c, _a, ctx) => ctx.services.users.find(c.userId),
     }),
     scheduleItems: t.field({

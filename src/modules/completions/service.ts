@@ -78,8 +78,9 @@ export class CompletionService {
   }
 
   /**
-   * A page, newest first. With `query` (a GraphQL request's selection, plugin-prisma) only the columns and relations
-   * it asks for are read, plus the keyset's; without one, every column. `filter` is checked again (cheap).
+   * A page, newest first. With `query` (a GraphQL request's selection, plugin-prisma: the scalar columns, and the JSON
+   * columns and relations it asks for, decision 0007) that is what is read, plus the keyset's; without one, every
+   * column. `filter` is checked again (cheap).
    */
   async list(filter: CompletionFilter = {}, query?: RowQuery): Promise<CompletionPage> {
     const f = checkFilter(filter);

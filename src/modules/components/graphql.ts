@@ -25,7 +25,9 @@ import type { ComponentList } from './service.js';
 /**
  * Components on GraphQL, and through it on REST and MCP (docs/decisions/0007-defined-once.md): the objects below
  * are the one output definition of a component (docs/contract/api-v1.md §2.15). A component is a plugin-prisma
- * object in select mode, so a request reads the columns it selects; its counter values, parent and root are
+ * object in select mode whose type-level `select` reads its scalar columns whole, with every row (decision 0007,
+ * "scalars whole"); the counters (JSON) are read only when `counters` or `totals` is selected, and `children` and
+ * `parentComponent` read their rows with the request's selection. Its counter values, parent and root are
  * computed from its parents' live values, through the request's loaders (./read-model.ts), for the rows that ask.
  */
 // the enums, one each, shared by the inputs (the schemas name them, src/graphql/inputs.ts) and the outputs
@@ -77,64 +79,97 @@ export const ComponentCounterType = builder.objectRef<CounterView>('ComponentCou
   }),
 });
 
-const COUNTER_ROW = { ancestorUids: true, counters: true } as const;
+/**
+ * Every column of a component its output reads but the counters (JSON): read whole, with every component a request
+ * reads; the parent's kind and uid and the root's are among them (`parent`, `parentComponent` and `rootAsset` follow
+ * them).
+ */
+const COMPONENT_SCALARS = {
+  uid: true,
+  companyId: true,
+  name: true,
+  type: true,
+  partNumber: true,
+  serialNumber: true,
+  status: true,
+  state: true,
+  manufacturer: true,
+  description: true,
+  condition: true,
+  grn: true,
+  notes: true,
+  alternatePartNumbers: true,
+  location: true,
+  parentKind: true,
+  parentUid: true,
+  installedAt: true,
+  rootAssetType: true,
+  rootAssetUid: true,
+  ancestorUids: true,
+  childCount: true,
+  canHaveChildren: true,
+  parentType: true,
+  createdAt: true,
+  updatedAt: true,
+} as const;
 
 // declared first: a component's children are a page of components
 export const ComponentListType = builder.objectRef<ComponentList>('ComponentList');
 
 export const ComponentType = builder.prismaObject('Component', {
   description: 'A serialised part with usage counters, fitted to an aircraft, a vehicle or another component.',
-  // the parent's kind and uid are read with every component: `parent` and `parentComponent` follow them
-  select: { uid: true, parentKind: true, parentUid: true },
+  select: COMPONENT_SCALARS,
   fields: (t) => ({
-    uid: t.exposeString('uid'),
-    companyId: t.exposeString('companyId'),
-    name: t.exposeString('name'),
-    type: t.exposeString('type', { description: 'Free text' }),
-    partNumber: t.exposeString('partNumber'),
-    serialNumber: t.exposeString('serialNumber'),
-    status: t.exposeString('status', { description: 'active, or deleted when soft-deleted' }),
-    state: t.field({ type: ComponentStateEnum, select: { state: true }, resolve: (c) => componentState(c.state) }),
-    manufacturer: t.exposeString('manufacturer', { nullable: true }),
-    description: t.exposeString('description', { nullable: true }),
-    condition: t.exposeString('condition', { nullable: true }),
-    grn: t.exposeString('grn', { nullable: true }),
-    notes: t.exposeString('notes', { nullable: true }),
-    alternatePartNumbers: t.exposeStringList('alternatePartNumbers'),
-    location: t.exposeString('location', {
+    uid: t.string({ resolve: (c) => c.uid }),
+    companyId: t.string({ resolve: (c) => c.companyId }),
+    name: t.string({ resolve: (c) => c.name }),
+    type: t.string({ description: 'Free text', resolve: (c) => c.type }),
+    partNumber: t.string({ resolve: (c) => c.partNumber }),
+    serialNumber: t.string({ resolve: (c) => c.serialNumber }),
+    status: t.string({ description: 'active, or deleted when soft-deleted', resolve: (c) => c.status }),
+    state: t.field({ type: ComponentStateEnum, resolve: (c) => componentState(c.state) }),
+    manufacturer: t.string({ nullable: true, resolve: (c) => c.manufacturer }),
+    description: t.string({ nullable: true, resolve: (c) => c.description }),
+    condition: t.string({ nullable: true, resolve: (c) => c.condition }),
+    grn: t.string({ nullable: true, resolve: (c) => c.grn }),
+    notes: t.string({ nullable: true, resolve: (c) => c.notes }),
+    alternatePartNumbers: t.stringList({ resolve: (c) => c.alternatePartNumbers }),
+    location: t.string({
       nullable: true,
       description: 'Meaning follows the state (shelf when inStores, vendor when inRepair, ...); absent while installed',
+      resolve: (c) => c.location,
     }),
     parent: t.field({
       type: ComponentAssetRefType,
       nullable: true,
       resolve: (c, _a, ctx) => ctx.services.components.ref(c.parentKind, c.parentUid),
     }),
-    installedAt: t.expose('installedAt', { type: 'DateTime', nullable: true }),
+    installedAt: t.field({ type: 'DateTime', nullable: true, resolve: (c) => c.installedAt }),
     rootAsset: t.field({
       type: ComponentAssetRefType,
       nullable: true,
       description: 'Top of the tree',
-      select: { rootAssetType: true, rootAssetUid: true },
       resolve: (c, _a, ctx) => ctx.services.components.ref(c.rootAssetType, c.rootAssetUid),
     }),
-    ancestorUids: t.exposeStringList('ancestorUids', { description: 'Every ancestor uid, from the root down to the parent' }),
-    childCount: t.exposeInt('childCount'),
-    canHaveChildren: t.exposeBoolean('canHaveChildren'),
-    parentType: t.exposeString('parentType', {
+    ancestorUids: t.stringList({ description: 'Every ancestor uid, from the root down to the parent', resolve: (c) => c.ancestorUids }),
+    childCount: t.int({ resolve: (c) => c.childCount }),
+    canHaveChildren: t.boolean({ resolve: (c) => c.canHaveChildren }),
+    parentType: t.string({
       nullable: true,
       description: 'Intended parent: aircraft, vehicle, or a component type used in the company',
+      resolve: (c) => c.parentType,
     }),
-    counters: t.field({ type: [ComponentCounterType], select: COUNTER_ROW, resolve: (c, _a, ctx) => ctx.services.components.counters(c) }),
+    // the counters (JSON) only when asked; their values also need the ancestors, which every row has
+    counters: t.field({ type: [ComponentCounterType], select: { counters: true }, resolve: (c, _a, ctx) => ctx.services.components.counters(c) }),
     totals: t.field({
       type: 'JSON',
       description: 'map<string, number>: current value per counter key',
-      select: COUNTER_ROW,
+      select: { counters: true },
       extensions: jsonOf(z.record(z.string(), z.number())),
       resolve: (c, _a, ctx) => ctx.services.components.totals(c),
     }),
-    createdAt: t.expose('createdAt', { type: 'DateTime' }),
-    updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
+    createdAt: t.field({ type: 'DateTime', resolve: (c) => c.createdAt }),
+    updatedAt: t.field({ type: 'DateTime', resolve: (c) => c.updatedAt }),
     childrenPage: t.field({
       type: ComponentListType,
       description: 'Components fitted directly to this one, a page at a time (the order and cursor of `components`)',

@@ -7,30 +7,51 @@ import { INDEPENDENT_ITEMS } from '../../graphql/policy.js';
 import { REST_HIDDEN, REST_NULLABLE, restSpread } from '../../rest/representation.js';
 import { COPILOT_TYPES, CreateFlightLogCheck, FlightLogFilterSchema, TrackingItemsOutSchema, UpdateFlightLogCheck, type FlightLogPage } from './service.js';
 
+/** Every column of a log but the tracking values (JSON): read whole, with every log a request reads. */
+const FLIGHT_LOG_SCALARS = {
+  uid: true,
+  timeDate: true,
+  pilot: true,
+  copilot: true,
+  copilotType: true,
+  aircraftId: true,
+  aircraftRegistration: true,
+  flightNumber: true,
+  startLocation: true,
+  endLocation: true,
+  pax: true,
+  notes: true,
+  companyId: true,
+  createdAt: true,
+  updatedAt: true,
+} as const;
+
 /**
  * Flight logs on GraphQL, and through it on REST and MCP (docs/decisions/0007-defined-once.md): the object below is
- * the one output definition of a log. It is a plugin-prisma object in select mode, so a request reads the columns
- * it selects and nothing more; the aircraft is a Prisma relation, the pilot a user loaded by uid (DataLoader).
+ * the one output definition of a log. It is a plugin-prisma object in select mode whose type-level `select` reads
+ * the log's scalar columns whole, with every row; its scalar fields resolve off that row and add no selection of
+ * their own (decision 0007, "scalars whole"). The tracking values (a JSON column) are read only when `trackingItems`
+ * is selected; the aircraft is a Prisma relation, the pilot a user loaded by uid (DataLoader).
  */
 export const FlightLogType = builder.prismaObject('FlightLog', {
   description: 'A flight. Tracking values (keys of the aircraft\u2019s tracking items) are in `trackingItems`.',
-  select: { uid: true },
+  select: FLIGHT_LOG_SCALARS,
   fields: (t) => ({
-    uid: t.exposeID('uid'),
-    timeDate: t.expose('timeDate', { type: 'DateTime', description: 'Flight date/time (UTC)' }),
-    pilot: t.exposeString('pilot', { description: 'Pilot user id' }),
-    copilot: t.exposeString('copilot', { nullable: true, description: 'Co-pilot user id' }),
-    copilotType: t.exposeString('copilotType', { nullable: true, description: `One of ${COPILOT_TYPES.join(', ')}` }),
-    aircraftId: t.exposeString('aircraftId'),
-    aircraftRegistration: t.exposeString('aircraftRegistration'),
-    flightNumber: t.exposeString('flightNumber', { nullable: true }),
-    startLocation: t.exposeString('startLocation'),
-    endLocation: t.exposeString('endLocation'),
-    pax: t.exposeInt('pax', { nullable: true, description: 'Passenger count', extensions: REST_NULLABLE }),
-    notes: t.exposeString('notes', { nullable: true }),
-    companyId: t.exposeString('companyId'),
-    createdAt: t.expose('createdAt', { type: 'DateTime' }),
-    updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
+    uid: t.id({ resolve: (l) => l.uid }),
+    timeDate: t.field({ type: 'DateTime', description: 'Flight date/time (UTC)', resolve: (l) => l.timeDate }),
+    pilot: t.string({ description: 'Pilot user id', resolve: (l) => l.pilot }),
+    copilot: t.string({ nullable: true, description: 'Co-pilot user id', resolve: (l) => l.copilot }),
+    copilotType: t.string({ nullable: true, description: `One of ${COPILOT_TYPES.join(', ')}`, resolve: (l) => l.copilotType }),
+    aircraftId: t.string({ resolve: (l) => l.aircraftId }),
+    aircraftRegistration: t.string({ resolve: (l) => l.aircraftRegistration }),
+    flightNumber: t.string({ nullable: true, resolve: (l) => l.flightNumber }),
+    startLocation: t.string({ resolve: (l) => l.startLocation }),
+    endLocation: t.string({ resolve: (l) => l.endLocation }),
+    pax: t.int({ nullable: true, description: 'Passenger count', extensions: REST_NULLABLE, resolve: (l) => l.pax }),
+    notes: t.string({ nullable: true, resolve: (l) => l.notes }),
+    companyId: t.string({ resolve: (l) => l.companyId }),
+    createdAt: t.field({ type: 'DateTime', resolve: (l) => l.createdAt }),
+    updatedAt: t.field({ type: 'DateTime', resolve: (l) => l.updatedAt }),
     trackingItems: t.field({
       type: 'JSON',
       description: 'map<string, number | string>: the log\u2019s tracking values (top-level keys of the log on REST)',
@@ -43,14 +64,12 @@ export const FlightLogType = builder.prismaObject('FlightLog', {
       type: UserType,
       nullable: true,
       description: 'The pilot, when the pilot id is a user of the company',
-      select: { pilot: true },
       extensions: REST_HIDDEN,
       resolve: (l, _a, ctx) => ctx.services.users.find(l.pilot),
     }),
     copilotUser: t.field({
       type: UserType,
       nullable: true,
-      select: { copilot: true },
       extensions: REST_HIDDEN,
       resolve: (l, _a, ctx) => (l.copilot ? ctx.services.users.find(l.copilot) : null),
     }),

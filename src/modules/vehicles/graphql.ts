@@ -18,39 +18,67 @@ import {
   type Vehicle,
 } from './service.js';
 
+/** Every column of a vehicle its output shows but the JSON ones: read whole, with every vehicle a request reads. */
+const VEHICLE_SCALARS = {
+  uid: true,
+  make: true,
+  model: true,
+  registration: true,
+  status: true,
+  companyId: true,
+  vin: true,
+  serialNumber: true,
+  color: true,
+  description: true,
+  registrationState: true,
+  engineNumber: true,
+  previousRegistration: true,
+  year: true,
+  fuelType: true,
+  transmissionType: true,
+  totalSeats: true,
+  passengerCapacity: true,
+  location: true,
+  createdAt: true,
+  updatedAt: true,
+} as const;
+
 /**
  * Vehicles on GraphQL, and through it on REST and MCP (docs/decisions/0007-defined-once.md): the object below is the
- * one output definition of a vehicle (docs/contract/api-v1.md §2.14). It is a plugin-prisma object in select mode,
- * so a request reads the columns it selects and nothing more.
+ * one output definition of a vehicle (docs/contract/api-v1.md §2.14). It is a plugin-prisma object in select mode
+ * whose type-level `select` reads the vehicle's scalar columns whole; its scalar fields resolve off that row and add
+ * no selection of their own (decision 0007, "scalars whole"). Each JSON column is read only when its field is
+ * selected.
  */
 const fields = VehicleFieldsSchema.shape;
 
 export const VehicleType = builder.prismaObject('Vehicle', {
   description: 'A vehicle. Its maintenance tracking items (e.g. odometer) accumulate into totals.',
-  select: { uid: true },
+  select: VEHICLE_SCALARS,
   fields: (t) => ({
-    uid: t.exposeID('uid'),
-    make: t.exposeString('make'),
-    model: t.exposeString('model'),
-    registration: t.exposeString('registration'),
-    status: t.exposeString('status', { description: 'Server-controlled: active, or deleted after a soft delete' }),
-    companyId: t.exposeString('companyId'),
-    vin: t.exposeString('vin', { nullable: true }),
-    serialNumber: t.exposeString('serialNumber', { nullable: true }),
-    color: t.exposeString('color', { nullable: true }),
-    description: t.exposeString('description', { nullable: true }),
-    registrationState: t.exposeString('registrationState', { nullable: true }),
-    engineNumber: t.exposeString('engineNumber', { nullable: true }),
-    previousRegistration: t.exposeString('previousRegistration', { nullable: true }),
-    year: t.exposeInt('year', { nullable: true }),
-    fuelType: t.exposeString('fuelType', { nullable: true, description: FUEL_TYPES.join(', '), extensions: jsonOf(fields.fuelType) }),
-    transmissionType: t.exposeString('transmissionType', {
+    uid: t.id({ resolve: (v) => v.uid }),
+    make: t.string({ resolve: (v) => v.make }),
+    model: t.string({ resolve: (v) => v.model }),
+    registration: t.string({ resolve: (v) => v.registration }),
+    status: t.string({ description: 'Server-controlled: active, or deleted after a soft delete', resolve: (v) => v.status }),
+    companyId: t.string({ resolve: (v) => v.companyId }),
+    vin: t.string({ nullable: true, resolve: (v) => v.vin }),
+    serialNumber: t.string({ nullable: true, resolve: (v) => v.serialNumber }),
+    color: t.string({ nullable: true, resolve: (v) => v.color }),
+    description: t.string({ nullable: true, resolve: (v) => v.description }),
+    registrationState: t.string({ nullable: true, resolve: (v) => v.registrationState }),
+    engineNumber: t.string({ nullable: true, resolve: (v) => v.engineNumber }),
+    previousRegistration: t.string({ nullable: true, resolve: (v) => v.previousRegistration }),
+    year: t.int({ nullable: true, resolve: (v) => v.year }),
+    fuelType: t.string({ nullable: true, description: FUEL_TYPES.join(', '), extensions: jsonOf(fields.fuelType), resolve: (v) => v.fuelType }),
+    transmissionType: t.string({
       nullable: true,
       description: TRANSMISSION_TYPES.join(', '),
       extensions: jsonOf(fields.transmissionType),
+      resolve: (v) => v.transmissionType,
     }),
-    totalSeats: t.exposeInt('totalSeats', { nullable: true }),
-    passengerCapacity: t.exposeInt('passengerCapacity', { nullable: true }),
+    totalSeats: t.int({ nullable: true, resolve: (v) => v.totalSeats }),
+    passengerCapacity: t.int({ nullable: true, resolve: (v) => v.passengerCapacity }),
     tracking: t.field({
       type: 'JSON',
       description: '{kilometers, miles, hours}: the primary unit is true',
@@ -84,7 +112,7 @@ export const VehicleType = builder.prismaObject('Vehicle', {
       extensions: jsonOf(NumberMapSchema),
       resolve: (v) => v.initialValues ?? {},
     }),
-    location: t.exposeString('location', { nullable: true }),
+    location: t.string({ nullable: true, resolve: (v) => v.location }),
     thirdPartyUser: t.field({
       type: 'JSON',
       nullable: true,
@@ -93,8 +121,8 @@ export const VehicleType = builder.prismaObject('Vehicle', {
       resolve: (v) => v.thirdPartyUser ?? null,
     }),
     photos: t.field({ type: 'JSON', nullable: true, select: { photos: true }, extensions: jsonOf(fields.photos), resolve: (v) => v.photos ?? null }),
-    createdAt: t.expose('createdAt', { type: 'DateTime' }),
-    updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
+    createdAt: t.field({ type: 'DateTime', resolve: (v) => v.createdAt }),
+    updatedAt: t.field({ type: 'DateTime', resolve: (v) => v.updatedAt }),
   }),
 });
 

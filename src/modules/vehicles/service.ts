@@ -46,8 +46,9 @@ export class VehicleService {
   }
 
   /**
-   * The vehicles of a (checked) filter. `query` is the selection a GraphQL request makes (plugin-prisma's select), so
-   * only the columns it asks for are read; without one, whole rows, which the request's loader keeps.
+   * The vehicles of a (checked) filter. `query` is the selection a GraphQL request makes (plugin-prisma's select: the
+   * scalar columns, and the JSON columns asked for, decision 0007); without one, whole rows, which the request's
+   * loader keeps.
    */
   async list(filter: VehicleFilter = {}, query?: RowQuery): Promise<Page<Vehicle>> {
     const { status, includeDeleted, ...page } = filter;
