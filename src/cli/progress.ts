@@ -1,5 +1,24 @@
+import { Writable } from 'node:stream';
 import { Presets, SingleBar } from 'cli-progress';
 import type { Io } from './main.js';
+
+/**
+ * The terminal a bar is drawn on, as the stream cli-progress writes to (its `stream` option): a TTY of the caller's
+ * width whose output goes where the command's other messages go.
+ */
+class Terminal extends Writable {
+  readonly isTTY = true;
+  constructor(
+    readonly columns: number,
+    private readonly out: (s: string) => void,
+  ) {
+    super({ decodeStrings: false });
+  }
+  override _write(chunk: unknown, _encoding: BufferEncoding, done: (error?: Error | null) => void): void {
+    this.out(String(chunk));
+    done();
+  }
+}
 
 /**
  * A progress bar drawn on the caller's terminal: this process's, or the one a command relayed through a running
@@ -7,7 +26,5 @@ import type { Io } from './main.js';
  */
 export function terminalBar(io: Pick<Io, 'tty' | 'columns' | 'writeErr'>, format: string): SingleBar | undefined {
   if (!io.tty) return undefined;
-  const terminal = { isTTY: true, columns: io.columns ?? 80, write: (s: string) => (io.writeErr(s), true) };
-  // cli-progress types its stream as a full WriteStream; it uses isTTY, columns and write only
-  return new SingleBar({ format, hideCursor: true, stream: terminal as unknown as NodeJS.WriteStream }, Presets.shades_classic);
+  return new SingleBar({ format, hideCursor: true, stream: new Terminal(io.columns ?? 80, io.writeErr) }, Presets.shades_classic);
 }
