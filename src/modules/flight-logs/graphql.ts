@@ -1,6 +1,7 @@
 import { queryFromInfo } from '@pothos/plugin-prisma';
 import { builder } from '../../graphql/builder.js';
 import { UserType } from '../users/graphql.js';
+import { AircraftType } from '../aircraft/graphql.js';
 import { BatchResultType, WriteResultType, stripNulls } from '../../graphql/common.js';
 import { argsFromSchema, inputFromSchema } from '../../graphql/inputs.js';
 import { INDEPENDENT_ITEMS } from '../../graphql/policy.js';
@@ -29,13 +30,13 @@ const FLIGHT_LOG_SCALARS = {
 /**
  * Flight logs on GraphQL, and through it on REST and MCP (docs/decisions/0007-defined-once.md): the object below is
  * the one output definition of a log. It is a plugin-prisma object in select mode whose type-level `select` reads
- * the log's scalar columns whole, with every row; its scalar fields resolve off that row and add no selection of
- * their own (decision 0007, "scalars whole"). The tracking values (a JSON column) are read only when `trackingItems`
- * is selected; the aircraft is a Prisma relation, the pilot a user loaded by uid (DataLoader).
+ * the log's columns whole, with every row, its tracking values (JSON) included; its fields resolve off that row and
+ * add no selection of their own. The aircraft and the pilot come through the request's loaders by uid, one read for
+ * a page (decision 0007 says why a log differs from the rule there: measured on the GraphQL page).
  */
 export const FlightLogType = builder.prismaObject('FlightLog', {
   description: 'A flight. Tracking values (keys of the aircraft\u2019s tracking items) are in `trackingItems`.',
-  select: FLIGHT_LOG_SCALARS,
+  select: { ...FLIGHT_LOG_SCALARS, tracking: true },
   fields: (t) => ({
     uid: t.id({ resolve: (l) => l.uid }),
     timeDate: t.field({ type: 'DateTime', description: 'Flight date/time (UTC)', resolve: (l) => l.timeDate }),
@@ -55,11 +56,14 @@ export const FlightLogType = builder.prismaObject('FlightLog', {
     trackingItems: t.field({
       type: 'JSON',
       description: 'map<string, number | string>: the log\u2019s tracking values (top-level keys of the log on REST)',
-      select: { tracking: true },
       extensions: restSpread(TrackingItemsOutSchema),
       resolve: (l) => l.tracking ?? {},
     }),
-    aircraft: t.relation('aircraft', { extensions: REST_HIDDEN }),
+    aircraft: t.field({
+      type: AircraftType,
+      extensions: REST_HIDDEN,
+      resolve: (l, _a, ctx) => ctx.services.aircraft.get(l.aircraftId),
+    }),
     pilotUser: t.field({
       type: UserType,
       nullable: true,
