@@ -424,6 +424,15 @@ describe('the outbox survives the process', () => {
     }
   });
 
+  /** Takes the dispatcher's advisory lock on the form's delivery row from another process's session, as a claimer holds it. */
+  async function holdRowLock(other: { session?: { query<T>(text: string, params?: unknown[]): Promise<T[]> } }, formId: string) {
+    const locked = await other.session!.query<{ ok: boolean }>(
+      `SELECT pg_try_advisory_lock($1::int, ('x' || substr(md5("companyId" || '/' || uid), 1, 8))::bit(32)::int) AS ok FROM "WebhookDelivery" WHERE "formId" = $2`,
+      [DELIVERY_LOCK, formId],
+    );
+    expect(locked).toEqual([{ ok: true }]);
+  }
+
   it.skipIf(!onPostgres)('PostgreSQL: a pending row whose lock a dying claimer still holds is not sent, stays claimed, and is sent once after', async () => {
     // A process killed inside its claim statement: the claim rolled back (the row is pending) but its session lock on
     // the row lasts until PostgreSQL notices the connection is gone. A dispatcher that claims the row then does not
@@ -436,11 +445,7 @@ describe('the outbox survives the process', () => {
     try {
       const formId = await setup(env, [{ url: rx.url('/ok/claimer-died-mid-claim') }]);
       await submit(env, formId);
-      const locked = await dying.session!.query<{ ok: boolean }>(
-        `SELECT pg_try_advisory_lock($1::int, ('x' || substr(md5("companyId" || '/' || uid), 1, 8))::bit(32)::int) AS ok FROM "WebhookDelivery" WHERE "formId" = $2`,
-        [DELIVERY_LOCK, formId],
-      );
-      expect(locked).toEqual([{ ok: true }]);
+      await holdRowLock(dying, formId);
       const control = await setup(env, [{ url: rx.url('/ok/control-mid-claim') }]);
       await submit(env, control);
       a = createDispatcher({ logger: pino({ level: 'silent' }), allowPrivate: true, timeoutMs: 5000, mailFrom: 'x@y', pollMs: 20, database: env.database });
@@ -472,11 +477,7 @@ describe('the outbox survives the process', () => {
       const formId = await setup(env, [{ url: rx.url('/ok/claimed-by-a-living-process') }]);
       await submit(env, formId);
       await env.database.sql.query(`UPDATE "WebhookDelivery" SET status = 'sending', "claimedAt" = now() WHERE "formId" = $1`, [formId]);
-      const locked = await owner.session!.query<{ ok: boolean }>(
-        `SELECT pg_try_advisory_lock($1::int, ('x' || substr(md5("companyId" || '/' || uid), 1, 8))::bit(32)::int) AS ok FROM "WebhookDelivery" WHERE "formId" = $2`,
-        [DELIVERY_LOCK, formId],
-      );
-      expect(locked).toEqual([{ ok: true }]);
+      await holdRowLock(owner, formId);
       // a later pending row: once it is delivered, the claim statement has passed over the living claim too
       const control = await setup(env, [{ url: rx.url('/ok/control') }]);
       await submit(env, control);
