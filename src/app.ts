@@ -8,7 +8,7 @@ import { ApiKeyService } from './auth/keys.js';
 import { KEY_CHANGE_CHANNEL } from './auth/key-cache.js';
 import { acknowledgeKeyDrop } from './auth/key-drops.js';
 import type { Config } from './config.js';
-import { createContext, type RequestContext, type RequestState } from './context.js';
+import { createContext, type RequestContext, type RequestLog, type RequestState } from './context.js';
 import type { Database } from './db/database.js';
 import { AppError, NotFoundError, RateLimitedError, UnauthorizedError, UnsupportedMediaTypeError } from './errors.js';
 import { internalErrorResponse, problemResponse } from './http/problem.js';
@@ -22,7 +22,7 @@ import { schema } from './graphql/schema.js';
 import { operationPolicy, policyPlugins } from './graphql/policy.js';
 import { createExecutor } from './graphql/executor.js';
 import { createMetrics } from './http/metrics.js';
-import { logMixin, requestIdFor, requestScope } from './lib/request-scope.js';
+import { requestIdFor } from './lib/request-scope.js';
 import { compileRoutes } from './rest/match.js';
 import { DOCS_CSP, docsHtml } from './http/docs.js';
 import { consoleAvailable, serveConsole } from './http/console.js';
@@ -88,7 +88,7 @@ const DOC_ASSETS: Record<string, string> = {
 
 export function createApp(opts: AppOptions): App {
   const { database, config } = opts;
-  const logger = opts.logger ?? pino({ level: config.logLevel, mixin: logMixin });
+  const logger = opts.logger ?? pino({ level: config.logLevel });
   const metrics = createMetrics(database);
   const restMatch = compileRoutes(restRoutes);
   /** A bounded label for a path: the route template, never the raw path. */
@@ -191,14 +191,14 @@ export function createApp(opts: AppOptions): App {
     return Response.json(body, { headers: { 'cache-control': 'no-store' } });
   }
 
-  async function authenticate(request: Request, info: RequestInfo, channel: RequestState['channel']) {
+  async function authenticate(request: Request, info: RequestInfo, channel: RequestState['channel'], log: RequestLog) {
     let actor;
     try {
       actor = await keys.authenticate(request.headers.get('authorization'));
     } catch (e) {
       if (!(e instanceof UnauthorizedError)) throw e;
       const address = info.clientAddress ?? 'unknown';
-      logger.warn({ reason: (e as { reason?: string }).reason ?? e.message, clientAddress: address }, 'authentication failed');
+      log.warn({ reason: (e as { reason?: string }).reason ?? e.message, clientAddress: address }, 'authentication failed');
       // failed attempts are limited per client address: key guessing is bounded
       try {
         await authFailures.consume(`addr:${address}`);
@@ -213,6 +213,7 @@ export function createApp(opts: AppOptions): App {
     const keyId = actor.keyId;
     const state: RequestState = {
       channel,
+      log,
       idempotencyKey: request.headers.get('idempotency-key') ?? undefined,
       units: { charged: 1, used: 0 },
       headers,
@@ -223,7 +224,7 @@ export function createApp(opts: AppOptions): App {
     return createContext(database, actor, state);
   }
 
-  async function route(request: Request, url: URL, info: RequestInfo): Promise<{ res: Response; companyId?: string }> {
+  async function route(request: Request, url: URL, info: RequestInfo, log: RequestLog): Promise<{ res: Response; companyId?: string }> {
     const p = url.pathname;
     if (p.startsWith('/forms/public/')) {
       const res = await publicForms.handle(request, url, info.clientAddress ?? 'unknown');
@@ -260,20 +261,20 @@ export function createApp(opts: AppOptions): App {
     }
     if (p === '/graphql' && isGraphiQLRequest(request)) return { res: await graphiqlResponse() };
     if (p === '/graphql') {
-      const ctx = await authenticate(request, info, 'graphql');
+      const ctx = await authenticate(request, info, 'graphql', log);
       refuseUnsupportedGraphQLBody(request);
       const limited = await withLimitedBody(request, config.bodyLimitBytes);
       const res = await yoga.fetch(limited, { fleet: ctx });
       return { res: withHeaders(res, ctx.request.headers), companyId: ctx.companyId };
     }
     if (p === '/mcp') {
-      const ctx = await authenticate(request, info, 'mcp');
+      const ctx = await authenticate(request, info, 'mcp', log);
       const limited = await withLimitedBody(request, config.bodyLimitBytes);
       const res = await (await mcpHandler()).handle(limited, ctx);
       return { res: withHeaders(res, ctx.request.headers), companyId: ctx.companyId };
     }
     if (p === API_BASE || p.startsWith(API_BASE + '/')) {
-      const ctx = await authenticate(request, info, 'rest');
+      const ctx = await authenticate(request, info, 'rest', log);
       const res = await rest(request, url, ctx);
       return { res: withHeaders(res, ctx.request.headers), companyId: ctx.companyId };
     }
@@ -290,7 +291,7 @@ export function createApp(opts: AppOptions): App {
     },
     async fetch(request, info = {}) {
       const requestId = requestIdFor(request.headers.get('x-request-id'));
-      return requestScope.run({ requestId }, () => handle(request, info, requestId));
+      return handle(request, info, requestId);
     },
     async close() {
       await (await stopListening?.catch(() => null))?.();
@@ -306,6 +307,8 @@ export function createApp(opts: AppOptions): App {
   async function handle(request: Request, info: RequestInfo, requestId: string): Promise<Response> {
       const started = performance.now();
       const url = new URL(request.url);
+      // every line this request writes carries its id
+      const log = logger.child({ requestId });
       let res: Response;
       let companyId: string | undefined;
       try {
@@ -314,7 +317,7 @@ export function createApp(opts: AppOptions): App {
           res = new Response(null, { status: 204, headers: CORS_PREFLIGHT });
         } else {
           rejectNulInUrl(url);
-          ({ res, companyId } = await route(request, url, info));
+          ({ res, companyId } = await route(request, url, info, log));
         }
       } catch (e) {
         const known = databaseError(e);
@@ -322,7 +325,7 @@ export function createApp(opts: AppOptions): App {
         else if (e instanceof RateLimitedError) res = problemResponse(e, e.headers);
         else if (known) res = problemResponse(known);
         else {
-          logger.error({ err: e }, 'request failed');
+          log.error({ err: e }, 'request failed');
           res = internalErrorResponse();
         }
       }
@@ -331,7 +334,7 @@ export function createApp(opts: AppOptions): App {
       }
       const ms = performance.now() - started;
       metrics.request(request.method, routeLabel(request.method, url.pathname), res.status, ms / 1000);
-      logger.info({ method: request.method, path: url.pathname, status: res.status, ms: Math.round(ms), companyId }, 'request');
+      log.info({ method: request.method, path: url.pathname, status: res.status, ms: Math.round(ms), companyId }, 'request');
       return withHeaders(res, { 'x-request-id': requestId });
   }
 }

@@ -1,3 +1,4 @@
+import type { Logger } from 'pino';
 import type { Actor } from './auth/keys.js';
 import type { Database } from './db/database.js';
 import { scopedPrisma, type ScopedPrisma, type TransactionHooks } from './db/scoped.js';
@@ -35,9 +36,14 @@ export interface RequestContext {
   request: RequestState;
 }
 
+/** What a request logs with (a pino child logger bound to its request id). */
+export type RequestLog = Pick<Logger, 'info' | 'warn' | 'error'>;
+
 /** The request as the operation policy sees it (docs/decisions/0006-policy-at-the-operation.md). */
 export interface RequestState {
   channel: 'rest' | 'graphql' | 'mcp' | 'internal';
+  /** The request's logger: every line it writes carries the request's X-Request-Id. None for internal work. */
+  log?: RequestLog;
   /** The Idempotency-Key header, when sent. */
   idempotencyKey?: string;
   /** Rate-limit units charged to the key for this request (1 when it authenticated) and used by its operations. */

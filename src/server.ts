@@ -5,7 +5,6 @@ import pino from 'pino';
 import proxyAddr from 'proxy-addr';
 import type { Config } from './config.js';
 import { openDatabase, type Database } from './db/database.js';
-import { logMixin } from './lib/request-scope.js';
 import { problemFromError } from './http/problem.js';
 import { ReportedError } from './errors.js';
 
@@ -41,7 +40,7 @@ export async function startServer(
   config: Config,
   cliHandler?: (database: Database, argv: string[], opts: RelayedCommand) => Promise<{ code: number }>,
 ): Promise<RunningServer> {
-  const logger = pino({ level: config.logLevel, mixin: logMixin });
+  const logger = pino({ level: config.logLevel });
   // the HTTP app (GraphQL schema, REST façade, MCP) loads while the database opens
   const appModule = import('./app.js');
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });

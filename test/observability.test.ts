@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { loadConfig } from '../src/config.js';
 import { importData } from '../src/modules/companies/import.js';
 import { startServer, type RunningServer } from '../src/server.js';
@@ -136,10 +136,9 @@ describe('logs', () => {
     const { Writable } = await import('node:stream');
     const pino = (await import('pino')).default;
     const { createApp } = await import('../src/app.js');
-    const { logMixin } = await import('../src/lib/request-scope.js');
     const lines: any[] = [];
     const sink = new Writable({ write(chunk, _e, cb) { for (const l of String(chunk).split('\n').filter(Boolean)) lines.push(JSON.parse(l)); cb(); } });
-    const app = createApp({ database: env.database, config: { rateLimitPerMinute: 0, bodyLimitBytes: 1 << 20, logLevel: 'info', authFailLimitPerMinute: 0 }, logger: pino({ level: 'info', mixin: logMixin }, sink), dispatch: false });
+    const app = createApp({ database: env.database, config: { rateLimitPerMinute: 0, bodyLimitBytes: 1 << 20, logLevel: 'info', authFailLimitPerMinute: 0 }, logger: pino({ level: 'info' }, sink), dispatch: false });
     try {
       const res = await app.fetch(new Request('http://fleetops.test/api/v1/vehicles', { method: 'POST', headers: { authorization: `Bearer ${env.a.key}`, 'content-type': 'application/json', 'x-request-id': 'audit-1' }, body: JSON.stringify({ make: 'A', model: 'B', registration: 'AUD-1' }) }));
       expect(res.status).toBe(201);
@@ -149,6 +148,20 @@ describe('logs', () => {
       expect(mine.map((l) => l.msg)).toEqual(expect.arrayContaining(['write', 'request']));
       expect(mine.find((l) => l.msg === 'write')).toMatchObject({ audit: 'write', operation: 'createVehicle', channel: 'rest', userId: 'acme-owner', roles: ['owner', 'admin'], outcome: 'ok' });
       expect(lines.find((l) => l.requestId === 'audit-2' && l.msg === 'authentication failed')).toMatchObject({ reason: 'unknown key' });
+      // a resolver's bug: masked for the client, logged with the request's id (GraphQL, and REST where it maps it)
+      const { FlightLogService } = await import('../src/modules/flight-logs/service.js');
+      const bug = vi.spyOn(FlightLogService.prototype, 'list').mockRejectedValue(new Error('a bug in the list'));
+      try {
+        const g = await app.fetch(new Request('http://fleetops.test/graphql', { method: 'POST', headers: { authorization: `Bearer ${env.a.key}`, 'content-type': 'application/json', 'x-request-id': 'bug-1' }, body: JSON.stringify({ query: '{ flightLogs { count } }' }) }));
+        expect((await g.json()).errors[0].extensions.code).toBe('INTERNAL_SERVER_ERROR');
+        const r = await app.fetch(new Request('http://fleetops.test/api/v1/flight-logs', { headers: { authorization: `Bearer ${env.a.key}`, 'x-request-id': 'bug-2' } }));
+        expect(r.status).toBe(500);
+      } finally {
+        bug.mockRestore();
+      }
+      await new Promise((r) => setTimeout(r, 50));
+      expect(lines.find((l) => l.requestId === 'bug-1' && l.msg === 'unexpected error')).toMatchObject({ channel: 'graphql', err: { message: 'a bug in the list' } });
+      expect(lines.filter((l) => l.requestId === 'bug-2' && /failed/.test(l.msg)).length).toBeGreaterThan(0);
       const text = JSON.stringify(lines);
       expect(text).not.toContain(env.a.key);
       expect(text).not.toContain('fo_live_wrong');

@@ -2,7 +2,6 @@ import { createGraphQLError, maskError as defaultMaskError } from 'graphql-yoga'
 import type { GraphQLError } from 'graphql';
 import { AppError } from '../errors.js';
 import { databaseError } from '../db/errors.js';
-import { reportUnexpected } from '../lib/unexpected.js';
 
 /**
  * Domain errors as GraphQL clients get them: the message, and `code`, `status` and the field `errors` in
@@ -26,15 +25,25 @@ export function appErrorAsGraphQL(original: AppError, at: Located = {}): GraphQL
   });
 }
 
+/**
+ * A resolver's failure that is no domain error and no GraphQL error (a coercion failure, say): a bug, which the
+ * client sees masked and the log records.
+ */
+export function unexpectedError(error: unknown): boolean {
+  const e = error as Located & { originalError?: unknown };
+  const thrown = e?.originalError as { name?: string; extensions?: unknown } | undefined;
+  if (!thrown || thrown instanceof AppError || databaseError(thrown) || e.path === undefined) return false;
+  return !('extensions' in thrown && thrown.name === 'GraphQLError');
+}
+
 /** Yoga's maskError. (Duck-typed: yoga and our modules may hold different copies of graphql's error class.) */
 export function maskError(error: unknown, message: string, isDev?: boolean): Error {
   const e = error as Located & { originalError?: unknown };
   const original = databaseError(e?.originalError ?? error) ?? (e?.originalError ?? error);
   if (original instanceof AppError && original !== error) return appErrorAsGraphQL(original, e);
-  // a resolver that threw something unexpected (not a domain error, not a GraphQL error such as a coercion failure)
-  const thrown = e?.originalError as { name?: string; extensions?: unknown } | undefined;
-  if (thrown && !(thrown instanceof AppError) && e.path !== undefined && !('extensions' in thrown && thrown.name === 'GraphQLError')) {
-    reportUnexpected(e.originalError, { channel: 'graphql', path: e.path });
+  // a resolver that threw something unexpected (not a domain error, not a GraphQL error such as a coercion failure):
+  // masked here; logged, with its request, by the operation policy (src/graphql/policy.ts)
+  if (unexpectedError(e)) {
     return createGraphQLError('Internal server error: the error has been logged; retrying will not help until it is fixed.', {
       nodes: e.nodes,
       source: e.source,

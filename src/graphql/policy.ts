@@ -35,7 +35,8 @@ import { forbiddenMessage, mayCall, type RequiredScope } from '../auth/scopes.js
 import { findNul, MAX_JSON_DEPTH } from '../http/json-guard.js';
 import { createIdempotency } from './idempotency.js';
 import type { Session } from '../db/database.js';
-import { appErrorAsGraphQL } from './errors.js';
+import { appErrorAsGraphQL, unexpectedError } from './errors.js';
+import { reportUnexpected } from '../lib/unexpected.js';
 import { validationErrorFrom } from './validation.js';
 import { checkOf } from './inputs.js';
 
@@ -287,11 +288,12 @@ export function operationPolicy(deps: PolicyDeps = {}): Plugin<{ fleet?: Request
       const executed = executedRootFields(args.schema, args.document, op, variables);
       if (ctx.request.channel === 'graphql') deps.onOperation?.(op.operation);
       // who wrote what, once the write is done: the fields, the key, its user and that user's roles (no key material)
+      const log = ctx.request.log ?? deps.logger;
       const audit =
-        op.operation === 'mutation' && deps.logger
+        op.operation === 'mutation' && log
           ? (result: { errors?: ReadonlyArray<{ originalError?: unknown }> }) => {
               const failed = result.errors?.map((e) => (e.originalError instanceof AppError ? e.originalError.code : 'error'));
-              deps.logger!.info(
+              log.info(
                 {
                   audit: 'write',
                   operation: executed.map((f) => f.node.name.value).join(','),
@@ -366,6 +368,14 @@ export function operationPolicy(deps: PolicyDeps = {}): Plugin<{ fleet?: Request
           if (explained) setResult(final);
           await claim?.settle(final);
           audit?.(final);
+          // a bug in a resolver, logged with its request (GraphQL masks it; REST and MCP log it where they map it)
+          if (ctx.request.channel === 'graphql') {
+            for (const e of final.errors ?? []) {
+              if (!unexpectedError(e)) continue;
+              if (ctx.request.log) ctx.request.log.error({ err: e.originalError, channel: 'graphql', path: e.path }, 'unexpected error');
+              else reportUnexpected(e.originalError, { channel: 'graphql', path: e.path });
+            }
+          }
           if (op.operation === 'mutation' && !explained) deps.afterWrite?.(ctx.companyId);
         },
       };

@@ -56,14 +56,15 @@ function requiredScopeOf(schema: GraphQLSchema, route: RouteSpec): RequiredScope
 const RESOURCE_NOT_FOUND = -32002;
 
 /** A failure as the JSON-RPC error a client gets: domain errors keep their words, nothing internal is shown. */
-function mcpError(e: unknown, uri: string): McpError {
+function mcpError(e: unknown, uri: string, ctx: RequestContext): McpError {
   if (e instanceof McpError) return e;
   const known = databaseError(e);
   if (known instanceof AppError) {
     if (known.status === 404) return new McpError(RESOURCE_NOT_FOUND, `resource not found: ${uri}`, { uri });
     return new McpError(known.status < 500 ? ErrorCode.InvalidParams : ErrorCode.InternalError, known.message);
   }
-  reportUnexpected(e, { channel: 'mcp', uri });
+  if (ctx.request.log) ctx.request.log.error({ err: e, channel: 'mcp', uri }, 'unexpected error');
+  else reportUnexpected(e, { channel: 'mcp', uri });
   return new McpError(ErrorCode.InternalError, 'internal error: it has been logged');
 }
 
@@ -213,7 +214,7 @@ export function createMcpHandler(opts: McpOptions) {
           value = r.structuredContent;
         } else throw new McpError(RESOURCE_NOT_FOUND, `resource not found: ${uri}`, { uri });
       } catch (e) {
-        throw mcpError(e, uri);
+        throw mcpError(e, uri, ctx);
       }
       return { contents: [{ uri, mimeType: 'application/json', text: JSON.stringify(value, null, 2) }] };
     });

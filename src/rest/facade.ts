@@ -102,7 +102,7 @@ export function createRestFacade(opts: FacadeOptions) {
     const callCtx: RequestContext = { ...ctx, request: { ...ctx.request, prepare } };
     const result = await opts.executor.run(callCtx, documents.get(spec)!, variables);
     if (result.errors?.length) {
-      const err = errorOf(result.errors, opts.logger);
+      const err = errorOf(result.errors, ctx.request.log ?? opts.logger);
       const headers = err instanceof RateLimitedError ? err.headers : {};
       return { status: err.status, body: problemFromError(err), problem: problemFromError(err), headers };
     }
@@ -146,7 +146,7 @@ export function createRestFacade(opts: FacadeOptions) {
     } catch (e) {
       const known = databaseError(e);
       if (known) return problemResponse(known);
-      opts.logger.error({ err: e }, 'REST request failed');
+      (ctx.request.log ?? opts.logger).error({ err: e }, 'REST request failed');
       return internalErrorResponse();
     }
   }
@@ -191,7 +191,7 @@ function preferredAlternate(accept: string | null, types: string[]): string | un
  * anything ran (variables GraphQL's types refuse, which a route's own check should have refused first) are a plain
  * 400; anything else is a bug, logged, and answered 500.
  */
-function errorOf(errors: ReadonlyArray<GraphQLError>, logger: Logger): AppError {
+function errorOf(errors: ReadonlyArray<GraphQLError>, logger: Pick<Logger, 'error'>): AppError {
   let chosen: AppError | undefined;
   for (const e of errors) {
     const original = databaseError(e.originalError ?? e);
