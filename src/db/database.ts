@@ -7,6 +7,7 @@ import { PrismaPGlite } from 'pglite-prisma-adapter';
 import { PrismaClient } from '../generated/prisma/client.js';
 import { acquireDataDirLock } from './data-dir-lock.js';
 import { applyMigrations } from './migrate.js';
+import { pgPool } from './pg-pool.js';
 import { instrumentAdapter, type QueryListener } from './instrument.js';
 
 /** A raw SQL connection that works the same on PGlite and PostgreSQL (used by migrations and tests). */
@@ -226,12 +227,7 @@ function poolSql(pool: pg.Pool): RawSql {
 export async function openDatabase(opts: OpenOptions): Promise<Database> {
   let db: Database;
   if (opts.databaseUrl) {
-    const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: 10 });
-    // A connection the server terminates (restart, failover, pg_terminate_backend) emits 'error' on its client;
-    // unhandled, that would crash the process. The query that was using it still fails with the error, and the
-    // pool replaces the connection.
-    pool.on('error', () => {});
-    pool.on('connect', (client) => client.on('error', () => {}));
+    const pool = pgPool({ connectionString: opts.databaseUrl, max: 10 });
     const adapterFactory = new PrismaPg(pool);
     const prisma = new PrismaClient({ adapter: opts.onQuery ? instrumentAdapter(adapterFactory, opts.onQuery) : adapterFactory });
     const session = pgSession(opts.databaseUrl);

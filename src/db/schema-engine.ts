@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import process from 'node:process';
 import pg from 'pg';
+import { pgPool } from './pg-pool.js';
 import {
   bindMigrationAwareSqlAdapterFactory,
   ColumnTypeEnum,
@@ -230,11 +231,7 @@ function trackConnections(base: SqlMigrationAwareDriverAdapterFactory) {
  * Public API only: pg-pool's `Client` option (node_modules/pg-pool/README.md) and `new PrismaPg(pool)`.
  */
 function pgEngineFactory(url: string): { factory: SqlMigrationAwareDriverAdapterFactory; close: () => Promise<void> } {
-  const pool = new pg.Pool({ connectionString: url, Client: CharAsTextClient, application_name: ENGINE_APPLICATION_NAME });
-  // a connection the server drops emits 'error' on its client (and, while idle, on the pool); the query using it
-  // fails with that error anyway, and unhandled it would crash the process
-  pool.on('error', () => {});
-  pool.on('connect', (client) => client.on('error', () => {}));
+  const pool = pgPool({ connectionString: url, Client: CharAsTextClient, application_name: ENGINE_APPLICATION_NAME });
   return { factory: new PrismaPg(pool), close: () => pool.end() };
 }
 

@@ -372,8 +372,7 @@ export function operationPolicy(deps: PolicyDeps = {}): Plugin<{ fleet?: Request
           if (ctx.request.channel === 'graphql') {
             for (const e of final.errors ?? []) {
               if (!unexpectedError(e)) continue;
-              if (ctx.request.log) ctx.request.log.error({ err: e.originalError, channel: 'graphql', path: e.path }, 'unexpected error');
-              else reportUnexpected(e.originalError, { channel: 'graphql', path: e.path });
+              reportUnexpected(e.originalError, { channel: 'graphql', path: e.path }, ctx.request.log);
             }
           }
           if (op.operation === 'mutation' && !explained) deps.afterWrite?.(ctx.companyId);

@@ -1,6 +1,7 @@
 /**
- * Where errors that have no 4xx meaning go when the code that meets them has no logger of its own (a batch item
- * that failed unexpectedly): the app sets the sink to its logger; the default writes to stderr.
+ * Where errors that have no 4xx meaning go: the request's own logger when the code that meets them has it (its
+ * lines carry the request's id), else the sink (a batch item that failed unexpectedly): the app sets the sink to its
+ * logger; the default writes to stderr.
  */
 type Sink = (err: unknown, context: Record<string, unknown>) => void;
 let sink: Sink = (err, context) => console.error('unexpected error', context, err);
@@ -9,6 +10,7 @@ export function setUnexpectedErrorSink(s: Sink) {
   sink = s;
 }
 
-export function reportUnexpected(err: unknown, context: Record<string, unknown> = {}) {
-  sink(err, context);
+export function reportUnexpected(err: unknown, context: Record<string, unknown> = {}, log?: { error(obj: object, msg: string): void }) {
+  if (log) log.error({ err, ...context }, 'unexpected error');
+  else sink(err, context);
 }

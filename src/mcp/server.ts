@@ -63,8 +63,7 @@ function mcpError(e: unknown, uri: string, ctx: RequestContext): McpError {
     if (known.status === 404) return new McpError(RESOURCE_NOT_FOUND, `resource not found: ${uri}`, { uri });
     return new McpError(known.status < 500 ? ErrorCode.InvalidParams : ErrorCode.InternalError, known.message);
   }
-  if (ctx.request.log) ctx.request.log.error({ err: e, channel: 'mcp', uri }, 'unexpected error');
-  else reportUnexpected(e, { channel: 'mcp', uri });
+  reportUnexpected(e, { channel: 'mcp', uri }, ctx.request.log);
   return new McpError(ErrorCode.InternalError, 'internal error: it has been logged');
 }
 

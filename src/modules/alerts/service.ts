@@ -125,7 +125,6 @@ export interface AlertDeliveryPage {
   nextCursor: string | null;
 }
 
-/** The payload of an alert (gaps §14), as webhooks receive it and emails and SMS say it. */
 /** The thresholds an item is judged against: a completion or an edit that moves them starts a new cycle (new alerts). */
 export const cycleOf = (s: Pick<MaintenanceStatusItem, 'dueAtInterval' | 'calendarDateDue'>) =>
   `${s.dueAtInterval ?? '-'}|${s.calendarDateDue ? s.calendarDateDue.toISOString().slice(0, 10) : '-'}`;

@@ -3,8 +3,9 @@ import type { ScopedPrisma } from '../../db/scoped.js';
 import { isTimeZone } from '../schedule/rules.js';
 
 /**
- * Maintenance alert settings as the database holds them, and the retry schedule of alert deliveries: what the
- * delivery dispatcher needs of alerts, and what an alert's deliveries carry (./service.ts has the rest; kept apart so the dispatcher does not import it).
+ * Maintenance alert settings as the database holds them, the retry schedule of alert deliveries and what those
+ * deliveries carry: what the delivery dispatcher needs of alerts (./service.ts has the rest; kept apart so the
+ * dispatcher does not import it).
  */
 /** Minutes before each retry of a failed alert delivery: attempt 2 after 1 minute ... attempt 6 after 60 (gaps §14). */
 export const ALERT_BACKOFF_MINUTES = [1, 5, 15, 30, 60] as const;
@@ -16,8 +17,9 @@ export type AlertEvent = (typeof ALERT_EVENTS)[number];
 export const ALERT_STATUSES = ['due_soon', 'due', 'overdue'] as const;
 
 /**
- * What an alert's deliveries carry (the outbox payload, and the webhook body's `data`): defined once, as the schema
- * the dispatcher reads it back with (./messages.ts), so the stored JSON and the messages cannot drift apart.
+ * The payload of an alert (gaps §14), as webhooks receive it (the body's `data`) and emails and SMS say it: defined
+ * once, as the schema the dispatcher reads it back with (./messages.ts), so the stored JSON and the messages cannot
+ * drift apart.
  */
 export const AlertPayloadSchema = z.object({
   event: z.enum(ALERT_EVENTS),

@@ -311,7 +311,13 @@ export class ComponentReader implements ComponentLiveSource {
         const rows = firsts.length
           ? ((await this.db.component.findMany({ select, where: { uid: { in: firsts.map((f) => f.uid) } }, orderBy: ORDER })) as Component[])
           : [];
-        return parents.map((p) => pageByKeys(rows.filter((r) => r.parentUid === p), limit, COMPONENT_ORDER));
+        const byParent = new Map<string | null, Component[]>();
+        for (const r of rows) {
+          const siblings = byParent.get(r.parentUid);
+          if (siblings) siblings.push(r);
+          else byParent.set(r.parentUid, [r]);
+        }
+        return parents.map((p) => pageByKeys(byParent.get(p) ?? [], limit, COMPONENT_ORDER));
       });
       this.childLoaders.set(key, loader);
     }

@@ -8,8 +8,8 @@ import { INDEPENDENT_ITEMS } from '../../graphql/policy.js';
 import { REST_HIDDEN, REST_NULLABLE, restSpread } from '../../rest/representation.js';
 import { COPILOT_TYPES, CreateFlightLogCheck, FlightLogFilterSchema, TrackingItemsOutSchema, UpdateFlightLogCheck, type FlightLogPage } from './service.js';
 
-/** Every column of a log but the tracking values (JSON): read whole, with every log a request reads. */
-const FLIGHT_LOG_SCALARS = {
+/** Every column of a log, its tracking values (JSON) included: read whole, with every log a request reads. */
+const FLIGHT_LOG_COLUMNS = {
   uid: true,
   timeDate: true,
   pilot: true,
@@ -25,6 +25,7 @@ const FLIGHT_LOG_SCALARS = {
   companyId: true,
   createdAt: true,
   updatedAt: true,
+  tracking: true,
 } as const;
 
 /**
@@ -36,7 +37,7 @@ const FLIGHT_LOG_SCALARS = {
  */
 export const FlightLogType = builder.prismaObject('FlightLog', {
   description: 'A flight. Tracking values (keys of the aircraft\u2019s tracking items) are in `trackingItems`.',
-  select: { ...FLIGHT_LOG_SCALARS, tracking: true },
+  select: FLIGHT_LOG_COLUMNS,
   fields: (t) => ({
     uid: t.id({ resolve: (l) => l.uid }),
     timeDate: t.field({ type: 'DateTime', description: 'Flight date/time (UTC)', resolve: (l) => l.timeDate }),

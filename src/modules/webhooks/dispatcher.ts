@@ -66,10 +66,10 @@ const CLAIM_LEASE_MS = 5 * 60_000;
 /** The first key of the dispatcher's advisory locks (`pg_try_advisory_lock(DELIVERY_LOCK, row)`): "fodl". */
 export const DELIVERY_LOCK = 0x666f646c;
 /** The second key: 32 bits of the row's md5, as SQL computes it (a collision only makes a row look alive longer). */
+const ROW_LOCK_KEY = `('x' || substr(md5(d."companyId" || '/' || d.uid), 1, 8))::bit(32)::int`;
+
 /** How many times an outcome is written before the row is given up to be sent again (about 3 s of pauses). */
 const RECORD_TRIES = 5;
-
-const ROW_LOCK_KEY = `('x' || substr(md5(d."companyId" || '/' || d.uid), 1, 8))::bit(32)::int`;
 
 export function createDispatcher(opts: DispatcherOptions) {
   const sender = createSender(opts);
