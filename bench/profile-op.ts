@@ -1,6 +1,6 @@
 // Profiles one flight-log operation (or a form completion with an odometer reading and two defects) through the service (in-process app.fetch, no sockets) on PostgreSQL: the
 // timed calls only (after start-up and warm-up), with the V8 profiler, written to FILE.cpuprofile.
-//   NODE_ENV=production npx tsx bench/profile-op.ts [create|batch|list|graphql|completion] [N] [FILE]
+//   NODE_ENV=production npx tsx bench/profile-op.ts [create|batch|list|aircraft|graphql|completion] [N] [FILE]
 // then `npx tsx bench/top-frames.ts FILE.cpuprofile` names where the time goes (docs/benchmarks.md).
 import fs from 'node:fs';
 import { Session } from 'node:inspector/promises';
@@ -32,6 +32,7 @@ await withTempDatabase('fleetops_prof', async (url) => {
     ] }],
   })) as { uid: string };
   let reading = 1000;
+  const aircraftUid = ((await call('GET', '/api/v1/aircraft')) as { data: { uid: string }[] }).data[0].uid;
   const ops: Record<string, () => Promise<unknown>> = {
     completion: () =>
       call('POST', '/api/v1/form-completions', {
@@ -41,6 +42,7 @@ await withTempDatabase('fleetops_prof', async (url) => {
     create: () => call('POST', '/api/v1/flight-logs', item()),
     batch: () => call('POST', '/api/v1/flight-logs/batch', { items: Array.from({ length: 50 }, item) }),
     list: () => call('GET', '/api/v1/flight-logs?limit=100'),
+    aircraft: () => call('GET', `/api/v1/aircraft/${aircraftUid}`),
     graphql: () => call('POST', '/graphql', { query: '{ flightLogs(limit: 100) { count data { uid timeDate trackingItems aircraft { registration totals } pilotUser { displayName } } } }' }),
   };
   for (let i = 0; i < 4; i++) await ops.batch();
