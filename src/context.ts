@@ -103,8 +103,7 @@ export function createServices(
     deliveries,
     apiKeys: new ApiKeyAdmin(db, auditActor, database && keyDropWatcher(database)),
     viewer: new ViewerService(db, auditActor),
-    // side effects of a submission run on services bound to its transaction
-    completions: new CompletionService(db, actorUserId, (tx): { schedule: ScheduleService; vehicles: VehicleService } => createServices(tx, actorUserId), deliveries),
+    completions: new CompletionService(db, actorUserId, vehicles, deliveries),
   };
 }
 export type Services = ReturnType<typeof createServices>;

@@ -7,9 +7,10 @@ import { createTestEnv, uniq, type TestEnv } from './helpers.js';
 import { expectProblem, expectValidation } from './assertions.js';
 import { scopedPrisma } from '../src/db/scoped.js';
 import { createServices } from '../src/context.js';
-import { CompletionService } from '../src/modules/completions/service.js';
+import { writeSubmission, type SubmissionWrite } from '../src/modules/completions/write.js';
+import { defectRows } from '../src/modules/schedule/service.js';
+import { planReadings } from '../src/modules/vehicles/service.js';
 import { demoForm } from '../src/modules/companies/demo.js';
-import { DeliveryService } from '../src/modules/webhooks/service.js';
 
 const API = '/api/v1';
 let env: TestEnv;
@@ -275,36 +276,68 @@ describe('side effects', () => {
     expect((await submit({ formId: f, answers: { d: [] } })).status).toBe(201);
   });
 
-  it('a failing side effect rolls back the completion and every other side effect', async () => {
-    // the real services inside the completion's transaction, with the defect items failing after they and the
-    // odometer reading were written
+  /** A submission's rows as the service builds them, for the write itself: a reading on acme-v-1 and two defects. */
+  async function submissionRows(reading: number, defectUid: string): Promise<SubmissionWrite> {
+    const db = scopedPrisma(env.database.prisma, env.a.id);
+    const services = createServices(db, 'acme-owner');
+    const uid = `fc_${uniq()}`;
+    const at = new Date();
+    const form = await db.form.findFirstOrThrow({ where: { uid: formId } });
+    const completion = { uid, formId, code: form.code, name: form.name, userId: 'acme-owner', submitterName: null, data: { vehicle: 'acme-v-1', odometer: reading }, revision: form.revision, revisionDate: form.revisionDate, signatories: [], appBaseUrl: null, sideEffects: {}, createdAt: at, updatedAt: at };
+    const readings = planReadings(await services.vehicles.forReadings(['acme-v-1'], false), [{ uid: 'acme-v-1', reading }]);
+    const defects = defectRows([{ assetType: 'vehicle', assetUid: 'acme-v-1', description: 'A', source: 'test' }, { assetType: 'vehicle', assetUid: 'acme-v-1', description: 'B', source: 'test' }], 'UTC');
+    defects[1]!.uid = defectUid;
+    return { completion, readings, defects: defects.map((d) => ({ ...d, createdAt: at, updatedAt: at })), deliveries: services.deliveries.rowsFor(form, completion) };
+  }
+
+  it('a submission is written in one statement: a failing part writes none of it', async () => {
     const start = (await vehicleTotals('acme-v-1')).odometer;
     const before = await completionCount();
     const itemsBefore = (await defectItems('acme-v-1')).length;
     const db = scopedPrisma(env.database.prisma, env.a.id);
-    let written: string[] = [];
-    const service = new CompletionService(db, 'acme-owner', (tx) => {
-      const real = createServices(tx, 'acme-owner');
-      const schedule = Object.create(real.schedule) as typeof real.schedule;
-      schedule.createDefects = async (d, tz) => {
-        written = await real.schedule.createDefects(d, tz);
-        throw new Error('schedule write failed');
-      };
-      return { vehicles: real.vehicles, schedule };
-    }, new DeliveryService(db));
-    await expect(
-      service.create({ formId, answers: { vehicle: 'acme-v-1', tyres: 'fail', odometer: start + 500, defects: [{ description: 'A' }, { description: 'B' }] } }),
-    ).rejects.toThrow('schedule write failed');
-    expect(written).toHaveLength(2);
+    // the second defect item's uid is taken: its INSERT fails after the reading and the first item were planned
+    const taken = (await defectItems('acme-v-1'))[0]?.uid ?? (await db.scheduleItem.findFirstOrThrow({})).uid;
+    await expect(writeSubmission(db, await submissionRows(start + 500, taken), true)).rejects.toThrow();
     expect(await completionCount()).toBe(before);
     expect((await vehicleTotals('acme-v-1')).odometer).toBe(start);
     expect((await defectItems('acme-v-1')).length).toBe(itemsBefore);
-    // and the same submission without the failure commits all of it
-    const ok = await submit({ formId, answers: { vehicle: 'acme-v-1', tyres: 'fail', odometer: start + 500, defects: [{ description: 'A' }, { description: 'B' }] } });
-    expect(ok.body.sideEffects).toEqual({ scheduleItemsCreated: 2, vehiclesUpdated: 1, warnings: [] });
+    // and the same rows without the clash: all of it, the reading applied exactly
+    expect(await writeSubmission(db, await submissionRows(start + 500, `si_${uniq()}`), true)).toBe(true);
     expect(await completionCount()).toBe(before + 1);
     expect((await vehicleTotals('acme-v-1')).odometer).toBe(start + 500);
     expect((await defectItems('acme-v-1')).length).toBe(itemsBefore + 2);
+  });
+
+  it('a reading planned on a vehicle that changed since it was read: nothing written; the service plans again', async () => {
+    const start = (await vehicleTotals('acme-v-1')).odometer;
+    const before = await completionCount();
+    const db = scopedPrisma(env.database.prisma, env.a.id);
+    const stale = await submissionRows(start + 10, `si_${uniq()}`);
+    // another submission raises the odometer after `stale` read it
+    const other = await submit({ formId, answers: { vehicle: 'acme-v-1', tyres: 'pass', odometer: start + 20 } });
+    expect(other.body.sideEffects).toEqual({ scheduleItemsCreated: 0, vehiclesUpdated: 1, warnings: [] });
+    expect(await writeSubmission(db, stale, true)).toBe(false);
+    expect(await completionCount()).toBe(before + 1);
+    expect((await vehicleTotals('acme-v-1')).odometer).toBe(start + 20);
+    // under the caller's lock (no comparison) the same rows are written: what the locked path does after re-planning
+    const fresh = await submissionRows(start + 30, `si_${uniq()}`);
+    expect(await db.$transaction((tx) => writeSubmission(tx, fresh, false))).toBe(true);
+    expect((await vehicleTotals('acme-v-1')).odometer).toBe(start + 30);
+  });
+
+  it('concurrent readings of one vehicle: each applied on the total as it was, the highest wins, none lost', async () => {
+    const start = (await vehicleTotals('acme-v-1')).odometer;
+    const readings = Array.from({ length: 12 }, (_, i) => start + 1 + ((i * 7) % 12));
+    const results = await Promise.all(readings.map((r) => submit({ formId, answers: { vehicle: 'acme-v-1', tyres: 'pass', odometer: r } })));
+    for (const r of results) expect(r.status, JSON.stringify(r.body)).toBe(201);
+    expect((await vehicleTotals('acme-v-1')).odometer).toBe(Math.max(...readings));
+    // a reading is applied only over a lower total, so at least the highest one was applied, and every reading is
+    // either applied, equal to the total then (no change) or a warning below it
+    const applied = results.filter((r) => r.body.sideEffects.vehiclesUpdated === 1).length;
+    const warned = results.filter((r) => r.body.sideEffects.warnings.length === 1).length;
+    expect(applied).toBeGreaterThanOrEqual(1);
+    expect(applied + warned).toBeLessThanOrEqual(readings.length);
+    for (const r of results) expect(r.body.sideEffects.warnings.length + r.body.sideEffects.vehiclesUpdated).toBeLessThanOrEqual(1);
   });
 });
 

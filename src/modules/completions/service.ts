@@ -4,7 +4,7 @@ import type { ScopedPrisma } from '../../db/scoped.js';
 import { afterCursor, allPages, toPage } from '../../db/keyset.js';
 import { retrying } from '../../db/retry.js';
 import { withKeys, type RowQuery } from '../../db/selection.js';
-import { ConflictError, NotFoundError, ValidationError, fieldErrorsFromZod, invalid, isPlainObject, type FieldError } from '../../errors.js';
+import { ConflictError, NotFoundError, ValidationError, invalid, isPlainObject, type FieldError } from '../../errors.js';
 import { newUid } from '../../lib/ids.js';
 import { PAGE_DEFAULT, PAGE_MAX, instantRange, parseFilter } from '../../lib/params.js';
 import {
@@ -14,17 +14,21 @@ import {
   type CreateCompletionInput,
   type SubmitOptions,
 } from './schema.js';
-import { companionAnswer, fieldTypeDef, type Field } from '../forms/fields.js';
-import { answerKeys, locatedFields, storageKey } from '../forms/service.js';
+import { fieldTypeDef } from '../forms/fields.js';
+import { answerKeys, locatedFields } from '../forms/service.js';
 import { submissionLink } from './links.js';
 import type { DeliveryService } from '../webhooks/service.js';
-import { timeZoneOf, type DefectInput, type ScheduleService } from '../schedule/service.js';
-import type { ReadingVehicle, VehicleService } from '../vehicles/service.js';
+import { defectRows, timeZoneOf, type DefectInput } from '../schedule/service.js';
+import { VehicleService, planReadings, type ReadingVehicle } from '../vehicles/service.js';
+import { writtenAt } from '../../lib/clock.js';
+import { writeSubmission, type SubmissionWrite } from './write.js';
+import { answerRows, pointer, resolveAnswers } from './answers.js';
+export { resolveAnswers } from './answers.js';
 
 /**
  * Form completions (docs/contract/api-v1.md §2.9, §2.10, §4.3; docs/contract/gaps.md §3, §9; docs/forms.md). Owns the answer rules (by field
  * name or storage key, typed by the field types, references to the company's records) and the side effects of
- * a submission (defect schedule items, odometer readings), written with the completion in one transaction.
+ * a submission (defect schedule items, odometer readings, outbox rows), written with the completion in one statement.
  */
 export interface SideEffects {
   scheduleItemsCreated: number;
@@ -59,14 +63,11 @@ export interface CompletionPage {
   nextCursor: string | null;
 }
 
-/** Services bound to a transaction client, so side effects commit or roll back with the completion. */
-export type TxServices = (tx: ScopedPrisma) => { schedule: ScheduleService; vehicles: VehicleService };
-
 export class CompletionService {
   constructor(
     private readonly db: ScopedPrisma,
     private readonly actorUserId: string,
-    private readonly txServices: TxServices,
+    private readonly vehicles: VehicleService,
     private readonly deliveries: DeliveryService,
   ) {}
 
@@ -117,70 +118,96 @@ export class CompletionService {
   /**
    * A submission (docs/contract/api-v1.md §2.10): `input` is checked (CreateFormCompletionCheck: GraphQL's validation
    * runs it; other callers parse with it); each answer is resolved to its field and validated, references checked
-   * against the company's records, then the completion and its side effects are written in one transaction.
+   * against the company's records, then the completion and its side effects are written in one statement
+   * (./write.ts): planned on the vehicles as read, or, when one of them changed meanwhile, planned again under
+   * their locks.
    */
   async create(input: CreateCompletionInput, opts: SubmitOptions = {}): Promise<CompletionWriteResult> {
-    let queued = 0;
-    const result = await retrying(() =>
-      this.db.$transaction(async (tx) => {
-        const form = await tx.form.findFirst({ where: { uid: input.formId } });
-        if (!form) invalid('form completion', [{ path: '/formId', message: `${input.formId} is not a form of your company` }]);
-        if (form.status !== 'active') throw new ConflictError(`form ${form.code} is inactive and cannot be completed`);
-        const data = resolveAnswers(form, input.answers);
-        const userId = opts.submittedBy ?? input.userId ?? this.actorUserId;
-        const services = this.txServices(tx);
-        const uid = newUid('fc');
-        const link = input.appBaseUrl ? submissionLink(input.appBaseUrl, uid) : undefined;
-        const plan = sideEffectsOf(form, data, `Reported on form ${form.code} (${form.name}), completion ${uid}, by ${userId}`, link);
-        // every record the answers name, read once: the vehicles locked when a reading applies to them, the acting
-        // user's time zone with the users when there are defects (they are due today, in it)
-        const refs = await readReferences(tx, services.vehicles, form, data, input.userId, plan.defects.length ? this.actorUserId : undefined, plan.readings.length > 0);
+    const result = await retrying(async () => {
+      const form = await this.db.form.findFirst({ where: { uid: input.formId } });
+      if (!form) invalid('form completion', [{ path: '/formId', message: `${input.formId} is not a form of your company` }]);
+      if (form.status !== 'active') throw new ConflictError(`form ${form.code} is inactive and cannot be completed`);
+      const data = resolveAnswers(form, input.answers);
+      const userId = opts.submittedBy ?? input.userId ?? this.actorUserId;
+      const uid = newUid('fc');
+      const link = input.appBaseUrl ? submissionLink(input.appBaseUrl, uid) : undefined;
+      const plan = sideEffectsOf(form, data, `Reported on form ${form.code} (${form.name}), completion ${uid}, by ${userId}`, link);
+      // every record the answers name, read once (the vehicles as readings need them; with the users the acting
+      // user's time zone when there are defects: they are due today, in it), then all of it written in one statement
+      const attempt = async (db: ScopedPrisma, vehicles: VehicleService, locked: boolean) => {
+        const refs = await readReferences(db, vehicles, form, data, input.userId, plan.defects.length ? this.actorUserId : undefined, locked && plan.readings.length > 0);
+        const written = this.submission({ form, data, plan, refs, uid, userId, input });
+        return (await writeSubmission(db, written.rows, !locked)) ? written : null;
+      };
+      const done =
+        (await attempt(this.db, this.vehicles, false)) ??
+        // a vehicle changed between the read and the write: read again under its lock, in a transaction
+        (await this.db.$transaction(async (tx) => {
+          const again = await attempt(tx, new VehicleService(tx), true);
+          if (!again) throw new Error('a submission planned under its vehicles\' locks was not written');
+          return again;
+        }));
+      this.vehicles.forget(done.rows.readings.totals.keys());
+      return done;
+    });
+    this.deliveries.committed(result.rows.deliveries.length);
+    return result.result;
+  }
 
-        // the side effects first (set-based: each changed vehicle once, the defects in one INSERT), so the completion
-        // is written once, with them
-        const readings = await services.vehicles.applyReadings(refs.vehicles, plan.readings);
-        const itemUids = await services.schedule.createDefects(plan.defects, refs.actorTimeZone);
-        const effects: StoredSideEffects = { scheduleItemsCreated: itemUids, vehiclesUpdated: [], warnings: [] };
-        const summary: SubmissionSummary = { answers: answerRows(form, data), defects: [], readings: [] };
-        plan.defects.forEach((d, i) =>
-          summary.defects.push({ asset: d.assetUid, description: d.description, severity: d.severity ?? null, scheduleItem: itemUids[i]! }),
-        );
-        plan.readings.forEach(({ uid: vehicle, reading }, i) => {
-          const r = readings[i]!;
-          if (r.applied && !effects.vehiclesUpdated.includes(vehicle)) effects.vehiclesUpdated.push(vehicle);
-          if (r.warning) effects.warnings.push(r.warning);
-          summary.readings.push({ vehicle, key: r.key, reading, applied: r.applied, warning: r.warning ?? null });
-        });
-        const row = await tx.formCompletion.create({
-          data: {
-            uid,
-            formId: form.uid,
-            code: form.code,
-            name: form.name,
-            userId,
-            submitterName: input.submitterName ?? null,
-            data: data as Prisma.InputJsonValue,
-            revision: form.revision,
-            revisionDate: form.revisionDate,
-            signatories: input.signatories ?? [],
-            appBaseUrl: input.appBaseUrl ?? null,
-            sideEffects: effects,
-          },
-        });
-        queued = await this.deliveries.enqueue(tx, form, row, summary);
-        return {
-          uid,
-          status: 'created' as const,
-          sideEffects: {
-            scheduleItemsCreated: effects.scheduleItemsCreated.length,
-            vehiclesUpdated: effects.vehiclesUpdated.length,
-            warnings: effects.warnings,
-          },
-        };
-      }),
+  /** What a submission writes and answers, from the form, its checked answers and the records they name. */
+  private submission(s: {
+    form: Form;
+    data: Record<string, unknown>;
+    plan: ReturnType<typeof sideEffectsOf>;
+    refs: References;
+    uid: string;
+    userId: string;
+    input: CreateCompletionInput;
+  }): { rows: SubmissionWrite; result: CompletionWriteResult } {
+    const { form, data, plan, refs, uid, input } = s;
+    const readings = planReadings(refs.vehicles, plan.readings);
+    const defects = defectRows(plan.defects, refs.actorTimeZone ?? 'UTC');
+    const effects: StoredSideEffects = { scheduleItemsCreated: defects.map((d) => d.uid), vehiclesUpdated: [], warnings: [] };
+    const summary: SubmissionSummary = { answers: answerRows(form, data), defects: [], readings: [] };
+    plan.defects.forEach((d, i) =>
+      summary.defects.push({ asset: d.assetUid, description: d.description, severity: d.severity ?? null, scheduleItem: defects[i]!.uid }),
     );
-    this.deliveries.committed(queued);
-    return result;
+    plan.readings.forEach(({ uid: vehicle, reading }, i) => {
+      const r = readings.outcomes[i]!;
+      if (r.applied && !effects.vehiclesUpdated.includes(vehicle)) effects.vehiclesUpdated.push(vehicle);
+      if (r.warning) effects.warnings.push(r.warning);
+      summary.readings.push({ vehicle, key: r.key, reading, applied: r.applied, warning: r.warning ?? null });
+    });
+    const at = writtenAt();
+    const completion = {
+      uid,
+      formId: form.uid,
+      code: form.code,
+      name: form.name,
+      userId: s.userId,
+      submitterName: input.submitterName ?? null,
+      data: data as Prisma.InputJsonValue,
+      revision: form.revision,
+      revisionDate: form.revisionDate,
+      signatories: input.signatories ?? [],
+      appBaseUrl: input.appBaseUrl ?? null,
+      sideEffects: effects,
+      createdAt: at,
+      updatedAt: at,
+    };
+    return {
+      rows: {
+        completion,
+        readings,
+        defects: defects.map((d) => ({ ...d, createdAt: at, updatedAt: at })),
+        deliveries: this.deliveries.rowsFor(form, completion, summary).map((d) => ({ ...d, createdAt: at })),
+      },
+      result: {
+        uid,
+        status: 'created',
+        sideEffects: { scheduleItemsCreated: defects.length, vehiclesUpdated: effects.vehiclesUpdated.length, warnings: effects.warnings },
+      },
+    };
   }
 
   /**
@@ -198,27 +225,6 @@ export class CompletionService {
   }
 }
 
-/** An answer as the email shows it: text as it is, defects as their descriptions, anything else as JSON. */
-function answerText(value: unknown): string {
-  if (value === null || value === undefined) return '';
-  if (typeof value === 'string') return value;
-  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
-  const items = Array.isArray(value) ? value : [value];
-  if (items.every((v) => isPlainObject(v) && typeof v.description === 'string')) {
-    return items.map((v) => `${v.description}${typeof v.severity === 'string' ? ` (${v.severity})` : ''}`).join('; ');
-  }
-  if (items.every((v) => typeof v === 'string' || typeof v === 'number')) return items.join(', ');
-  return JSON.stringify(value);
-}
-
-/** The answers in the form's field order, labelled as the form labels them. */
-function answerRows(form: Form, data: Record<string, unknown>): SubmissionSummary['answers'] {
-  return locatedFields(form)
-    .map((l) => l.field)
-    .filter((f) => data[f.name] !== undefined && data[f.name] !== null)
-    .map((f) => ({ label: typeof f.label === 'string' && f.label ? f.label : f.name, value: answerText(data[f.name]) }));
-}
-
 export { submissionLink };
 export { CompletionFilterSchema, CreateCompletionSchema, CreateFormCompletionCheck, checkCompletionBody, type CompletionFilter, type CreateCompletionInput, type SubmitOptions } from './schema.js';
 
@@ -232,74 +238,6 @@ function filterWhere(f: z.output<typeof CompletionFilterSchema>): Prisma.FormCom
   const time = instantRange(f.startDate, f.endDate);
   if (time) where.createdAt = time;
   return where;
-}
-
-const pointer = (k: string) => '/answers/' + k.replace(/~/g, '~0').replace(/\//g, '~1');
-
-/**
- * Answers → `data` keyed by field name (companions `<name>__<companion>`): each key resolved by name or storage
- * key, given once, typed by its field; null is no answer; required fields answered; a field an odometer or
- * defect answer depends on answered too. 400 with every problem's path.
- */
-export function resolveAnswers(form: Pick<Form, 'sections'>, answers: Record<string, unknown>): Record<string, unknown> {
-  const byKey = new Map<string, { name: string; field: Field; companion?: string }>();
-  for (const { field, si, fi } of locatedFields(form)) {
-    const entry = { name: field.name, field };
-    byKey.set(field.name, entry);
-    byKey.set(storageKey(si, fi), entry);
-    for (const c of field.companions ?? []) {
-      const ce = { name: `${field.name}__${c.name}`, field, companion: c.name };
-      byKey.set(ce.name, ce);
-      byKey.set(`${storageKey(si, fi)}__${c.name}`, ce);
-    }
-  }
-  const errors: FieldError[] = [];
-  const data: Record<string, unknown> = {};
-  const sentAs = new Map<string, string>();
-  for (const [key, value] of Object.entries(answers)) {
-    const target = byKey.get(key);
-    if (!target) {
-      errors.push({ path: pointer(key), message: `${key} is not a field of this form (see its completion-schema)` });
-      continue;
-    }
-    const first = sentAs.get(target.name);
-    if (first !== undefined) {
-      errors.push({ path: pointer(key), message: `${target.name} is answered twice (as ${first} and as ${key})` });
-      continue;
-    }
-    sentAs.set(target.name, key);
-    if (value === null || value === undefined) {
-      if (!target.companion && target.field.required) errors.push({ path: pointer(key), message: `${target.name} is required` });
-      continue;
-    }
-    const schema = target.companion
-      ? companionAnswer(target.field.companions!.find((c) => c.name === target.companion)!.type)
-      : fieldTypeDef(target.field.type).answer(target.field);
-    const r = schema.safeParse(value);
-    if (!r.success) {
-      for (const e of fieldErrorsFromZod(r.error.issues, pointer(key))) errors.push({ path: e.path, message: `${target.name} ${e.message}` });
-      continue;
-    }
-    if (!target.companion && isBlank(r.data) && target.field.required) {
-      errors.push({ path: pointer(key), message: `${target.name} is required` });
-      continue;
-    }
-    data[target.name] = r.data;
-  }
-  for (const { field } of locatedFields(form)) {
-    if (field.required && !sentAs.has(field.name)) errors.push({ path: pointer(field.name), message: `${field.name} is required` });
-    const dependsOn = field.type === 'odometer' ? field.vehicleField : field.type === 'defect' ? field.assetField : undefined;
-    const hasDefects = field.type === 'defect' ? !isBlank(data[field.name]) : data[field.name] !== undefined;
-    if (dependsOn && hasDefects && data[dependsOn] === undefined) {
-      errors.push({ path: pointer(dependsOn), message: `${dependsOn} must be answered: ${field.name} applies to it` });
-    }
-  }
-  if (errors.length) invalid('form completion', errors);
-  return data;
-}
-
-function isBlank(v: unknown): boolean {
-  return v === undefined || v === '' || (Array.isArray(v) && v.length === 0);
 }
 
 /**
@@ -331,15 +269,20 @@ function sideEffectsOf(form: Form, data: Record<string, unknown>, source: string
  * count. One read per kind named: the vehicles as readings need them (locked when `lockVehicles`), and with the
  * users the acting user (`actor`), whose time zone decides the day defects are due.
  */
+interface References {
+  vehicles: Map<string, ReadingVehicle>;
+  actorTimeZone: string | undefined;
+}
+
 async function readReferences(
-  tx: ScopedPrisma,
+  db: ScopedPrisma,
   vehicleService: VehicleService,
   form: Form,
   data: Record<string, unknown>,
   userId: string | undefined,
   actor: string | undefined,
   lockVehicles: boolean,
-): Promise<{ vehicles: Map<string, ReadingVehicle>; actorTimeZone: string | undefined }> {
+): Promise<References> {
   const wanted = { aircraft: new Set<string>(), vehicle: new Set<string>(), user: new Set<string>() };
   const refs: { name: string; kind: keyof typeof wanted; uid: string }[] = [];
   for (const { field } of locatedFields(form)) {
@@ -353,9 +296,9 @@ async function readReferences(
   if (userId !== undefined) users.add(userId);
   if (actor !== undefined) users.add(actor);
   const [aircraft, vehicles, userRows] = await Promise.all([
-    wanted.aircraft.size ? tx.aircraft.findMany({ where: { uid: { in: [...wanted.aircraft] } }, select: { uid: true } }) : [],
+    wanted.aircraft.size ? db.aircraft.findMany({ where: { uid: { in: [...wanted.aircraft] } }, select: { uid: true } }) : [],
     vehicleService.forReadings(wanted.vehicle, lockVehicles),
-    users.size ? tx.user.findMany({ where: { uid: { in: [...users] } }, select: { uid: true, timezone: true } }) : [],
+    users.size ? db.user.findMany({ where: { uid: { in: [...users] } }, select: { uid: true, timezone: true } }) : [],
   ]);
   const found = {
     aircraft: new Set(aircraft.map((r) => r.uid)),

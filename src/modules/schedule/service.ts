@@ -96,6 +96,23 @@ function defectItem(d: DefectInput, today: string) {
   };
 }
 
+/**
+ * The rows of defects reported on a form (docs/forms.md), in order, for the caller to insert with the completion
+ * (src/modules/completions/write.ts): each a non-recurring `Defect` item on its asset, due today in `timeZone` (the
+ * acting user's) so it shows in maintenance status at once, the description and severity in its notes and, when
+ * given, a link to the submission in its documentation. The same checks as any created item, except the asset's:
+ * the caller checked it (a completion checks every record its answers name, in the reads it needs anyway).
+ */
+export function defectRows(defects: readonly DefectInput[], timeZone: string) {
+  const today = localDate(now(), timeZone);
+  return defects.map((d) => {
+    const state = newState(CreateScheduleItemCheck.parse(defectItem(d, today)));
+    const errors = thresholdErrors(state);
+    if (errors.length) invalid('schedule item', errors);
+    return { uid: newUid('si'), ...rowData(state) };
+  });
+}
+
 /** A new item's state: the checked body over an item with nothing set. */
 function newState(p: CreateScheduleItemInput): ItemState {
   return applyPatch(
@@ -135,26 +152,6 @@ export class ScheduleService extends ScheduleReader {
     const uid = newUid('si');
     await this.db.scheduleItem.create({ data: { uid, ...rowData(state) } });
     return { uid, status: 'created' };
-  }
-
-  /**
-   * Defects reported on a form (docs/forms.md): each a non-recurring `Defect` item on its asset, due today in
-   * `timeZone` (the acting user's, else UTC; read here when not given) so it shows in maintenance status at once,
-   * the description and severity in its notes and, when given, a link to the submission in its documentation.
-   * The same checks as any created item, except the asset's: the caller checked it (a completion checks every
-   * record its answers name, in the reads it needs anyway). All of them in one INSERT; their uids in order.
-   */
-  async createDefects(defects: readonly DefectInput[], timeZone?: string): Promise<string[]> {
-    if (!defects.length) return [];
-    const today = localDate(now(), timeZone ?? (await this.actorTimeZone()));
-    const rows = defects.map((d) => {
-      const state = newState(CreateScheduleItemCheck.parse(defectItem(d, today)));
-      const errors = thresholdErrors(state);
-      if (errors.length) invalid('schedule item', errors);
-      return { uid: newUid('si'), ...rowData(state) };
-    });
-    await this.db.scheduleItem.createMany({ data: rows });
-    return rows.map((r) => r.uid);
   }
 
   /** `patch` is checked (UpdateScheduleItemCheck). */

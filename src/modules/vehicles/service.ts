@@ -22,13 +22,8 @@ export function createVehicleLoader(db: ScopedPrisma) {
 }
 
 /** A vehicle's row for read-modify-write (src/db/row-locks.ts). */
-/** What an odometer reading needs of a vehicle (VehicleService.forReadings). */
-export type ReadingVehicle = Pick<Vehicle, 'uid' | 'registration' | 'tracking' | 'maintenanceTrackingItems' | 'totals'>;
-export interface ReadingOutcome {
-  applied: boolean;
-  key: string | null;
-  warning?: string;
-}
+import type { ReadingVehicle } from './readings.js';
+export * from './readings.js';
 /** A JSON column as a raw query answers it (an object, or its text on a driver that leaves it as text). */
 const json = <T>(v: T): T => (typeof v === 'string' ? (JSON.parse(v) as T) : v);
 
@@ -132,50 +127,29 @@ export class VehicleService {
   }
 
   /**
-   * The vehicles of `uids` that are not deleted, as odometer readings need them, in one statement. With `lock` the
-   * rows are locked (FOR UPDATE, sorted by uid so two writers never wait on each other in opposite orders) until
-   * the caller's transaction ends: readings are then applied to totals nobody else can change meanwhile.
+   * The vehicles of `uids` that are not deleted, as odometer readings need them (./readings.ts), in one statement.
+   * With `lock` the rows are locked (FOR UPDATE, sorted by uid so two writers never wait on each other in opposite
+   * orders) until the caller's transaction ends.
    */
   async forReadings(uids: Iterable<string>, lock: boolean): Promise<Map<string, ReadingVehicle>> {
     const list = [...new Set(uids)].sort();
     if (!list.length) return new Map();
-    const rows = await this.db.$queryRaw<ReadingVehicle[]>(
-      Prisma.sql`SELECT uid, registration, tracking, "maintenanceTrackingItems", totals FROM "Vehicle"
-        WHERE "companyId" = ${COMPANY} AND uid = ANY(${list}::text[]) AND status <> 'deleted' ORDER BY uid ${lock ? Prisma.sql`FOR UPDATE` : Prisma.empty}`,
-    );
+    // unlocked: a model read (not a write, so outside a transaction it is not tied to the request's commit hooks)
+    const rows = lock
+      ? await this.db.$queryRaw<ReadingVehicle[]>(
+          Prisma.sql`SELECT uid, registration, tracking, "maintenanceTrackingItems", totals FROM "Vehicle"
+            WHERE "companyId" = ${COMPANY} AND uid = ANY(${list}::text[]) AND status <> 'deleted' ORDER BY uid FOR UPDATE`,
+        )
+      : await this.db.vehicle.findMany({
+          where: { uid: { in: list }, status: { not: 'deleted' } },
+          select: { uid: true, registration: true, tracking: true, maintenanceTrackingItems: true, totals: true },
+        });
     return new Map(rows.map((r) => [r.uid, { ...r, tracking: json(r.tracking), maintenanceTrackingItems: json(r.maintenanceTrackingItems), totals: json(r.totals) }]));
   }
 
-  /**
-   * Readings of vehicles' primary totals (odometer answers of a form, docs/contract/gaps.md §9), in order, on rows
-   * read with `forReadings(…, true)` in the caller's transaction: a higher reading raises the total; a lower one
-   * is not applied and comes back as a warning; an equal one changes nothing. Each changed vehicle is written
-   * once, with its last total. A vehicle missing from `rows` is a 404.
-   */
-  async applyReadings(rows: Map<string, ReadingVehicle>, readings: readonly { uid: string; reading: number }[]): Promise<ReadingOutcome[]> {
-    const totals = new Map<string, Record<string, number>>();
-    const changed = new Set<string>();
-    const out = readings.map(({ uid, reading }): ReadingOutcome => {
-      const v = rows.get(uid);
-      if (!v) throw new NotFoundError('vehicle', uid);
-      const key = primaryTotalKey(v);
-      if (!key) return { applied: false, key, warning: `vehicle ${v.registration} has no number maintenance tracking item; reading ${reading} not recorded` };
-      const t = totals.get(uid) ?? asNumberMap(v.totals);
-      totals.set(uid, t);
-      const current = t[key] ?? 0;
-      if (reading < current) {
-        return { applied: false, key, warning: `${key} reading ${reading} for vehicle ${v.registration} is below its current total ${current}; not applied` };
-      }
-      if (reading === current) return { applied: false, key };
-      t[key] = reading;
-      changed.add(uid);
-      return { applied: true, key };
-    });
-    for (const uid of changed) {
-      await this.db.vehicle.updateMany({ where: { uid }, data: { totals: totals.get(uid)! } });
-      this.loader.clear(uid);
-    }
-    return out;
+  /** Forgets what this request's loader holds of vehicles another statement changed (readings). */
+  forget(uids: Iterable<string>): void {
+    for (const uid of uids) this.loader.clear(uid);
   }
 
   /**

@@ -51,15 +51,15 @@ export class DeliveryService {
   constructor(private readonly db: ScopedPrisma) {}
 
   /**
-   * The outbox rows of a submission, written with it (same transaction): one per webhook URL of the form and,
-   * when the form notifies, one per recipient email and one per recipient phone (SMS). Returns how many were recorded.
+   * The outbox rows of a submission, for the caller to write with it (the same statement,
+   * src/modules/completions/write.ts): one per webhook URL of the form and, when the form notifies, one per
+   * recipient email and one per recipient phone (SMS).
    */
-  async enqueue(
-    tx: ScopedPrisma,
+  rowsFor(
     form: Form,
-    completion: Pick<FormCompletion, 'uid' | 'userId' | 'createdAt' | 'data' | 'submitterName' | 'appBaseUrl'>,
+    completion: Pick<FormCompletion, 'uid' | 'userId' | 'createdAt' | 'submitterName' | 'appBaseUrl'> & { data: unknown },
     summary?: SubmissionSummary,
-  ): Promise<number> {
+  ): ScopedCreate<'WebhookDelivery'>[] {
     const event: SubmissionEvent = {
       event: 'form.submitted',
       formId: form.uid,
@@ -90,8 +90,7 @@ export class DeliveryService {
         if (typeof r?.phone === 'string' && E164_PATTERN.test(r.phone)) add('sms', r.phone, personal);
       }
     }
-    if (rows.length) await tx.webhookDelivery.createMany({ data: rows });
-    return rows.length;
+    return rows;
   }
 
   /** Wakes this process's dispatcher after the submission committed (others find the rows when they poll). */

@@ -1,0 +1,83 @@
+import { Prisma, type Vehicle } from '../../generated/prisma/client.js';
+import { COMPANY } from '../../db/scoped.js';
+import { updatedAtNow } from '../../db/timestamps.js';
+import { NotFoundError } from '../../errors.js';
+import { asNumberMap } from '../tracking/schema.js';
+import { primaryTotalKey } from './schema.js';
+
+/**
+ * Odometer readings (a form's odometer answers, docs/contract/gaps.md §9): the rule (`planReadings`, pure) and its
+ * write as parts of one SQL statement (`readingsWrite`, used by src/modules/completions/write.ts).
+ */
+
+/** What an odometer reading needs of a vehicle (VehicleService.forReadings). */
+export type ReadingVehicle = Pick<Vehicle, 'uid' | 'registration' | 'tracking' | 'maintenanceTrackingItems' | 'totals'>;
+export interface ReadingOutcome {
+  applied: boolean;
+  key: string | null;
+  warning?: string;
+}
+export interface ReadingsPlan {
+  outcomes: ReadingOutcome[];
+  /** each changed vehicle's totals after its readings */
+  totals: Map<string, Record<string, number>>;
+  /** the vehicles the plan was made from (every one a reading names) */
+  seen: ReadingVehicle[];
+}
+
+/**
+ * Readings of vehicles' primary totals, in order, on `rows` as read: a higher reading raises the total; a lower one
+ * is not applied and comes back as a warning; an equal one changes nothing. Each changed vehicle gets its last total.
+ * A vehicle missing from `rows` is a 404.
+ */
+export function planReadings(rows: Map<string, ReadingVehicle>, readings: readonly { uid: string; reading: number }[]): ReadingsPlan {
+  const totals = new Map<string, Record<string, number>>();
+  const changed = new Map<string, Record<string, number>>();
+  const outcomes = readings.map(({ uid, reading }): ReadingOutcome => {
+    const v = rows.get(uid);
+    if (!v) throw new NotFoundError('vehicle', uid);
+    const key = primaryTotalKey(v);
+    if (!key) return { applied: false, key, warning: `vehicle ${v.registration} has no number maintenance tracking item; reading ${reading} not recorded` };
+    const t = totals.get(uid) ?? { ...asNumberMap(v.totals) }; // a copy: `seen` keeps the totals as read
+    totals.set(uid, t);
+    const current = t[key] ?? 0;
+    if (reading < current) {
+      return { applied: false, key, warning: `${key} reading ${reading} for vehicle ${v.registration} is below its current total ${current}; not applied` };
+    }
+    if (reading === current) return { applied: false, key };
+    t[key] = reading;
+    changed.set(uid, t);
+    return { applied: true, key };
+  });
+  const seen = [...new Set(readings.map((r) => r.uid))].sort().map((uid) => rows.get(uid)!);
+  return { outcomes, totals: changed, seen };
+}
+
+/**
+ * The plan's write as parts of one statement:
+ * - `lock`: a query of the vehicles the plan was made from, locked (`FOR UPDATE`, sorted by uid, as every writer of
+ *   vehicles locks), that are still not deleted and, with `compare`, still have the registration, units, tracking
+ *   items and totals the plan read. Under READ COMMITTED a locked row is re-read at its newest committed version,
+ *   so the comparison is made on the row as it is now, and nobody can change it until the statement commits.
+ *   Without `compare` the caller already holds the locks and read the rows under them.
+ * - `expected`: how many rows `lock` must find for the plan to hold;
+ * - `update(when)`: the changed totals, written when `when` holds (null when nothing changes).
+ */
+export function readingsWrite(plan: ReadingsPlan, compare: boolean): { lock: Prisma.Sql; expected: number; update: (when: Prisma.Sql) => Prisma.Sql | null } {
+  const seen = JSON.stringify(
+    plan.seen.map((v) => ({ uid: v.uid, registration: v.registration, tracking: v.tracking, mti: v.maintenanceTrackingItems, totals: v.totals })),
+  );
+  const lock = Prisma.sql`SELECT v.uid FROM "Vehicle" v
+    JOIN jsonb_to_recordset(${seen}::jsonb) AS s(uid text, registration text, tracking jsonb, mti jsonb, totals jsonb) ON s.uid = v.uid
+    WHERE v."companyId" = ${COMPANY} AND v.status <> 'deleted' AND (NOT ${compare}::boolean OR (v.registration = s.registration
+      AND v.tracking = s.tracking AND v."maintenanceTrackingItems" = s.mti AND v.totals = s.totals))
+    ORDER BY v.uid FOR UPDATE OF v`;
+  const changed = JSON.stringify([...plan.totals].map(([uid, totals]) => ({ uid, totals })));
+  const update = (when: Prisma.Sql) =>
+    plan.totals.size
+      ? Prisma.sql`UPDATE "Vehicle" v SET totals = n.totals, "updatedAt" = ${updatedAtNow('v')}
+          FROM jsonb_to_recordset(${changed}::jsonb) AS n(uid text, totals jsonb)
+          WHERE v."companyId" = ${COMPANY} AND v.uid = n.uid AND ${when}`
+      : null;
+  return { lock, expected: plan.seen.length, update };
+}
