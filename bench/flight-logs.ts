@@ -1,4 +1,4 @@
-// Flight-log benchmark: list 100, create 1, batch-create 50, batch-delete 50 and a GraphQL page of 100 logs with
+// Flight-log benchmark: list 100, GET one aircraft, create 1, batch-create 50, batch-delete 50 and a GraphQL page of 100 logs with
 // aircraft and pilot, through the service's real HTTP surface (node:http → REST façade → SOFA → GraphQL → service
 // → Prisma), side by side in the same run with the floor (bench/floor.ts: bare node:http + the driver, the least
 // SQL for the same answer). Prints each ratio as floor time / service time (1.00 = as fast as the floor), the SQL
@@ -48,6 +48,10 @@ async function run(label: string, database: Database, statements: { n: number })
       const body = (await (await fetch(`${url}/api/v1/flight-logs?limit=100`, { headers })).json()) as { count: number };
       if (body.count !== 100) throw new Error(`list returned ${body.count}`);
     },
+    aircraft: (url: string) => async () => {
+      const body = (await (await fetch(`${url}/api/v1/aircraft/bench-ac`, { headers })).json()) as { registration: string };
+      if (body.registration !== 'VH-BEN') throw new Error('GET aircraft failed');
+    },
     create: (url: string) => async () => void (await post(url, '/api/v1/flight-logs', item())),
     batch: (url: string) => async () => {
       const r = await post(url, '/api/v1/flight-logs/batch', { items: Array.from({ length: 50 }, item) });
@@ -69,6 +73,7 @@ async function run(label: string, database: Database, statements: { n: number })
   const measure = async (name: string, n: number, op: (url: string) => () => Promise<void>) =>
     rows.push([name, await time(n, op(service.url)), await time(n, op(floor.url))]);
   await measure('list 100 logs', ITER, ops.list);
+  await measure('GET one aircraft', ITER, ops.aircraft);
   await measure('create 1 log', ITER, ops.create);
   await measure('batch-create 50', BATCHES, ops.batch);
   await measure('batch-delete 50', Math.min(BATCHES, 5), ops.batchDelete);

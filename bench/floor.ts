@@ -69,6 +69,11 @@ export function floorHandler(sql: RawSql): http.RequestListener {
       const data = r.slice(0, 100).map(presentLog);
       return send(200, { data, count: data.length, nextCursor: r.length > 100 ? 'next' : null });
     }
+    if (req.method === 'GET' && req.url?.startsWith('/api/v1/aircraft/')) {
+      const [a] = await sql.query<Record<string, any>>('SELECT * FROM "Aircraft" WHERE "companyId" = $1 AND uid = $2', [companyId, decodeURIComponent(req.url.slice(17))]);
+      if (!a) return send(404, { title: 'Not found' });
+      return send(200, { ...a, createdAt: iso(a.createdAt), updatedAt: iso(a.updatedAt) });
+    }
     if (req.url === '/api/v1/flight-logs') return send(201, (await insert(companyId, [JSON.parse(body)]))[0]);
     if (req.url === '/api/v1/flight-logs/batch') return send(200, { results: await insert(companyId, JSON.parse(body).items), errors: [] });
     if (req.url === '/api/v1/flight-logs/batch-delete') return send(200, { results: await remove(companyId, JSON.parse(body).ids), errors: [] });
