@@ -33,6 +33,7 @@ import { restRoutes } from './rest/routes.js';
 import { createDispatcher, type Dispatcher } from './modules/webhooks/dispatcher.js';
 import { createAlertMonitor, type AlertMonitor } from './modules/alerts/monitor.js';
 import { createPublicForms } from './modules/forms/public.js';
+import { Response } from './http/response.js';
 
 export const API_VERSION = '0.1.0';
 
@@ -351,9 +352,16 @@ function refuseUnsupportedGraphQLBody(request: Request): void {
   throw new UnsupportedMediaTypeError(`a GraphQL request body must be application/json (got ${type ? JSON.stringify(type) : 'no Content-Type'})`);
 }
 
-/** The response with these headers set (and a reason phrase on its status line: statusText is never empty). */
+/**
+ * The response with these headers set (and a reason phrase on its status line: statusText is never empty). The
+ * app's own responses (src/http/response.ts) and Yoga's take them in place; any other (MCP's transport answers
+ * with native responses) is rebuilt around its body.
+ */
 function withHeaders(res: Response, headers: Record<string, string>): Response {
-  if (!Object.keys(headers).length && res.statusText) return res;
+  if (res.statusText && res instanceof Response) {
+    for (const [k, v] of Object.entries(headers)) res.headers.set(k, v);
+    return res;
+  }
   const out = new Response(res.body, { status: res.status, statusText: res.statusText || reasonPhrase(res.status), headers: res.headers });
   for (const [k, v] of Object.entries(headers)) out.headers.set(k, v);
   return out;

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { Response } from './response.js';
 
 /**
  * The operator console (console/, docs/decisions/0008-operator-console.md): a single-page app built by

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
 import { shouldRenderGraphiQL } from 'graphql-yoga';
+import { Response } from './response.js';
 
 /**
  * The front door (docs/contract/gaps.md §16; docs/api-notes.md "The front door"): what a person who opens the

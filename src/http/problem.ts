@@ -1,4 +1,5 @@
 import { AppError, MethodNotAllowedError, RateLimitedError, ReportedError, UnauthorizedError } from '../errors.js';
+import { Response } from './response.js';
 
 /** RFC 9457 problem details, as every REST error is answered (docs/contract/gaps.md §2). */
 export interface Problem {

@@ -19,6 +19,7 @@ import { compileRoutes } from './match.js';
 import { routeOperation } from './operations.js';
 import { fieldType, presenterFor } from './representation.js';
 import { databaseError } from '../db/errors.js';
+import { Response } from '../http/response.js';
 
 /**
  * The REST façade at /api/v1 (docs/decisions/0001-rest-facade.md). Each declared route stands for one GraphQL root

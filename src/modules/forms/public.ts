@@ -7,6 +7,7 @@ import { readJsonBody } from '../../http/body.js';
 import { internalErrorResponse, problemResponse } from '../../http/problem.js';
 import { createRateLimit } from '../../http/rate-limit.js';
 import { renderPublicForm } from './public-page.js';
+import { Response } from '../../http/response.js';
 
 /**
  * Public forms (docs/contract/gaps.md §7): `GET /forms/public/{publicId}` serves the page, `POST /forms/public/{publicId}/submissions`
