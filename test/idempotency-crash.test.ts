@@ -14,11 +14,16 @@ import type { Database } from '../src/db/database.js';
 
 let env: TestEnv;
 let failSettle = false;
+let failLock = false;
 beforeAll(async () => {
   env = await createTestEnv({
     onQuery: (sql) => {
       // the statement that stores the answer (settle), refused while failSettle is set
       if (failSettle && /^UPDATE .*"IdempotencyKey".*"result"/s.test(sql)) throw new Error('settle refused by the test');
+      // the locked path's aircraft lock (src/db/row-locks.ts) and the claim's release, refused while failLock is set:
+      // the process dies before its write
+      if (failLock && /^SELECT uid FROM "Aircraft" .*FOR UPDATE/s.test(sql)) throw new Error('lock refused by the test');
+      if (failLock && /^DELETE .*"IdempotencyKey"/s.test(sql)) throw new Error('release refused by the test');
     },
   });
 });
@@ -60,6 +65,34 @@ describe('Idempotency-Key after the process running the first request died', () 
     if (!onPostgres) await leftBehind(key, 'committed'); // embedded: only an old claim counts as abandoned
     expectProblem(await post(key), 422, 'idempotency_outcome_lost');
     expect(await logCount()).toBe(before);
+  });
+
+  it('a claim is marked committed only with the write it stands for: a write planned on a stale aircraft is not one', async () => {
+    // this process remembers acme-ac-1 as it last saw it (flight-logs/plan.ts); another process changes its log
+    // tracking items, so a log planned on the remembered row is written by the locked path, not the first statement
+    expect((await post(`warm-${uniq()}`)).status).toBe(201);
+    await env.database.sql.query(
+      `UPDATE "Aircraft" SET "logTrackingItems" = "logTrackingItems" || '{"remark": {"displayText": "Remark", "type": "string"}}'::jsonb WHERE "companyId" = $1 AND uid = 'acme-ac-1'`,
+      [env.a.id],
+    );
+    const key = `stale-${uniq()}`;
+    const before = await logCount();
+    // the process dies on the locked path: nothing was written, so its claim may not say it was
+    failLock = true;
+    let r;
+    try {
+      r = await post(key);
+    } finally {
+      failLock = false;
+    }
+    expect(r.status).toBe(500);
+    expect(await logCount()).toBe(before);
+    const [row] = await env.database.sql.query<{ state: string }>(`SELECT state FROM "IdempotencyKey" WHERE "companyId" = $1 AND key = $2`, [env.a.id, key]);
+    expect(row?.state).toBe('running');
+    // sent again with the same key once the claim is abandoned, it is carried out, once
+    await leftBehind(key, 'running');
+    expect((await post(key)).status).toBe(201);
+    expect(await logCount()).toBe(before + 1);
   });
 
   it('its write had committed: not run again, 422 idempotency_outcome_lost (final)', async () => {

@@ -126,6 +126,13 @@ export type ScopedPrisma = Omit<TxClient, Uncapitalize<Prisma.ModelName> | Unsco
   [M in Prisma.ModelName as Uncapitalize<M>]: ScopedDelegate<M>;
 } & {
   readonly companyId: string;
+  /**
+   * True when a write statement run here commits together with the request's `beforeCommit` (outside a transaction,
+   * with an Idempotency-Key claim): the claim is marked committed with it even when the statement writes nothing. A
+   * write that may write nothing (conditional on what was read, then planned again under locks) takes its locked
+   * path at once instead, so a claim is marked committed only with the write it stands for.
+   */
+  readonly commitsWithHook: boolean;
   /** Interactive transaction on a scoped transaction client (nested calls join the outer transaction). */
   $transaction<T>(fn: (tx: ScopedPrisma) => Promise<T>, options?: TransactionOptions): Promise<T>;
 };
@@ -194,6 +201,7 @@ export function scopedPrisma(client: PrismaClient | TxClient, companyId: string,
   const scoped: ScopedPrisma = new Proxy(client as object, {
     get(target, prop, receiver) {
       if (prop === 'companyId') return companyId;
+      if (prop === 'commitsWithHook') return !inTransaction && !!hooks?.beforeCommit;
       if (prop === '$transaction') {
         return <T>(fn: (tx: ScopedPrisma) => Promise<T>, options?: object) => {
           const t = target as PrismaClient;

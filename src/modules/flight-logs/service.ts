@@ -144,7 +144,8 @@ export class FlightLogService {
     let optimistic = planInsert(valid, remembered ?? (await read(this.db)));
     if (remembered && optimistic.refused.length) optimistic = planInsert(valid, await read(this.db));
     let plan: InsertPlan;
-    if (await retrying(() => insertLogsIfAircraftUnchanged(this.db, optimistic.rows, optimistic.aircraft))) plan = optimistic;
+    // with an Idempotency-Key the locked path at once: the claim commits with the statement (db.commitsWithHook)
+    if (!this.db.commitsWithHook && (await retrying(() => insertLogsIfAircraftUnchanged(this.db, optimistic.rows, optimistic.aircraft)))) plan = optimistic;
     else {
       plan = await retrying(() =>
         this.db.$transaction(async (tx) => {
