@@ -1,9 +1,8 @@
-import { PGlite } from '@electric-sql/pglite';
+import type { PGlite } from '@electric-sql/pglite';
 import { PrismaPg } from '@prisma/adapter-pg';
 import type { SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
 import path from 'node:path';
 import pg from 'pg';
-import { PrismaPGlite } from 'pglite-prisma-adapter';
 import { PrismaClient } from '../generated/prisma/client.js';
 import { acquireDataDirLock } from './data-dir-lock.js';
 import { applyMigrations } from './migrate.js';
@@ -248,6 +247,8 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
   } else {
     const dataDir = opts.dataDir ?? path.resolve('data');
     const memory = dataDir.startsWith('memory://');
+    // the embedded database's modules load only when it is used (not on PostgreSQL)
+    const [{ PGlite }, { PrismaPGlite }] = await Promise.all([import('@electric-sql/pglite'), import('pglite-prisma-adapter')]);
     const release = memory ? () => {} : acquireDataDirLock(dataDir);
     let lite: PGlite;
     try {
