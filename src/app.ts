@@ -225,7 +225,8 @@ export function createApp(opts: AppOptions): App {
     return createContext(database, actor, state);
   }
 
-  async function route(request: Request, url: URL, info: RequestInfo, log: RequestLog): Promise<{ res: Response; companyId?: string }> {
+  // `headers`: the request's own (rate limit, idempotent replay), set on the response with the request id, in one copy
+  async function route(request: Request, url: URL, info: RequestInfo, log: RequestLog): Promise<{ res: Response; companyId?: string; headers?: Record<string, string> }> {
     const p = url.pathname;
     if (p.startsWith('/forms/public/')) {
       const res = await publicForms.handle(request, url, info.clientAddress ?? 'unknown');
@@ -266,18 +267,18 @@ export function createApp(opts: AppOptions): App {
       refuseUnsupportedGraphQLBody(request);
       const limited = await withLimitedBody(request, config.bodyLimitBytes);
       const res = await yoga.fetch(limited, { fleet: ctx });
-      return { res: withHeaders(res, ctx.request.headers), companyId: ctx.companyId };
+      return { res, headers: ctx.request.headers, companyId: ctx.companyId };
     }
     if (p === '/mcp') {
       const ctx = await authenticate(request, info, 'mcp', log);
       const limited = await withLimitedBody(request, config.bodyLimitBytes);
       const res = await (await mcpHandler()).handle(limited, ctx);
-      return { res: withHeaders(res, ctx.request.headers), companyId: ctx.companyId };
+      return { res, headers: ctx.request.headers, companyId: ctx.companyId };
     }
     if (p === API_BASE || p.startsWith(API_BASE + '/')) {
       const ctx = await authenticate(request, info, 'rest', log);
       const res = await rest(request, url, ctx);
-      return { res: withHeaders(res, ctx.request.headers), companyId: ctx.companyId };
+      return { res, headers: ctx.request.headers, companyId: ctx.companyId };
     }
     throw new NotFoundError('route', `${request.method} ${p}`);
   }
@@ -312,13 +313,14 @@ export function createApp(opts: AppOptions): App {
       const log = logger.child({ requestId });
       let res: Response;
       let companyId: string | undefined;
+      let headers: Record<string, string> | undefined;
       try {
         // CORS: credentials are bearer keys, never cookies, so any origin may call; preflights need no key
         if (request.method === 'OPTIONS' && request.headers.has('access-control-request-method')) {
           res = new Response(null, { status: 204, headers: CORS_PREFLIGHT });
         } else {
           rejectNulInUrl(url);
-          ({ res, companyId } = await route(request, url, info, log));
+          ({ res, companyId, headers } = await route(request, url, info, log));
         }
       } catch (e) {
         const known = databaseError(e);
@@ -330,13 +332,16 @@ export function createApp(opts: AppOptions): App {
           res = internalErrorResponse();
         }
       }
-      if (request.headers.has('origin') && !res.headers.has('access-control-allow-origin')) {
-        res = withHeaders(res, { 'access-control-allow-origin': '*', 'access-control-expose-headers': EXPOSED_HEADERS });
+      const extra: Record<string, string> = { ...headers };
+      if (request.headers.has('origin') && !res.headers.has('access-control-allow-origin') && extra['access-control-allow-origin'] === undefined) {
+        extra['access-control-allow-origin'] = '*';
+        extra['access-control-expose-headers'] = EXPOSED_HEADERS;
       }
+      extra['x-request-id'] = requestId;
       const ms = performance.now() - started;
       metrics.request(request.method, routeLabel(request.method, url.pathname), res.status, ms / 1000);
       log.info({ method: request.method, path: url.pathname, status: res.status, ms: Math.round(ms), companyId }, 'request');
-      return withHeaders(res, { 'x-request-id': requestId });
+      return withHeaders(res, extra);
   }
 }
 
