@@ -325,6 +325,23 @@ describe('side effects', () => {
     expect((await vehicleTotals('acme-v-1')).odometer).toBe(start + 30);
   });
 
+  it('with an Idempotency-Key: written once under the vehicle lock, the same answer replayed, the reading applied once', async () => {
+    const start = (await vehicleTotals('acme-v-1')).odometer;
+    const before = await completionCount();
+    const itemsBefore = (await defectItems('acme-v-1')).length;
+    const body = { formId, answers: { vehicle: 'acme-v-1', tyres: 'pass', odometer: start + 9, defects: [{ description: 'Chipped windscreen' }] } };
+    const headers = { 'idempotency-key': `fc-${uniq()}` };
+    const first = await env.json('POST', `${API}/form-completions`, { body, headers });
+    expect(first.status, JSON.stringify(first.body)).toBe(201);
+    expect(first.body.sideEffects).toEqual({ scheduleItemsCreated: 1, vehiclesUpdated: 1, warnings: [] });
+    const again = await env.json('POST', `${API}/form-completions`, { body, headers });
+    expect(again.status).toBe(201);
+    expect(again.body).toEqual(first.body);
+    expect(await completionCount()).toBe(before + 1);
+    expect((await vehicleTotals('acme-v-1')).odometer).toBe(start + 9);
+    expect((await defectItems('acme-v-1')).length).toBe(itemsBefore + 1);
+  });
+
   it('concurrent readings of one vehicle: each applied on the total as it was, the highest wins, none lost', async () => {
     const start = (await vehicleTotals('acme-v-1')).odometer;
     const readings = Array.from({ length: 12 }, (_, i) => start + 1 + ((i * 7) % 12));
