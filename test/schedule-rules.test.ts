@@ -1,5 +1,6 @@
 // The maintenance schedule's pure rules (src/modules/schedule/rules.ts): exact decimals, calendar-day arithmetic in
 // time zones (DST changes, month ends, leap days), days remaining, threshold consistency and the urgency order.
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   addCalendarDays,
@@ -49,6 +50,17 @@ describe('exact decimals', () => {
     expect(decimalPlaces(1200.125)).toBe(3);
     expect(decimalPlaces('1.500000')).toBe(1);
     expect(decimalPlaces(3e-7)).toBe(7);
+    expect(decimalPlaces(-0)).toBe(0);
+    expect(decimalPlaces(-12.5)).toBe(1);
+    expect(decimalPlaces(1.5e-7)).toBe(8);
+    expect(decimalPlaces(1e21)).toBe(0);
+    // a number's places are those of the decimal string it prints as (the digits a client sent), whatever its form
+    fc.assert(
+      fc.property(fc.double({ noNaN: true, noDefaultInfinity: true }), (n) => {
+        expect(decimalPlaces(n)).toBe(decimalPlaces(String(n)));
+      }),
+      { numRuns: 2000 },
+    );
     const fits = (n: number) => trackingValue().safeParse(n).success;
     expect(fits(1300.123456)).toBe(true);
     expect(fits(999999999.999999)).toBe(true);

@@ -71,6 +71,15 @@ export function exactAddString(a: DecInput, b: DecInput): string {
 
 /** Decimal places a value needs (0.1 → 1, 1200.125 → 3, 3e-7 → 7). */
 export function decimalPlaces(value: DecInput): number {
+  // a number JavaScript prints without an exponent: its shortest digits never end in a fractional zero, so the
+  // places are the digits after the point (every tracking value of every write is checked here; no bigint needed)
+  if (typeof value === 'number' && Number.isFinite(value)) {
+    const s = String(value);
+    if (!s.includes('e')) {
+      const point = s.indexOf('.');
+      return point < 0 ? 0 : s.length - point - 1;
+    }
+  }
   const d = parseDec(value);
   let { units, scale } = d;
   while (scale > 0 && units % 10n === 0n) {
