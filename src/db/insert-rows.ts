@@ -12,8 +12,8 @@ function jsonValue(_key: string, v: unknown): unknown {
 
 /**
  * `INSERT INTO "<table>" … SELECT … WHERE <when>` for new rows of one model, as an SQL fragment of a statement composed
- * from several modules' writes (a data-modifying CTE; see src/modules/completions/write.ts). The rows go as one JSON
- * parameter and each value is typed by its column (`jsonb_populate_recordset` over the table's row type: timestamps
+ * from several writes (a data-modifying CTE: a submission's rows, src/modules/completions/write.ts; new flight logs
+ * with their aircraft's totals, src/modules/flight-logs/set-write.ts). The rows go as one JSON parameter and each value is typed by its column (`jsonb_populate_recordset` over the table's row type: timestamps
  * from ISO strings, numerics, text arrays, JSON columns as they are); the company is the scoped client's (`COMPANY`).
  * Every row carries the same keys, the columns written; a column left out takes its default. Values are what
  * Prisma's `createMany` takes: Date, Decimal, arrays, JSON values, and `Prisma.DbNull` for SQL NULL. Null when

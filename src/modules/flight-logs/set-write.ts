@@ -1,5 +1,6 @@
 import { Prisma } from '../../generated/prisma/client.js';
 import { COMPANY, type ScopedPrisma } from '../../db/scoped.js';
+import { insertRows } from '../../db/insert-rows.js';
 import { updatedAtNow } from '../../db/timestamps.js';
 import { writtenAt } from '../../lib/clock.js';
 import { totalsAfter } from '../aircraft/totals.js';
@@ -55,6 +56,8 @@ export async function insertLogsIfAircraftUnchanged(
     checked.map((a) => ({ uid: a.uid, registration: a.registration, mti: a.maintenanceTrackingItems ?? {}, lti: a.logTrackingItems ?? {} })),
   );
   const at = writtenAt();
+  const insert = insertRows('FlightLog', rows.map((r) => ({ ...r, createdAt: at, updatedAt: at })), Prisma.sql`(SELECT ok FROM go)`);
+  if (!insert) return true;
   const added = Prisma.sql`COALESCE((SELECT jsonb_agg(i.tracking) FROM ins i WHERE i."aircraftId" = a.uid), '[]'::jsonb)`;
   const [r] = await db.$queryRaw<{ inserted: number }[]>`
     WITH seen AS (
@@ -67,14 +70,7 @@ export async function insertLogsIfAircraftUnchanged(
     ), go AS (
       SELECT (SELECT count(*) FROM locked) = (SELECT count(*) FROM seen) AS ok
     ), ins AS (
-      INSERT INTO "FlightLog" ("companyId", uid, "aircraftId", "aircraftRegistration", "timeDate", pilot, copilot,
-        "copilotType", "flightNumber", "startLocation", "endLocation", pax, notes, tracking, "createdAt", "updatedAt")
-      SELECT ${COMPANY}, r.uid, r."aircraftId", r."aircraftRegistration", r."timeDate", r.pilot, r.copilot,
-        r."copilotType", r."flightNumber", r."startLocation", r."endLocation", r.pax, r.notes, r.tracking, ${at}::timestamptz, ${at}::timestamptz
-      FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS r(uid text, "aircraftId" text, "aircraftRegistration" text,
-        "timeDate" timestamptz, pilot text, copilot text, "copilotType" text, "flightNumber" text, "startLocation" text,
-        "endLocation" text, pax integer, notes text, tracking jsonb)
-      WHERE (SELECT ok FROM go)
+      ${insert}
       RETURNING "aircraftId", tracking
     ), upd AS (
       UPDATE "Aircraft" a SET totals = ${totalsAfter(added, Prisma.sql`'[]'::jsonb`)}, "updatedAt" = ${updatedAtNow('a')}
