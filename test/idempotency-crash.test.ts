@@ -31,6 +31,17 @@ afterAll(async () => {
   await env?.close();
 });
 
+/** `fn` run while the test refuses the statements `what` names (see onQuery above). */
+async function whileFailing<T>(what: 'settle' | 'lock', fn: () => Promise<T>): Promise<T> {
+  if (what === 'settle') failSettle = true;
+  else failLock = true;
+  try {
+    return await fn();
+  } finally {
+    failSettle = failLock = false;
+  }
+}
+
 const post = (key: string, body = flightLogBody({ pax: 1, hobbs: 0.4 })) =>
   env.json('POST', '/api/v1/flight-logs', { body, headers: { 'idempotency-key': key } });
 const logCount = async () => (await env.json('GET', '/api/v1/flight-logs?limit=500')).body.count as number;
@@ -48,13 +59,7 @@ describe('Idempotency-Key after the process running the first request died', () 
   it('the write marks its claim committed in its own transaction: when the answer cannot be stored, it is not run again', async () => {
     const key = `mark-${uniq()}`;
     // the answer is never stored, as if the process had died right after the write committed
-    failSettle = true;
-    let r;
-    try {
-      r = await post(key);
-    } finally {
-      failSettle = false;
-    }
+    const r = await whileFailing('settle', () => post(key));
     expect(r.status).toBe(500);
     const [row] = await env.database.sql.query<{ state: string; result: string | null }>(
       `SELECT state, result FROM "IdempotencyKey" WHERE "companyId" = $1 AND key = $2`,
@@ -78,13 +83,7 @@ describe('Idempotency-Key after the process running the first request died', () 
     const key = `stale-${uniq()}`;
     const before = await logCount();
     // the process dies on the locked path: nothing was written, so its claim may not say it was
-    failLock = true;
-    let r;
-    try {
-      r = await post(key);
-    } finally {
-      failLock = false;
-    }
+    const r = await whileFailing('lock', () => post(key));
     expect(r.status).toBe(500);
     expect(await logCount()).toBe(before);
     const [row] = await env.database.sql.query<{ state: string }>(`SELECT state FROM "IdempotencyKey" WHERE "companyId" = $1 AND key = $2`, [env.a.id, key]);
