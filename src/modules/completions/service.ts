@@ -140,8 +140,9 @@ export class CompletionService {
         return (await writeSubmission(db, written.rows, !locked)) ? written : null;
       };
       const done =
-        // (with an Idempotency-Key the locked path at once: the claim commits with the statement, db.commitsWithHook)
-        (this.db.commitsWithHook ? null : await attempt(this.db, this.vehicles, false)) ??
+        // with an Idempotency-Key and readings, the locked path at once: the claim commits with the statement, which
+        // must then be one that writes (db.commitsWithHook); without readings the statement always writes
+        (this.db.commitsWithHook && plan.readings.length ? null : await attempt(this.db, this.vehicles, false)) ??
         // a vehicle changed between the read and the write: read again under its lock, in a transaction
         (await this.db.$transaction(async (tx) => {
           const again = await attempt(tx, new VehicleService(tx), true);
