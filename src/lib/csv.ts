@@ -1,4 +1,5 @@
 import { stringify } from 'csv-stringify/sync';
+import { Response } from '../http/response.js';
 /**
  * CSV cells for exports. A text cell that a spreadsheet would read as a formula (starting with =, +, -, @, tab or
  * carriage return) is prefixed with a single quote (OWASP CSV injection advice); numbers stay numbers.
