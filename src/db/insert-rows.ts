@@ -2,34 +2,64 @@ import { Prisma } from '../generated/prisma/client.js';
 import { COMPANY } from './scoped.js';
 
 const COLUMN = /^[A-Za-z][A-Za-z0-9_]*$/;
+const NULLS: unknown[] = [Prisma.DbNull, Prisma.JsonNull, Prisma.AnyNull];
 
-/** A value as PostgreSQL's JSON-to-row conversion takes it: Prisma.DbNull is SQL NULL; Dates and Decimals by their toJSON. */
-function jsonValue(_key: string, v: unknown): unknown {
+/** A column's value as PostgreSQL's JSON-to-row conversion takes it: Prisma.DbNull is SQL NULL. */
+function columnValue(v: unknown): unknown {
   if (v === Prisma.DbNull) return null;
-  if (v === Prisma.JsonNull || v === Prisma.AnyNull) throw new Error('insertRows: a JSON null value is not supported (Prisma.DbNull is SQL NULL)');
+  if (NULLS.includes(v)) throw new Error('insertRows: a JSON null value is not supported (Prisma.DbNull is SQL NULL)');
   return v;
+}
+
+function checkColumn(table: string, c: string) {
+  if (!COLUMN.test(c) || c === 'companyId') throw new Error(`insertRows: ${table} has no writable column ${JSON.stringify(c)}`);
 }
 
 /**
  * `INSERT INTO "<table>" … SELECT … WHERE <when>` for new rows of one model, as an SQL fragment of a statement composed
  * from several writes (a data-modifying CTE: a submission's rows, src/modules/completions/write.ts; new flight logs
- * with their aircraft's totals, src/modules/flight-logs/set-write.ts). The rows go as one JSON parameter and each value is typed by its column (`jsonb_populate_recordset` over the table's row type: timestamps
- * from ISO strings, numerics, text arrays, JSON columns as they are); the company is the scoped client's (`COMPANY`).
- * Every row carries the same keys, the columns written; a column left out takes its default. Values are what
- * Prisma's `createMany` takes: Date, Decimal, arrays, JSON values, and `Prisma.DbNull` for SQL NULL. Null when
- * there are no rows.
+ * with their aircraft's totals, src/modules/flight-logs/set-write.ts). The rows go as one JSON parameter and each
+ * value is typed by its column (`jsonb_populate_recordset` over the table's row type: timestamps from ISO strings,
+ * numerics, text arrays, JSON columns as they are); the company is the scoped client's (`COMPANY`). Every row carries
+ * the same keys, the columns written; a column left out takes its default. `same` holds columns whose value is the
+ * same in every row (a write's timestamp): each is bound once, typed by its column, instead of repeated per row.
+ * Values are what Prisma's `createMany` takes: Date, Decimal, arrays, JSON values, and `Prisma.DbNull` (as a
+ * column's value) for SQL NULL. Null when there are no rows.
  */
-export function insertRows(table: Prisma.ModelName, rows: readonly Record<string, unknown>[], when: Prisma.Sql): Prisma.Sql | null {
+export function insertRows(
+  table: Prisma.ModelName,
+  rows: readonly Record<string, unknown>[],
+  when: Prisma.Sql,
+  same: Record<string, unknown> = {},
+): Prisma.Sql | null {
   if (!rows.length) return null;
-  const columns = Object.keys(rows[0]!);
-  for (const c of columns) if (!COLUMN.test(c) || c === 'companyId') throw new Error(`insertRows: ${table} has no writable column ${JSON.stringify(c)}`);
-  for (const r of rows) {
-    const keys = Object.keys(r);
-    if (keys.length !== columns.length || keys.some((k) => !(k in rows[0]!))) throw new Error(`insertRows: every ${table} row must name the same columns`);
+  const first = rows[0]!;
+  const columns = Object.keys(first);
+  const constant = Object.keys(same);
+  for (const c of columns) checkColumn(table, c);
+  for (const c of constant) {
+    checkColumn(table, c);
+    if (c in first) throw new Error(`insertRows: ${table}.${c} is given per row and for every row`);
   }
-  const list = Prisma.raw(columns.map((c) => `"${c}"`).join(', '));
-  const values = Prisma.raw(columns.map((c) => `r."${c}"`).join(', '));
-  return Prisma.sql`INSERT INTO ${Prisma.raw(`"${table}"`)} ("companyId", ${list})
-    SELECT ${COMPANY}::text, ${values} FROM jsonb_populate_recordset(NULL::${Prisma.raw(`"${table}"`)}, ${JSON.stringify(rows, jsonValue)}::jsonb) AS r
+  // Sentinels do not serialise as SQL NULL: rows holding one are copied with it replaced (the others go as they are).
+  let sentinel = false;
+  for (const r of rows) {
+    let n = 0;
+    for (const k in r) {
+      n++;
+      const v = r[k];
+      if (v !== null && typeof v === 'object' && NULLS.includes(v)) sentinel = true;
+    }
+    if (n !== columns.length || (r !== first && !columns.every((c) => c in r))) throw new Error(`insertRows: every ${table} row must name the same columns`);
+  }
+  const json = (list: readonly Record<string, unknown>[], keys: string[]) =>
+    JSON.stringify(sentinel || list !== rows ? list.map((r) => Object.fromEntries(keys.map((c) => [c, columnValue(r[c])]))) : list);
+  const t = Prisma.raw(`"${table}"`);
+  const names = Prisma.raw([...columns, ...constant].map((c) => `"${c}"`).join(', '));
+  const values = Prisma.raw([...columns.map((c) => `r."${c}"`), ...constant.map((c) => `s."${c}"`)].join(', '));
+  // the shared values are one more row of the table's type, typed like the others
+  const shared = constant.length ? Prisma.sql`, jsonb_populate_record(NULL::${t}, (${json([same], constant)}::jsonb)->0) AS s` : Prisma.empty;
+  return Prisma.sql`INSERT INTO ${t} ("companyId", ${names})
+    SELECT ${COMPANY}::text, ${values} FROM jsonb_populate_recordset(NULL::${t}, ${json(rows, columns)}::jsonb) AS r${shared}
     WHERE ${when}`;
 }

@@ -5,19 +5,42 @@ import { ValidationError, jsonPointer } from '../errors.js';
  * §11), with the JSON Pointer of the first one, never passed on to the database.
  */
 
-/** The JSON Pointer of the first string (value or key) holding NUL, or null. Iterative: no recursion limit. */
+/** A container still to look into: its key in its parent, and the parent, from which its path is built if needed. */
+type Frame = { value: object; key: string | number; up: Frame | null };
+
+function pathOf(f: Frame | null, prefix: (string | number)[], last: string | number): string {
+  const keys: (string | number)[] = [last];
+  for (; f?.up; f = f.up) keys.push(f.key);
+  return jsonPointer([...prefix, ...keys.reverse()]);
+}
+
+/**
+ * The JSON Pointer of a string (value or key) holding NUL, or null: the first in document order at the shallowest
+ * level that has one. Iterative (no recursion limit); a path is built only for the answer, so a clean value costs one
+ * small frame per object or array and nothing per string.
+ */
 export function findNul(value: unknown, prefix: (string | number)[] = []): string | null {
-  const stack: [unknown, (string | number)[]][] = [[value, prefix]];
-  while (stack.length) {
-    const [v, path] = stack.pop()!;
-    if (typeof v === 'string') {
-      if (v.includes('\u0000')) return jsonPointer(path);
-    } else if (Array.isArray(v)) {
-      for (let i = v.length - 1; i >= 0; i--) stack.push([v[i], [...path, i]]);
-    } else if (v && typeof v === 'object') {
-      for (const [k, x] of Object.entries(v)) {
-        if (k.includes('\u0000')) return jsonPointer([...path, k.split('\u0000').join('\\u0000')]);
-        stack.push([x, [...path, k]]);
+  if (typeof value === 'string') return value.includes('\u0000') ? jsonPointer(prefix) : null;
+  if (!value || typeof value !== 'object') return null;
+  const queue: Frame[] = [{ value, key: '', up: null }];
+  for (let q = 0; q < queue.length; q++) {
+    const f = queue[q]!;
+    const v = f.value;
+    if (Array.isArray(v)) {
+      for (let i = 0; i < v.length; i++) {
+        const x: unknown = v[i];
+        if (typeof x === 'string') {
+          if (x.includes('\u0000')) return pathOf(f, prefix, i);
+        } else if (x && typeof x === 'object') queue.push({ value: x, key: i, up: f });
+      }
+    } else {
+      for (const k in v) {
+        if (!Object.hasOwn(v, k)) continue;
+        if (k.includes('\u0000')) return pathOf(f, prefix, k.split('\u0000').join('\\u0000'));
+        const x: unknown = (v as Record<string, unknown>)[k];
+        if (typeof x === 'string') {
+          if (x.includes('\u0000')) return pathOf(f, prefix, k);
+        } else if (x && typeof x === 'object') queue.push({ value: x, key: k, up: f });
       }
     }
   }

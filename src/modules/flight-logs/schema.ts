@@ -130,6 +130,8 @@ export type UpdateFlightLogInput = z.output<typeof UpdateFlightLogSchema>;
 export const CreateFlightLogCheck = serviceCheck('flight log', CreateFlightLogSchema);
 export const UpdateFlightLogCheck = serviceCheck('flight log', UpdateFlightLogSchema);
 
+const FLAT_FIELDS = new Set<string>([...CORE_FIELDS, ...SERVER_CONTROLLED, 'trackingItems']);
+
 /**
  * A log body in the flat form (docs/contract/gaps.md §4: tracking values may also be top-level properties, as REST
  * and batch items send them) as the input it stands for: every key that is not a log field goes into
@@ -138,7 +140,7 @@ export const UpdateFlightLogCheck = serviceCheck('flight log', UpdateFlightLogSc
  */
 export function fromFlatBody(raw: unknown): unknown {
   if (!isPlainObject(raw)) return raw; // the check says what is wrong with it
-  const fields = new Set<string>([...CORE_FIELDS, ...SERVER_CONTROLLED, 'trackingItems']);
+  const fields = FLAT_FIELDS;
   const extra = Object.keys(raw).filter((k) => !fields.has(k));
   if (!extra.length) return raw;
   const nested = raw.trackingItems;

@@ -6,7 +6,7 @@ import { writtenAt } from '../../lib/clock.js';
 import { totalsAfter } from '../aircraft/totals.js';
 
 /** A new log's stored row (see `logRow` in service.ts). */
-export interface NewLogRow {
+export type NewLogRow = {
   uid: string;
   timeDate: Date;
   pilot: string;
@@ -20,7 +20,7 @@ export interface NewLogRow {
   pax: number | null;
   notes: string | null;
   tracking: Record<string, number | string>;
-}
+};
 
 /** What the logs were checked against: the fields of an aircraft that decide whether a log is valid. */
 export interface AircraftChecked {
@@ -56,7 +56,7 @@ export async function insertLogsIfAircraftUnchanged(
     checked.map((a) => ({ uid: a.uid, registration: a.registration, mti: a.maintenanceTrackingItems ?? {}, lti: a.logTrackingItems ?? {} })),
   );
   const at = writtenAt();
-  const insert = insertRows('FlightLog', rows.map((r) => ({ ...r, createdAt: at, updatedAt: at })), Prisma.sql`(SELECT ok FROM go)`);
+  const insert = insertRows('FlightLog', rows, Prisma.sql`(SELECT ok FROM go)`, { createdAt: at, updatedAt: at });
   if (!insert) return true;
   const added = Prisma.sql`COALESCE((SELECT jsonb_agg(i.tracking) FROM ins i WHERE i."aircraftId" = a.uid), '[]'::jsonb)`;
   const [r] = await db.$queryRaw<{ inserted: number }[]>`
