@@ -4,7 +4,8 @@
 // SQL for the same answer). Prints each ratio as floor time / service time (1.00 = as fast as the floor), the SQL
 // statements of the GraphQL page, and the time from `fleetops serve` to a ready /readyz on a new and on an
 // existing data directory. PGlite in memory and PostgreSQL (a temporary database on BENCH_DATABASE_URL).
-// Run: npx tsx bench/flight-logs.ts [--iterations N]
+// Each operation's requests alternate between the two sides, request by request (ms per request are means).
+// Run: npx tsx bench/flight-logs.ts [--iterations N] [--runs R] (R > 1 adds each store's median ratios of the R runs)
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -23,15 +24,31 @@ if (process.env.NODE_ENV !== 'production') {
 
 const ITER = Number(process.argv[process.argv.indexOf('--iterations') + 1]) || 100;
 const BATCHES = Math.max(5, Math.round(ITER / 10));
+const RUNS = Number(process.argv[process.argv.indexOf('--runs') + 1]) || 1;
 
-async function time(n: number, fn: () => Promise<void>): Promise<number> {
-  for (let i = 0; i < Math.min(5, n); i++) await fn(); // warm-up
-  const t0 = performance.now();
-  for (let i = 0; i < n; i++) await fn();
-  return (performance.now() - t0) / n;
+/**
+ * Both sides' ms per request (mean), alternated request by request (service, floor, service, ...) so the two see
+ * the same machine: the same load from elsewhere, the same pool and cache state; after a few warm-up calls of each.
+ */
+async function alternated(n: number, service: () => Promise<void>, floor: () => Promise<void>): Promise<[number, number]> {
+  for (let i = 0; i < Math.min(5, n); i++) {
+    await service();
+    await floor();
+  }
+  let a = 0;
+  let b = 0;
+  for (let i = 0; i < n; i++) {
+    const t0 = performance.now();
+    await service();
+    const t1 = performance.now();
+    await floor();
+    a += t1 - t0;
+    b += performance.now() - t1;
+  }
+  return [a / n, b / n];
 }
 
-async function run(label: string, database: Database, statements: { n: number }) {
+async function run(label: string, database: Database, statements: { n: number }): Promise<[string, number, number][]> {
   const { app, key } = await benchApp(database);
   const service = await listen(createServerAdapter((r: Request) => app.fetch(r)) as never);
   const floor = await listen(floorHandler(database.sql));
@@ -71,7 +88,7 @@ async function run(label: string, database: Database, statements: { n: number })
   for (let i = 0; i < 20; i++) await ops.batch(service.url)(); // 1000 logs so the list reads a realistic index
   const rows: [string, number, number][] = [];
   const measure = async (name: string, n: number, op: (url: string) => () => Promise<void>) =>
-    rows.push([name, await time(n, op(service.url)), await time(n, op(floor.url))]);
+    rows.push([name, ...(await alternated(n, op(service.url), op(floor.url)))]);
   await measure('list 100 logs', ITER, ops.list);
   await measure('GET one aircraft', ITER, ops.aircraft);
   await measure('create 1 log', ITER, ops.create);
@@ -100,6 +117,22 @@ async function run(label: string, database: Database, statements: { n: number })
   await service.close();
   await floor.close();
   await app.close();
+  return rows;
+}
+
+/** `runs` runs of one store, each printed; with more than one, the median ratio of each operation and the runs'. */
+async function runs(label: string, database: Database, statements: { n: number }) {
+  const all: [string, number, number][][] = [];
+  for (let i = 0; i < RUNS; i++) all.push(await run(RUNS > 1 ? `${label}, run ${i + 1} of ${RUNS}` : label, database, statements));
+  if (RUNS < 2) return;
+  console.log(`\n${label}: median ratio (floor/fleetops) of ${RUNS} runs`);
+  console.log('| operation | median | runs |');
+  console.log('|---|---:|---|');
+  for (const [j, [name]] of all[0].entries()) {
+    const ratios = all.map((rows) => rows[j][2] / rows[j][1]);
+    const median = [...ratios].sort((a, b) => a - b)[Math.floor(ratios.length / 2)];
+    console.log(`| ${name} | ${median.toFixed(2)}x | ${ratios.map((r) => r.toFixed(2)).join(', ')} |`);
+  }
 }
 
 /** Seconds from `fleetops serve` to a 200 from /readyz. */
@@ -137,12 +170,12 @@ async function main() {
 
   const statements = { n: 0 };
   const lite = await openDatabase({ dataDir: 'memory://', onQuery: () => statements.n++ });
-  await run('PGlite (embedded, in memory)', lite, statements);
+  await runs('PGlite (embedded, in memory)', lite, statements);
   await lite.close();
   await withTempDatabase('fleetops_bench', async (url) => {
     const database = await openDatabase({ databaseUrl: url, onQuery: () => statements.n++ });
     try {
-      await run('PostgreSQL', database, statements);
+      await runs('PostgreSQL', database, statements);
     } finally {
       await database.close();
     }
