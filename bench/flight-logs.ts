@@ -16,6 +16,11 @@ import { benchApp, listen, logItems } from './fixture.js';
 import { floorHandler } from './floor.js';
 import { withTempDatabase } from './pg.js';
 
+if (process.argv.includes('--help')) {
+  console.log('npx tsx bench/flight-logs.ts [--iterations N] [--runs R]: the service against its floor, alternated (docs/benchmarks.md)');
+  process.exit(0);
+}
+
 // measured as `fleetops serve` runs: in production mode (bin/fleetops.js), which graphql-js reads when it loads
 if (process.env.NODE_ENV !== 'production') {
   const r = spawnSync(process.execPath, [...process.execArgv, ...process.argv.slice(1)], { stdio: 'inherit', env: { ...process.env, NODE_ENV: 'production' } });
