@@ -32,8 +32,9 @@ const BATCHES = Math.max(5, Math.round(ITER / 10));
 const RUNS = Number(process.argv[process.argv.indexOf('--runs') + 1]) || 1;
 
 /**
- * Both sides' ms per request (mean), alternated request by request (service, floor, service, ...) so the two see
- * the same machine: the same load from elsewhere, the same pool and cache state; after a few warm-up calls of each.
+ * Both sides' ms per request (mean), alternated request by request, the order flipped every other request (service
+ * then floor, floor then service, ...), so the two see the same machine and neither always follows the other (the
+ * garbage one side leaves is collected during either side's requests); after a few warm-up calls of each.
  */
 async function alternated(n: number, service: () => Promise<void>, floor: () => Promise<void>): Promise<[number, number]> {
   for (let i = 0; i < Math.min(5, n); i++) {
@@ -42,13 +43,19 @@ async function alternated(n: number, service: () => Promise<void>, floor: () => 
   }
   let a = 0;
   let b = 0;
-  for (let i = 0; i < n; i++) {
+  const timed = async (fn: () => Promise<void>) => {
     const t0 = performance.now();
-    await service();
-    const t1 = performance.now();
-    await floor();
-    a += t1 - t0;
-    b += performance.now() - t1;
+    await fn();
+    return performance.now() - t0;
+  };
+  for (let i = 0; i < n; i++) {
+    if (i % 2) {
+      b += await timed(floor);
+      a += await timed(service);
+    } else {
+      a += await timed(service);
+      b += await timed(floor);
+    }
   }
   return [a / n, b / n];
 }

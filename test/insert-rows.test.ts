@@ -24,13 +24,25 @@ describe('insertRows', () => {
   it('writes every row with its values typed by their columns and the shared values bound once', async () => {
     const at = new Date('2026-03-04T05:06:07.890Z');
     const sql = insertRows('ScheduleItem', [item('ir-1'), item('ir-2', { lastCarriedOutValue: 42.5 })], Prisma.sql`true`, { createdAt: at, updatedAt: at })!;
-    expect(sql.values.filter((v) => typeof v === 'string' && v.includes('2026-03-04'))).toHaveLength(1); // once, not per row
+    // bound once for both columns, not in every row: the rows' parameter does not hold it, one other parameter does
+    const texts = sql.values.filter((v): v is string => typeof v === 'string');
+    const rowsParam = texts.find((v) => v.includes('"ir-1"'))!;
+    expect(rowsParam).not.toContain(at.toISOString());
+    expect(texts.map((v) => v.split(at.toISOString()).length - 1)).toContain(2);
+    expect(texts.reduce((n, v) => n + v.split(at.toISOString()).length - 1, 0)).toBe(2);
     await db.$executeRaw`WITH ins AS (${sql} RETURNING 1) SELECT count(*) FROM ins`;
     const rows = await db.scheduleItem.findMany({ where: { uid: { in: ['ir-1', 'ir-2'] } }, orderBy: { uid: 'asc' } });
     expect(rows.map((r) => [r.uid, r.companyId, r.documentation, r.dueAtInterval?.toString(), r.lastCarriedOutValue, r.createdAt.toISOString(), r.updatedAt.toISOString()])).toEqual([
       ['ir-1', env.a.id, ['a.pdf'], '12.345678', null, at.toISOString(), at.toISOString()],
       ['ir-2', env.a.id, ['a.pdf'], '12.345678', 42.5, at.toISOString(), at.toISOString()],
     ]);
+  });
+
+  it('writes rows that hold no null sentinel as they are, nulls and JSON values included', async () => {
+    const rows = [item('ir-5', { lastCarriedOutValue: { hobbs: 1.5 }, notes: null }), item('ir-6', { lastCarriedOutValue: 'a', notes: 'n' })];
+    await db.$executeRaw`WITH ins AS (${insertRows('ScheduleItem', rows, Prisma.sql`true`, { updatedAt: new Date() })!} RETURNING 1) SELECT count(*) FROM ins`;
+    const got = await db.scheduleItem.findMany({ where: { uid: { in: ['ir-5', 'ir-6'] } }, orderBy: { uid: 'asc' } });
+    expect(got.map((r) => [r.lastCarriedOutValue, r.notes])).toEqual([[{ hobbs: 1.5 }, null], ['a', 'n']]);
   });
 
   it('writes nothing when its condition is false, and a column left out takes its default', async () => {
@@ -48,6 +60,9 @@ describe('insertRows', () => {
     expect(() => insertRows('ScheduleItem', [{ ...item('x'), companyId: 'other' }], t)).toThrow(/no writable column "companyId"/);
     expect(() => insertRows('ScheduleItem', [item('x', { lastCarriedOutValue: Prisma.JsonNull })], t)).toThrow(/JSON null/);
     expect(() => insertRows('ScheduleItem', [item('x')], t, { uid: 'again' })).toThrow(/given per row and for every row/);
+    // a key inherited from a prototype is not the row's own: JSON would drop it
+    const inherited = Object.assign(Object.create({ notes: 'inherited' }), noName, { name: 'n' });
+    expect(() => insertRows('ScheduleItem', [{ ...item('x'), notes: 'own' }, inherited], t)).toThrow(/same columns/);
     expect(insertRows('ScheduleItem', [], t)).toBeNull();
   });
 });

@@ -24,7 +24,7 @@ function checkColumn(table: string, c: string) {
  * the same keys, the columns written; a column left out takes its default. `same` holds columns whose value is the
  * same in every row (a write's timestamp): each is bound once, typed by its column, instead of repeated per row.
  * Values are what Prisma's `createMany` takes: Date, Decimal, arrays, JSON values, and `Prisma.DbNull` (as a
- * column's value) for SQL NULL. Null when there are no rows.
+ * column's value) for SQL NULL; a sentinel nested inside a JSON value is not supported. Null when there are no rows.
  */
 export function insertRows(
   table: Prisma.ModelName,
@@ -39,18 +39,20 @@ export function insertRows(
   for (const c of columns) checkColumn(table, c);
   for (const c of constant) {
     checkColumn(table, c);
-    if (c in first) throw new Error(`insertRows: ${table}.${c} is given per row and for every row`);
+    if (Object.hasOwn(first, c)) throw new Error(`insertRows: ${table}.${c} is given per row and for every row`);
   }
-  // Sentinels do not serialise as SQL NULL: rows holding one are copied with it replaced (the others go as they are).
+  // Sentinels do not serialise as SQL NULL: when a row holds one, the rows are copied with it replaced (otherwise
+  // they go to JSON.stringify as they are). Keys are a row's own: one inherited from a prototype would be dropped.
   let sentinel = false;
   for (const r of rows) {
     let n = 0;
     for (const k in r) {
+      if (!Object.hasOwn(r, k)) continue;
       n++;
       const v = r[k];
       if (v !== null && typeof v === 'object' && NULLS.includes(v)) sentinel = true;
     }
-    if (n !== columns.length || (r !== first && !columns.every((c) => c in r))) throw new Error(`insertRows: every ${table} row must name the same columns`);
+    if (n !== columns.length || (r !== first && !columns.every((c) => Object.hasOwn(r, c)))) throw new Error(`insertRows: every ${table} row must name the same columns`);
   }
   const json = (list: readonly Record<string, unknown>[], keys: string[]) =>
     JSON.stringify(sentinel || list !== rows ? list.map((r) => Object.fromEntries(keys.map((c) => [c, columnValue(r[c])]))) : list);

@@ -2,7 +2,7 @@ import { ValidationError, jsonPointer } from '../errors.js';
 
 /**
  * NUL (`\u0000`) in text: PostgreSQL text cannot hold it, so a string holding one is refused (docs/contract/gaps.md
- * §11), with the JSON Pointer of the first one, never passed on to the database.
+ * §11), with the JSON Pointer of the shallowest one, never passed on to the database.
  */
 
 /** A container still to look into: its key in its parent, and the parent, from which its path is built if needed. */
