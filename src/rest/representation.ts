@@ -57,15 +57,17 @@ const componentName = (type: GraphQLObjectType) => {
 
 type Present = (value: unknown) => unknown;
 const presenters = new Map<string, Present>();
+/** A leaf (scalar, enum) or a list of leaves: GraphQL's value is the REST value, not copied. */
+const AS_IS: Present = (v) => v;
 
 /** The REST body of an operation's data for a field of this type (the data as GraphQL serialised it). */
 export function presenterFor(type: GraphQLOutputType): Present {
   if (isNonNullType(type)) return presenterFor(type.ofType);
   if (isListType(type)) {
     const item = presenterFor(type.ofType);
-    return (v) => (Array.isArray(v) ? v.map(item) : v);
+    return item === AS_IS ? AS_IS : (v) => (Array.isArray(v) ? v.map(item) : v);
   }
-  if (!isObjectType(type)) return (v) => v;
+  if (!isObjectType(type)) return AS_IS;
   const cached = presenters.get(type.name);
   if (cached) return cached;
   // set before the fields are compiled: a type reachable from itself presents through this entry
@@ -94,7 +96,7 @@ export function presenterFor(type: GraphQLOutputType): Present {
       if (p.mode === 'spread') (spreads ??= []).push(x);
       else if (x === null || x === undefined) {
         if (!p.omitNull) out[p.name] = null;
-      } else out[p.name] = p.present(x);
+      } else out[p.name] = p.present === AS_IS ? x : p.present(x);
     }
     if (spreads) for (const s of spreads) if (s && typeof s === 'object') Object.assign(out, s);
     return out;
