@@ -1,12 +1,18 @@
 import { envelop, useEngine, useSchema, type Plugin as EnvelopPlugin } from '@envelop/core';
 import type { Plugin } from 'graphql-yoga';
-import { execute, parse, specifiedRules, validate, type DocumentNode, type ExecutionResult, type GraphQLSchema } from 'graphql';
+import { parse, specifiedRules, validate, type DocumentNode, type ExecutionArgs, type ExecutionResult, type GraphQLSchema } from 'graphql';
+import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 import type { RequestContext } from '../context.js';
 
 /**
  * The operation executor of the channels that build their own operations (the REST façade, MCP tools): the same
  * envelop plugins as GraphQL over HTTP (src/graphql/policy.ts), so each operation gets the same policy. Documents
  * are built and validated once, when the channel starts; a call only executes.
+ *
+ * The engine is graphql-jit: each channel document is compiled once into a function that runs the operation
+ * (docs/benchmarks.md, tenth session: the per-row field execution of graphql-js is what a REST list spends most of
+ * its own time in). GraphQL over HTTP keeps Yoga's executor, which stops a cancelled request's remaining fields; these
+ * channels' documents are the routes' fixed ones, and their calls ran to the end with graphql-js too.
  */
 export interface Executor {
   /** Validates a document the channel built; throws at start-up when it does not fit the schema. */
@@ -15,7 +21,20 @@ export interface Executor {
 }
 
 export function createExecutor(schema: GraphQLSchema, plugins: Plugin[]): Executor {
-  const getEnveloped = envelop({ plugins: [useEngine({ parse, validate, execute, specifiedRules }), useSchema(schema), 
+  const compiled = new WeakMap<DocumentNode, CompiledQuery>();
+  const compile = (document: DocumentNode): CompiledQuery => {
+    let q = compiled.get(document);
+    if (!q) {
+      const c = compileQuery(schema, document);
+      if (!isCompiledQuery(c)) throw new Error(`operation does not compile: ${c.errors?.map((e) => e.message).join('; ')}`);
+      q = c;
+      compiled.set(document, q);
+    }
+    return q;
+  };
+  // envelop's plugins see and may replace the arguments; the compiled operation runs what they hand over
+  const execute = (args: ExecutionArgs) => compile(args.document).query(args.rootValue, args.contextValue, args.variableValues ?? {});
+  const getEnveloped = envelop({ plugins: [useEngine({ parse, validate, execute, specifiedRules }), useSchema(schema),
     // yoga's Plugin type is envelop's with yoga's request fields in its context; these channels run only the policy's
     // envelop hooks, which read the request context this executor passes (library types force the widening)
     ...(plugins as unknown as EnvelopPlugin[])] });
@@ -23,11 +42,11 @@ export function createExecutor(schema: GraphQLSchema, plugins: Plugin[]): Execut
     prepare(document, name) {
       const errors = validate(schema, document);
       if (errors.length) throw new Error(`operation ${name} does not fit the schema: ${errors.map((e) => e.message).join('; ')}`);
-      return document;
+      return document; // compiled when first run: start-up does not wait for the routes nobody calls
     },
     async run(ctx, document, variables) {
-      const { execute } = getEnveloped(ctx);
-      return (await execute({ schema, document, variableValues: variables, contextValue: ctx })) as ExecutionResult;
+      const { execute: run } = getEnveloped(ctx);
+      return (await run({ schema, document, variableValues: variables, contextValue: ctx })) as ExecutionResult;
     },
   };
 }
