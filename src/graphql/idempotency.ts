@@ -59,8 +59,10 @@ function storable(result: ExecutionResult): StoredResult | null {
     const original = databaseError(e.originalError ?? null) ?? e.originalError;
     if (original instanceof AppError) {
       errors.push({ message: original.message, path: e.path, status: original.status, code: original.code, title: original.title, errors: original.errors });
-    } else if (e.originalError && !(e.originalError instanceof GraphQLError)) {
-      return null; // a bug or an outage: not an answer to keep
+    } else if ((e.originalError && !(e.originalError instanceof GraphQLError)) || (!e.originalError && e.path)) {
+      // a bug or an outage: not an answer to keep (a field that broke its own type during execution carries a
+      // path and, from graphql-jit, no original error)
+      return null;
     } else {
       errors.push({ message: e.message, path: e.path, status: 400, code: 'bad_request', title: 'Bad request' });
     }
