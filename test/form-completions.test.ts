@@ -283,11 +283,11 @@ describe('side effects', () => {
     const uid = `fc_${uniq()}`;
     const at = new Date();
     const form = await db.form.findFirstOrThrow({ where: { uid: formId } });
-    const completion = { uid, formId, code: form.code, name: form.name, userId: 'acme-owner', submitterName: null, data: { vehicle: 'acme-v-1', odometer: reading }, revision: form.revision, revisionDate: form.revisionDate, signatories: [], appBaseUrl: null, sideEffects: {}, createdAt: at, updatedAt: at };
+    const completion = { uid, formId, code: form.code, name: form.name, userId: 'acme-owner', submitterName: null, data: { vehicle: 'acme-v-1', odometer: reading }, revision: form.revision, revisionDate: form.revisionDate, signatories: [], appBaseUrl: null, sideEffects: {} };
     const readings = planReadings(await services.vehicles.forReadings(['acme-v-1'], false), [{ uid: 'acme-v-1', reading }]);
     const defects = defectRows([{ assetType: 'vehicle', assetUid: 'acme-v-1', description: 'A', source: 'test' }, { assetType: 'vehicle', assetUid: 'acme-v-1', description: 'B', source: 'test' }], 'UTC');
     defects[1]!.uid = defectUid;
-    return { completion, readings, defects: defects.map((d) => ({ ...d, createdAt: at, updatedAt: at })), deliveries: services.deliveries.rowsFor(form, completion) };
+    return { at, completion, readings, defects, deliveries: services.deliveries.rowsFor(form, { ...completion, createdAt: at }) };
   }
 
   it('a submission is written in one statement: a failing part writes none of it', async () => {

@@ -1,14 +1,12 @@
 import type { Form } from '../../generated/prisma/client.js';
-import { fieldErrorsFromZod, invalid, isPlainObject, type FieldError } from '../../errors.js';
+import { fieldErrorsFromZod, invalid, isPlainObject, jsonPointer, type FieldError } from '../../errors.js';
 import { companionAnswer, fieldTypeDef, type Field } from '../forms/fields.js';
 import { locatedFields, storageKey } from '../forms/service.js';
 
-/** A submission's answers: resolved to the form's fields and checked (`resolveAnswers`), and shown (`answerRows`). */
+// A submission's answers: resolved to the form's fields and checked (`resolveAnswers`), and shown (`answerRows`).
 
 /** The JSON pointer of an answer, for error paths. */
-export const pointer = (k: string) => '/answers/' + k.replace(/~/g, '~0').replace(/\//g, '~1');
-
-
+export const pointer = (k: string) => jsonPointer(['answers', k]);
 
 /**
  * Answers → `data` keyed by field name (companions `<name>__<companion>`): each key resolved by name or storage

@@ -194,15 +194,14 @@ export class CompletionService {
       signatories: input.signatories ?? [],
       appBaseUrl: input.appBaseUrl ?? null,
       sideEffects: effects,
-      createdAt: at,
-      updatedAt: at,
     };
     return {
       rows: {
+        at,
         completion,
         readings,
-        defects: defects.map((d) => ({ ...d, createdAt: at, updatedAt: at })),
-        deliveries: this.deliveries.rowsFor(form, completion, summary).map((d) => ({ ...d, createdAt: at })),
+        defects,
+        deliveries: this.deliveries.rowsFor(form, { ...completion, createdAt: at }, summary),
       },
       result: {
         uid,

@@ -5,6 +5,8 @@ import { readingsWrite, type ReadingsPlan } from '../vehicles/readings.js';
 
 /** Everything a submission writes (each part built by the module that owns its rules). */
 export interface SubmissionWrite {
+  /** when it is written: every row's createdAt (and updatedAt), bound once */
+  at: Date;
   completion: ScopedCreate<'FormCompletion'>;
   /** the odometer readings, planned on the vehicles as read (src/modules/vehicles/readings.ts) */
   readings: ReadingsPlan;
@@ -33,9 +35,9 @@ export async function writeSubmission(db: ScopedPrisma, w: SubmissionWrite, comp
     : [Prisma.sql`go AS (SELECT true AS ok)`];
   const parts: [string, Prisma.Sql | null][] = [
     ['vehicles', readings?.update(when) ?? null],
-    ['defects', insertRows('ScheduleItem', w.defects, when)],
-    ['completion', insertRows('FormCompletion', [w.completion], when)],
-    ['deliveries', insertRows('WebhookDelivery', w.deliveries, when)],
+    ['defects', insertRows('ScheduleItem', w.defects, when, { createdAt: w.at, updatedAt: w.at })],
+    ['completion', insertRows('FormCompletion', [w.completion], when, { createdAt: w.at, updatedAt: w.at })],
+    ['deliveries', insertRows('WebhookDelivery', w.deliveries, when, { createdAt: w.at })],
   ];
   for (const [name, sql] of parts) if (sql) ctes.push(Prisma.sql`${Prisma.raw(name)} AS (${sql})`);
   const [r] = await db.$queryRaw<{ ok: boolean }[]>`WITH ${Prisma.join(ctes, ', ')} SELECT ok FROM go`;

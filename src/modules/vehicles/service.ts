@@ -14,19 +14,19 @@ import { batchList, runSetBatch } from '../../lib/batch.js';
 import { jsonEqual } from '../../lib/json.js';
 import { asNumberMap, type TrackingMap } from '../tracking/schema.js';
 import { VEHICLE_ORDER, CreateVehicleCheck, primaryTotalKey, type VehicleFilter, type NewVehicle, type VehiclePatch, type VehicleWriteStatus, type VehicleTracking, VehicleFieldsSchema, VehicleImportSchema, DEFAULT_TRACKING, defaultMaintenanceItems } from './schema.js';
-/** The vehicle's schemas and checks (./schema.ts), for callers that import the service. */
+import type { ReadingVehicle } from './readings.js';
+/** The vehicle's schemas and checks (./schema.ts) and its odometer readings (./readings.ts), for callers that import the service. */
 export * from './schema.js';
+export * from './readings.js';
 
 export function createVehicleLoader(db: ScopedPrisma) {
   return uidLoader((args) => db.vehicle.findMany(args));
 }
 
-/** A vehicle's row for read-modify-write (src/db/row-locks.ts). */
-import type { ReadingVehicle } from './readings.js';
-export * from './readings.js';
 /** A JSON column as a raw query answers it (an object, or its text on a driver that leaves it as text). */
 const json = <T>(v: T): T => (typeof v === 'string' ? (JSON.parse(v) as T) : v);
 
+/** A vehicle's row for read-modify-write (src/db/row-locks.ts). */
 const VEHICLE_ROW: LockTarget<Vehicle> = { table: 'Vehicle', what: 'vehicle', read: (tx, uid) => tx.vehicle.findFirst({ where: { uid } }) };
 
 export class VehicleService {
