@@ -20,7 +20,7 @@ import { appliedMigrations, readMigrations } from './db/migrate.js';
 import { reportUnexpected, setUnexpectedErrorSink } from './lib/unexpected.js';
 import { schema } from './graphql/schema.js';
 import { operationPolicy, policyPlugins } from './graphql/policy.js';
-import { createExecutor } from './graphql/executor.js';
+import { createExecutor, useCompiledQueries } from './graphql/executor.js';
 import { createMetrics } from './http/metrics.js';
 import { requestIdFor } from './lib/request-scope.js';
 import { compileRoutes } from './rest/match.js';
@@ -58,6 +58,8 @@ export interface AppOptions {
    * else the API docs at /docs. Set to override.
    */
   consolePath?: string;
+  /** GraphQL over HTTP: how often a client's query runs before it is compiled (src/graphql/executor.ts; default 10). */
+  graphqlCompileAfter?: number;
 }
 
 /** What the HTTP server knows about a request beyond the Request itself. */
@@ -165,7 +167,8 @@ export function createApp(opts: AppOptions): App {
     logging: false,
     cors: false, // answered by the app for every path
     maskedErrors: { maskError },
-    plugins: policyPlugins(process.env.NODE_ENV === 'production', policy),
+    // first: the policy's hooks then run (and may wrap) whichever engine runs the operation
+    plugins: [useCompiledQueries(schema, opts.graphqlCompileAfter), ...policyPlugins(process.env.NODE_ENV === 'production', policy)],
     context: ({ fleet }) => fleet,
   });
 

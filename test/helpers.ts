@@ -169,6 +169,8 @@ export async function createTestEnv(
     isolated?: boolean;
     /** An open database to use instead of a new one (a second app on the same data). */
     database?: Database;
+    /** GraphQL over HTTP: runs of a query before it is compiled (AppOptions; default the app's). */
+    graphqlCompileAfter?: number;
   } = {},
 ): Promise<TestEnv> {
   let temp: { url: string; drop(): Promise<void> } | null = null;
@@ -187,6 +189,7 @@ export async function createTestEnv(
     database,
     config: { rateLimitPerMinute: opts.rateLimitPerMinute ?? 0, authFailLimitPerMinute: 0, bodyLimitBytes: 1024 * 1024, logLevel: 'silent', ...opts.config },
     dispatch: opts.dispatch ?? false,
+    graphqlCompileAfter: opts.graphqlCompileAfter,
   });
   await app.ready;
   const request: TestEnv['request'] = (method, path, o = {}) => {

@@ -1,0 +1,152 @@
+// GraphQL over HTTP runs a client's repeated query compiled by graphql-jit (src/graphql/executor.ts,
+// `useCompiledQueries`, decision 0013). A client must not be able to tell: the same status, the same body (data,
+// errors, their messages, codes and paths), the same SQL statements, and a cancelled request still ends as one.
+// Two apps on the same data: one that never compiles, one that compiles every query from its first run.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApp, type App } from '../src/app.js';
+import { ApiKeyService } from '../src/auth/keys.js';
+import { createTestEnv, flightLogBody, flightLogBody2, uniq, type TestEnv } from './helpers.js';
+
+let env: TestEnv;
+let compiledApp: App;
+let statements = 0;
+let formId: string;
+let readKey: string;
+
+beforeAll(async () => {
+  // the statements a query's fields make: a key's lookup and its lastUsedAt write (each app caches its own) left out
+  env = await createTestEnv({ graphqlCompileAfter: Infinity, onQuery: (q) => void (q.includes('"ApiKey"') || statements++) });
+  compiledApp = createApp({
+    database: env.database,
+    config: { rateLimitPerMinute: 0, authFailLimitPerMinute: 0, bodyLimitBytes: 1 << 20, logLevel: 'silent' },
+    dispatch: false,
+    graphqlCompileAfter: 1,
+  });
+  await compiledApp.ready;
+  const logs = Array.from({ length: 6 }, (_, i) =>
+    (i % 2 ? flightLogBody2 : flightLogBody)({ timeDate: `2026-03-0${i + 1}T09:30:00Z`, copilot: i % 3 ? 'acme-owner' : undefined, notes: i === 2 ? 'gusty' : undefined }),
+  );
+  expect((await env.rest.post('/flight-logs/batch', { items: logs })).status).toBe(200);
+  const form = await env.rest.post('/forms', {
+    name: 'Walk-around', code: `walk-${uniq()}`, department: 'Ops',
+    sections: [{ name: 'S', fields: [{ name: 'vehicle', label: 'V', type: 'vehicle', required: true }, { name: 'd', label: 'Defects', type: 'defect', assetField: 'vehicle' }] }],
+  });
+  formId = form.body.uid;
+  for (let i = 0; i < 3; i++) {
+    const r = await env.rest.post('/form-completions', { formId, answers: { vehicle: 'acme-v-1', d: { description: `scratch ${i}` } } });
+    expect(r.status).toBe(201);
+  }
+  readKey = (await new ApiKeyService(env.database.prisma).create({ companyId: env.a.id, name: 'reader', scope: 'read' })).key;
+  // each app authenticates a key once (its user's roles) and then knows it: not a statement of the queries compared
+  for (const app of [env.app, compiledApp]) for (const key of [env.a.key, readKey]) expect((await post(app, '{ __typename }', undefined, key)).status).toBe(200);
+}, 180_000);
+afterAll(async () => {
+  await compiledApp?.close();
+  await env?.close();
+});
+
+const post = (app: App, query: string, variables?: unknown, key = env.a.key, signal?: AbortSignal) =>
+  app.fetch(new Request('http://fleetops.test/graphql', {
+    method: 'POST',
+    signal,
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ query, variables }),
+  }));
+
+/** Status and body of the query on each app; the compiled app runs it three times (the first compiles it). */
+async function both(query: string, variables?: unknown, key?: string) {
+  const read = async (r: Response) => ({ status: r.status, body: await r.json() });
+  statements = 0;
+  const interpreted = await read(await post(env.app, query, variables, key));
+  const interpretedStatements = statements;
+  const runs = [];
+  for (let i = 0; i < 3; i++) {
+    statements = 0;
+    runs.push({ ...(await read(await post(compiledApp, query, variables, key))), statements });
+  }
+  for (const run of runs) expect({ status: run.status, body: run.body, statements: run.statements }).toEqual({ ...interpreted, statements: interpretedStatements });
+  return interpreted;
+}
+
+describe('a compiled query answers as the interpreted one', () => {
+  it('a page of logs with their aircraft, pilot and co-pilot, and the next page by its cursor', async () => {
+    const page = `query($n: Int, $c: String) { flightLogs(limit: $n, cursor: $c) { count nextCursor data {
+      uid timeDate pilot copilot pax notes trackingItems createdAt
+      aircraft { uid registration totals maintenanceTrackingItems initialValues createdAt }
+      pilotUser { displayName roles } copilotUser { uid email } } } }`;
+    const first = await both(page, { n: 4 });
+    expect(first.body.data.flightLogs.count).toBe(4);
+    expect(first.body.data.flightLogs.data[0].aircraft.registration).toMatch(/^VH-AC/);
+    const next = await both(page, { n: 4, c: first.body.data.flightLogs.nextCursor });
+    expect(next.body.data.flightLogs.count).toBe(2);
+  });
+
+  it('fragments, aliases, @include and @skip', async () => {
+    const r = await both(
+      `query($withAircraft: Boolean!, $noPilot: Boolean!) {
+        recent: flightLogs(limit: 2) { data { ...Log } }
+        older: flightLogs(limit: 2, endDate: "2026-03-02") { data { ...Log } }
+        aircraftList { data { reg: registration ... on Aircraft { status } } }
+      }
+      fragment Log on FlightLog { id: uid aircraft @include(if: $withAircraft) { registration } pilotUser @skip(if: $noPilot) { displayName } }`,
+      { withAircraft: true, noPilot: true },
+    );
+    expect(r.body.data.recent.data[0]).toEqual({ id: expect.any(String), aircraft: { registration: expect.stringMatching(/^VH-/) } });
+    expect(r.body.data.older.data).toHaveLength(2);
+  });
+
+  it('completions with their form and user, schedule items, vehicles, components, users, an aggregation', async () => {
+    const r = await both(
+      `query($id: ID!, $f: String) {
+        form(id: $id) { uid code name sections status }
+        formCompletions(formId: $f) { count data { uid data form { code } user { uid } scheduleItems { name relatedTo } sideEffects { warnings } } }
+        vehicles { count data { uid registration } }
+        components { count data { uid } }
+        users(limit: 2) { count nextCursor data { uid displayName status } }
+        aggregate(input: { collection: "flightLogs", metric: "__count__", groupBy: "aircraftId", dateField: "timeDate", dateGroup: "day", timezone: "Australia/Sydney" }) {
+          totalCount totals results { group period value count } }
+      }`,
+      { id: formId, f: formId },
+    );
+    expect(r.body.errors).toBeUndefined();
+    expect(r.body.data.formCompletions.count).toBe(3);
+    expect(r.body.data.formCompletions.data[0].form.code).toMatch(/^walk-/);
+    expect(r.body.data.aggregate.totalCount).toBe(6);
+  });
+
+  it('the same errors: not found, a refused argument, a variable of the wrong type, a missing variable, a key without the scope', async () => {
+    const missing = await both('{ aircraft(id: "no-such-aircraft") { uid } }');
+    expect(missing.body.errors[0]).toMatchObject({ path: ['aircraft'], extensions: { code: 'NOT_FOUND' } });
+    const tooMany = await both('{ flightLogs(limit: 5000) { count } }');
+    expect(tooMany.body.errors?.length).toBeGreaterThan(0);
+    const wrongType = await both('query($n: Int) { flightLogs(limit: $n) { count } }', { n: 'ten' });
+    expect(wrongType.body.errors[0].message).toMatch(/\$n/);
+    const absent = await both('query($id: ID!) { aircraft(id: $id) { uid } }', {});
+    expect(absent.body.errors[0].message).toMatch(/\$id/);
+    const scope = await both('{ apiKeys { count } }', undefined, readKey);
+    expect(scope.body.errors?.length).toBeGreaterThan(0);
+    expect(scope.body.data).toBeNull();
+  });
+});
+
+describe('what stays on the interpreter', () => {
+  it('a mutation runs as before, once per request', async () => {
+    const create = 'mutation($i: CreateFlightLogInput!) { createFlightLog(input: $i) { uid } }';
+    const body = { ...flightLogBody({ timeDate: '2026-04-01T10:00:00Z' }) };
+    const r = await post(compiledApp, create, { i: body });
+    expect(r.status).toBe(200);
+    const uid = (await r.json()).data.createFlightLog.uid;
+    expect((await env.rest.get(`/flight-logs/${uid}`)).status).toBe(200);
+  });
+});
+
+describe('a client that goes away', () => {
+  it('its compiled query is cancelled: 499, as on the interpreter', async () => {
+    const query = '{ aircraftList { count } users { count } }';
+    expect((await post(compiledApp, query)).status).toBe(200); // compiled now
+    const ac = new AbortController();
+    const pending = post(compiledApp, query, undefined, env.a.key, ac.signal);
+    ac.abort();
+    expect((await pending).status).toBe(499);
+  });
+});
