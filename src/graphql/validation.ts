@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { ValidationError, fieldErrorsFromZod, invalid, type FieldError } from '../errors.js';
+import { ValidationError, fieldErrorsFromZod, invalid, jsonPointer, type FieldError } from '../errors.js';
 
 /**
  * Input checks run by Pothos' validation plugin are the services' own (Standard Schema: a zod schema, or a
@@ -8,8 +8,7 @@ import { ValidationError, fieldErrorsFromZod, invalid, type FieldError } from '.
  */
 type Issue = { message: string; path?: ReadonlyArray<PropertyKey | { key: PropertyKey }>; error?: ValidationError };
 
-const pointer = (path: Issue['path'] = []) =>
-  path.map((p) => '/' + String(typeof p === 'object' ? p.key : p).replace(/~/g, '~0').replace(/\//g, '~1')).join('');
+const pointer = (path: Issue['path'] = []) => jsonPointer(path.map((p) => (typeof p === 'object' ? p.key : p)));
 
 export function validationErrorFrom(issues: ReadonlyArray<Issue>): ValidationError {
   const own = issues.find((i) => i.error instanceof ValidationError)?.error;

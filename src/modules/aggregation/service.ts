@@ -1,5 +1,5 @@
 import type { ScopedPrisma } from '../../db/scoped.js';
-import { ValidationError, invalid, type FieldError } from '../../errors.js';
+import { ValidationError, invalid, jsonPointer, type FieldError } from '../../errors.js';
 import { parseIso } from '../../lib/dates.js';
 import {
   COLLECTION_DEFS,
@@ -209,7 +209,7 @@ function resolvePlan(b: AggregateBody, keys: Set<string>): Plan {
 
   const filters: Plan['filters'] = [];
   for (const [name, value] of Object.entries(b.filters ?? {})) {
-    const path = `/filters/${name.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+    const path = jsonPointer(['filters', name]);
     const field = resolve(name, path);
     if (!field) continue;
     const v = String(value);
