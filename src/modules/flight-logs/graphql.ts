@@ -5,9 +5,10 @@ import { BatchResultType, WriteResultType, stripNulls } from '../../graphql/comm
 import { argsFromSchema, inputFromSchema } from '../../graphql/inputs.js';
 import { INDEPENDENT_ITEMS } from '../../graphql/policy.js';
 import { REST_HIDDEN, REST_NULLABLE, restSpread } from '../../rest/representation.js';
+import { columnPlanner } from '../../db/selection.js';
 import { COPILOT_TYPES, CreateFlightLogCheck, FlightLogFilterSchema, TrackingItemsOutSchema, UpdateFlightLogCheck, type FlightLogPage } from './service.js';
 
-/** Every column of a log, its tracking values (JSON) included: read whole, with every log a request reads. */
+/** Every column of a log, its tracking values (JSON) included: what one log reads, and a page whose selection needs them all (REST). */
 const FLIGHT_LOG_COLUMNS = {
   uid: true,
   timeDate: true,
@@ -27,14 +28,29 @@ const FLIGHT_LOG_COLUMNS = {
   tracking: true,
 } as const;
 
+/** The columns the fields of a log read that are not named for their column; a field not named here, nor a column, reads the row whole. */
+const READS: Record<string, readonly (keyof typeof FLIGHT_LOG_COLUMNS)[]> = {
+  trackingItems: ['tracking'],
+  aircraft: ['aircraftId'],
+  pilotUser: ['pilot'],
+  copilotUser: ['copilot'],
+  __typename: [],
+};
+
 /**
- * What a page of logs reads: the object's columns, and nothing more, since no field of the object declares a
- * selection of its own (the aircraft and the pilots come through loaders). It is what plugin-prisma's
- * `queryFromInfo` answers for any page, so it is not planned again on every request (that was 130-180 µs of CPU
- * a page of 100). A field that needs a selection of its own would need `queryFromInfo` back here:
- * test/flight-logs-n-plus-one.test.ts fails if a page's statements grow with its logs.
+ * What a page of logs reads: the columns its selection's fields read (and the keyset's, uid and timeDate), planned
+ * once per document (src/db/selection.ts `columnPlanner`), not on every request as plugin-prisma's `queryFromInfo`
+ * would (130-180 µs of CPU a page of 100). A REST page selects every field, so reads every column. No field of a log
+ * declares a selection of its own (the aircraft and the pilots come through loaders); one that needs a relation
+ * would need `queryFromInfo` back here: test/flight-logs-n-plus-one.test.ts fails if a page's statements grow with
+ * its logs, and test/flight-logs-columns.test.ts if a field's answer needs a column its page did not read.
  */
-const FLIGHT_LOG_PAGE_QUERY = { select: FLIGHT_LOG_COLUMNS };
+const pageQuery = columnPlanner(
+  ['data'],
+  (field) => READS[field] ?? (Object.hasOwn(FLIGHT_LOG_COLUMNS, field) ? [field] : null),
+  ['uid', 'timeDate'],
+  { select: FLIGHT_LOG_COLUMNS },
+);
 
 /**
  * Flight logs on GraphQL, and through it on REST and MCP (docs/decisions/0007-defined-once.md): the object below is
@@ -106,7 +122,7 @@ builder.queryFields((t) => ({
     type: FlightLogPageType,
     description: 'Flight logs, newest first (timeDate desc, uid desc), a page at a time.',
     args: argsFromSchema(t, 'FlightLogFilter', FlightLogFilterSchema, 'flight-log'),
-    resolve: (_r, filter, ctx) => ctx.services.flightLogs.list(stripNulls(filter), FLIGHT_LOG_PAGE_QUERY),
+    resolve: (_r, filter, ctx, info) => ctx.services.flightLogs.list(stripNulls(filter), pageQuery(info)),
   }),
   flightLog: t.prismaField({
     type: 'FlightLog',
