@@ -69,11 +69,12 @@ builder.queryFields((t) => ({
     args: argsFromSchema(t, 'AircraftListArgs', AircraftListArgsSchema, 'aircraft'),
     resolve: (_root, args, ctx) => ctx.services.aircraft.list(stripNulls(args)),
   }),
-  aircraft: t.prismaField({
-    type: 'Aircraft',
+  // a plain field: the aircraft comes whole from the request's loader, so there is no selection for plugin-prisma to plan
+  aircraft: t.field({
+    type: AircraftType,
     description: 'One aircraft by uid; NOT_FOUND when the company has no such aircraft.',
     args: { id: t.arg.id({ required: true }) },
-    resolve: (_query, _root, args, ctx) => ctx.services.aircraft.get(String(args.id)),
+    resolve: (_root, args, ctx) => ctx.services.aircraft.get(String(args.id)),
   }),
 }));
 

@@ -41,11 +41,12 @@ builder.queryFields((t) => ({
     args: argsFromSchema(t, 'UserFilter', UserFilterSchema, 'user'),
     resolve: (_root, args, ctx) => ctx.services.users.list(stripNulls(args)),
   }),
-  user: t.prismaField({
-    type: 'User',
+  // a plain field: the user is read whole, so there is no selection for plugin-prisma to plan
+  user: t.field({
+    type: UserType,
     description: 'One user by uid; NOT_FOUND when the company has no such user.',
     args: { uid: t.arg.id({ required: true }) },
-    resolve: (_query, _root, args, ctx) => ctx.services.users.get(String(args.uid)),
+    resolve: (_root, args, ctx) => ctx.services.users.get(String(args.uid)),
   }),
 }));
 
