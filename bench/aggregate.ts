@@ -38,6 +38,11 @@ import { AggregateCheck, AggregationService } from '../src/modules/aggregation/s
 import { aggregateFloorHandler, floorStatement } from './aggregate-floor.js';
 import { withTempDatabase } from './pg.js';
 
+if (process.argv.includes('--help')) {
+  console.log('npx tsx bench/aggregate.ts [--pg-sizes 1400,100000,1000000] [--lite-sizes 1400,100000] [--runs 3] [--budget-ms 1500] [--skip-lite] [--skip-pg] [--shapes month,week,day] [--breakdown]: the aggregation against its floor, alternated (docs/benchmarks.md)');
+  process.exit(0);
+}
+
 // measured as `fleetops serve` runs: in production mode (bin/fleetops.js), which graphql-js reads when it loads
 if (process.env.NODE_ENV !== 'production') {
   const r = spawnSync(process.execPath, [...process.execArgv, ...process.argv.slice(1)], { stdio: 'inherit', env: { ...process.env, NODE_ENV: 'production' } });
