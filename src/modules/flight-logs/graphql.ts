@@ -55,9 +55,10 @@ const pageQuery = columnPlanner(
 /**
  * Flight logs on GraphQL, and through it on REST and MCP (docs/decisions/0007-defined-once.md): the object below is
  * the one output definition of a log. It is a plugin-prisma object in select mode whose type-level `select` reads
- * the log's columns whole, with every row, its tracking values (JSON) included; its fields resolve off that row and
- * add no selection of their own. The aircraft and the pilot come through the request's loaders by uid, one read for
- * a page (decision 0007 says why a log differs from the rule there: measured on the GraphQL page).
+ * the log's columns whole where plugin-prisma loads a log (`flightLog(id)`); a page reads the columns its selection
+ * needs (`pageQuery` above). Its fields resolve off the row and add no selection of their own. The aircraft and the
+ * pilot come through the request's loaders by uid, one read for a page (decision 0007 says why a log differs from the
+ * rule there: measured on the GraphQL page).
  */
 export const FlightLogType = builder.prismaObject('FlightLog', {
   description: 'A flight. Tracking values (keys of the aircraft\u2019s tracking items) are in `trackingItems`.',

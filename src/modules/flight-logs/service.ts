@@ -75,8 +75,8 @@ export class FlightLogService {
   ) {}
 
   /**
-   * A page of logs. `query` is the selection a GraphQL request makes (plugin-prisma's select: a log's columns whole,
-   * decision 0007); without one, every column. `filter` is checked again when not from GraphQL (cheap).
+   * A page of logs. `query` is the columns a GraphQL request's selection needs (graphql.ts `pageQuery`, decision
+   * 0007); without one, every column. `filter` is checked again when not from GraphQL (cheap).
    */
   async list(filter: FlightLogFilter = {}, query?: RowQuery): Promise<FlightLogPage> {
     const f = parseFilter(FlightLogFilterSchema, filter, 'invalid flight-log query');
