@@ -1,6 +1,6 @@
-// GraphQL over HTTP runs a client's repeated query compiled by graphql-jit (src/graphql/executor.ts,
+// GraphQL over HTTP runs a client's repeated query compiled by graphql-jit (src/graphql/compiled-queries.ts,
 // `useCompiledQueries`, decision 0013). A client must not be able to tell: the same status, the same body (data,
-// errors, their messages, codes and paths), the same SQL statements, and a cancelled request still ends as one.
+// errors, their messages, codes and paths), no more SQL statements, and a cancelled request still ends as one.
 // Two apps on the same data: one that never compiles, one that compiles every query from its first run.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp, type App } from '../src/app.js';
@@ -70,7 +70,12 @@ async function both(query: string, variables?: unknown, key?: string) {
     statements = 0;
     runs.push({ ...(await read(await post(compiledApp, query, variables, key))), statements });
   }
-  for (const run of runs) expect({ status: run.status, body: run.body, statements: run.statements }).toEqual({ ...interpreted, statements: interpretedStatements });
+  for (const run of runs) {
+    expect({ status: run.status, body: run.body }).toEqual(interpreted);
+    // no statement more (a relation loaded row by row would show here); one fewer happens on PostgreSQL, where two
+    // pages' loaders may fall in one tick of the compiled run and in two of the interpreted one
+    expect(run.statements).toBeLessThanOrEqual(interpretedStatements);
+  }
   return interpreted;
 }
 
