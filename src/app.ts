@@ -218,6 +218,7 @@ export function createApp(opts: AppOptions): App {
     const keyId = actor.keyId;
     const state: RequestState = {
       channel,
+      clientSignal: request.signal,
       log,
       idempotencyKey: request.headers.get('idempotency-key') ?? undefined,
       units: { charged: 1, used: 0 },

@@ -42,6 +42,8 @@ export type RequestLog = Pick<Logger, 'info' | 'warn' | 'error'>;
 /** The request as the operation policy sees it (docs/decisions/0006-policy-at-the-operation.md). */
 export interface RequestState {
   channel: 'rest' | 'graphql' | 'mcp' | 'internal';
+  /** Aborted when the client goes away: a GraphQL query then stops (src/graphql/compiled-queries.ts `useQueryCancellation`). */
+  clientSignal?: AbortSignal;
   /** The request's logger: every line it writes carries the request's X-Request-Id. None for internal work. */
   log?: RequestLog;
   /** The Idempotency-Key header, when sent. */

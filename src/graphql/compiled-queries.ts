@@ -13,11 +13,8 @@ export const COMPILE_AFTER = 10;
  * goes with it. A document graphql-jit cannot compile, or would answer differently (`compilable`), stays on Yoga's
  * executor.
  *
- * Cancellation: a compiled operation looks at the execution's signal before and after it runs, never between fields.
- * Today no execution gets one (Yoga's `useExecutionCancellation` reads `request.signal` off the operation's context,
- * which is this app's RequestState, without a signal), so neither engine stops a running operation; a request whose
- * client has gone is answered 499 (src/app.ts). Giving the operation the signal would stop the interpreter between
- * fields, and a mutation stopped that way would leave its Idempotency-Key claim unsettled: not done (decision 0013).
+ * Cancellation (`useQueryCancellation` below): a compiled query looks at the execution's signal before and after it
+ * runs, never between fields; Yoga's executor stops between fields.
  */
 export function useCompiledQueries(schema: GraphQLSchema, after = COMPILE_AFTER): Plugin {
   type Seen = { runs: number; query: CompiledQuery | null };
@@ -117,4 +114,20 @@ function asInterpreted(result: ExecutionResult, document: DocumentNode): Executi
     });
   });
   return { ...result, errors };
+}
+
+/**
+ * A query whose client has gone away stops: the execution gets the client's signal (Yoga's executor stops between
+ * fields, a compiled query before and after it runs), and the request is answered 499 (src/app.ts). A mutation runs to
+ * its end: stopped between fields, it would leave its Idempotency-Key claim unsettled (the policy settles it when
+ * execution is done). Yoga's own `useExecutionCancellation` read `request.signal` off the operation's context, which
+ * is this app's RequestState: no execution ever got a signal (decision 0013).
+ */
+export function useQueryCancellation(): Plugin {
+  return {
+    onExecute({ args }) {
+      const signal = (args.contextValue as { request?: { clientSignal?: AbortSignal } } | undefined)?.request?.clientSignal;
+      if (signal && getOperationAST(args.document, args.operationName)?.operation === 'query') (args as { signal?: AbortSignal }).signal = signal;
+    },
+  };
 }

@@ -27,7 +27,8 @@ import {
   type ValidationRule,
   type ASTNode,
 } from 'graphql';
-import { useExecutionCancellation, type Plugin } from 'graphql-yoga';
+import type { Plugin } from 'graphql-yoga';
+import { useQueryCancellation } from './compiled-queries.js';
 import type { Logger } from 'pino';
 import type { RequestContext } from '../context.js';
 import { AppError, BadRequestError, ForbiddenError, RateLimitedError, ValidationError } from '../errors.js';
@@ -385,8 +386,7 @@ export function operationPolicy(deps: PolicyDeps = {}): Plugin<{ fleet?: Request
 /** Every GraphQL plugin of the policy, for Yoga and for the internal executor alike. */
 export function policyPlugins(production: boolean, deps: PolicyDeps): Plugin[] {
   return [
-    // a client that goes away stops the work it asked for
-    useExecutionCancellation(),
+    useQueryCancellation(),
     EnvelopArmorPlugin({
       maxDepth: { n: LIMITS.maxDepth },
       maxAliases: { n: LIMITS.maxAliases },
