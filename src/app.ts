@@ -59,7 +59,7 @@ export interface AppOptions {
    * else the API docs at /docs. Set to override.
    */
   consolePath?: string;
-  /** GraphQL over HTTP: how often a client's query runs before it is compiled (src/graphql/executor.ts; default 10). */
+  /** GraphQL over HTTP: how often a client's query runs before it is compiled (src/graphql/compiled-queries.ts; default 10). */
   graphqlCompileAfter?: number;
 }
 

@@ -36,8 +36,8 @@ function fieldsOf(sets: Selections, fragments: Record<string, FragmentDefinition
  * rows' object (`['data']` for a page), `columnsOf` names the columns a field of it reads (null: a field it does
  * not know, which reads the row whole), `keys` are the columns the service needs itself. Kept by the field's node
  * of the parsed document (Yoga keeps a document per text, the channels theirs for good), so a request only looks it
- * up (plugin-prisma's `queryFromInfo` plans on every request: 130-180 µs a page of logs, decision 0007). Every field a directive could skip counts: a few columns too many, never one too few. Without a narrower
- * answer, `whole`.
+ * up (plugin-prisma's `queryFromInfo` plans on every request: 130-180 µs a page of logs, decision 0007). Every
+ * field a directive could skip counts: a few columns too many, never one too few. Without a narrower answer, `whole`.
  */
 export function columnPlanner(path: readonly string[], columnsOf: (field: string) => readonly string[] | null, keys: readonly string[], whole: RowQuery) {
   const plans = new WeakMap<FieldNode, RowQuery>();

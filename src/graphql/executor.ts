@@ -52,4 +52,3 @@ export function createExecutor(schema: GraphQLSchema, plugins: Plugin[]): Execut
     },
   };
 }
-
