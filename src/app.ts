@@ -71,7 +71,8 @@ export interface RequestInfo {
 
 export interface App {
   fetch(request: Request, info?: RequestInfo): Promise<Response>;
-  openapi: ReturnType<typeof buildOpenApi>;
+  /** The OpenAPI document, built on first read. */
+  readonly openapi: ReturnType<typeof buildOpenApi>;
   /** The delivery dispatcher of this process, when it runs one. */
   dispatcher: Dispatcher | null;
   /** The maintenance alert monitor of this process (runs with the dispatcher). */
@@ -121,8 +122,10 @@ export function createApp(opts: AppOptions): App {
     : null;
   const rateLimit = createRateLimit({ perMinute: config.rateLimitPerMinute, redisUrl: config.redisUrl });
   const authFailures = createRateLimit({ perMinute: config.authFailLimitPerMinute ?? 30, redisUrl: config.redisUrl, prefix: 'fleetops:authfail' });
-  const openapi = buildOpenApi(restRoutes, { version: API_VERSION, schema });
-  const openapiJson = JSON.stringify(openapi);
+  // built on its first use (GET /api/v1/openapi.json, MCP): 40-60 ms that start-up need not wait for
+  let openapiDoc: ReturnType<typeof buildOpenApi> | undefined;
+  let openapiJson: string | undefined;
+  const openapi = () => (openapiDoc ??= buildOpenApi(restRoutes, { version: API_VERSION, schema }));
   // the one policy of every operation (src/graphql/policy.ts): Yoga runs it for /graphql, the executor for REST and MCP
   // maintenance alerts (src/modules/alerts/monitor.ts): evaluated after every write and in a sweep; run where deliveries are
   const alerts = opts.dispatch === false ? null : createAlertMonitor({ database, logger, sweepMs: config.alertSweepMs });
@@ -158,7 +161,7 @@ export function createApp(opts: AppOptions): App {
   // the MCP SDK is loaded on the first /mcp request: most servers never get one, and it is a tenth of start-up
   let mcp: Promise<{ handle(request: Request, ctx: RequestContext): Promise<Response> }> | undefined;
   const mcpHandler = () =>
-    (mcp ??= import('./mcp/server.js').then((m) => m.createMcpHandler({ routes: restRoutes, apiBase: API_BASE, version: API_VERSION, rest, openapi, schema })));
+    (mcp ??= import('./mcp/server.js').then((m) => m.createMcpHandler({ routes: restRoutes, apiBase: API_BASE, version: API_VERSION, rest, openapi: openapi(), schema })));
   const publicForms = createPublicForms({ database, logger, perMinute: config.publicRateLimitPerMinute ?? 20, redisUrl: config.redisUrl, afterWrite: policy.afterWrite });
   const yoga = createYoga<{ fleet: RequestContext }>({
     schema,
@@ -264,7 +267,7 @@ export function createApp(opts: AppOptions): App {
       if (res) return { res };
     }
     if (p === `${API_BASE}/openapi.json`) {
-      return { res: new Response(openapiJson, { headers: { 'content-type': 'application/json' } }) };
+      return { res: new Response((openapiJson ??= JSON.stringify(openapi())), { headers: { 'content-type': 'application/json' } }) };
     }
     if (p === '/graphql' && isGraphiQLRequest(request)) return { res: await graphiqlResponse() };
     if (p === '/graphql') {
@@ -289,7 +292,9 @@ export function createApp(opts: AppOptions): App {
   }
 
   return {
-    openapi,
+    get openapi() {
+      return openapi();
+    },
     dispatcher,
     alerts,
     ready: Promise.resolve(stopListening).then(() => undefined, () => undefined),
