@@ -1,6 +1,6 @@
-// Profiles one flight-log operation (or a form completion with an odometer reading and two defects) through the service (in-process app.fetch, no sockets) on PostgreSQL: the
+// Profiles one flight-log operation (or a form completion with an odometer reading and two defects, or an aggregation) through the service (in-process app.fetch, no sockets) on PostgreSQL: the
 // timed calls only (after start-up and warm-up), with the V8 profiler, written to FILE.cpuprofile.
-//   NODE_ENV=production npx tsx bench/profile-op.ts [create|batch|list|aircraft|graphql|completion] [N] [FILE]
+//   NODE_ENV=production npx tsx bench/profile-op.ts [create|batch|list|aircraft|graphql|completion|aggregate] [N] [FILE]
 // then `npx tsx bench/top-frames.ts FILE.cpuprofile` names where the time goes (docs/benchmarks.md).
 import fs from 'node:fs';
 import { Session } from 'node:inspector/promises';
@@ -43,6 +43,12 @@ await withTempDatabase('fleetops_prof', async (url) => {
     batch: () => call('POST', '/api/v1/flight-logs/batch', { items: Array.from({ length: 50 }, item) }),
     list: () => call('GET', '/api/v1/flight-logs?limit=100'),
     aircraft: () => call('GET', `/api/v1/aircraft/${aircraftUid}`),
+    // the shape of bench/aggregate.ts's "Sydney days, cut range" (mid-day ends) over this company's logs
+    aggregate: () =>
+      call('POST', '/api/v1/aggregate', {
+        collection: 'flightLogs', metric: 'hobbs', dateField: 'timeDate', dateGroup: 'day', timezone: 'Australia/Sydney',
+        startDate: '2024-12-31T05:30:00Z', endDate: '2025-01-01T02:45:00Z',
+      }),
     graphql: () => call('POST', '/graphql', { query: '{ flightLogs(limit: 100) { count data { uid timeDate trackingItems aircraft { registration totals } pilotUser { displayName } } } }' }),
   };
   for (let i = 0; i < 4; i++) await ops.batch();
