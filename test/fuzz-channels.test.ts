@@ -178,6 +178,8 @@ describe('MCP tools and resources, with a read key and a read_write key', () => 
           const what = `${name} as ${asReader ? 'read' : 'read_write'} key`;
           expect(r.res.status, `${what}: ${r.text.slice(0, 200)}`).toBeLessThan(500);
           expect(r.body?.error?.code, `${what}: ${r.text.slice(0, 200)}`).not.toBe(-32603);
+          // an unexpected error is a tool error with REST's 500 problem (src/mcp/server.ts)
+          expect(r.text, `${what}: ${r.text.slice(0, 200)}`).not.toContain('internal_error');
           expect(r.text, what).not.toMatch(/Prisma|P20\d\d|SQLSTATE|at Object\./);
           const after = await snapshot();
           const refused = r.body?.error || r.body?.result?.isError;

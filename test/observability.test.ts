@@ -156,12 +156,23 @@ describe('logs', () => {
         expect((await g.json()).errors[0].extensions.code).toBe('INTERNAL_SERVER_ERROR');
         const r = await app.fetch(new Request('http://fleetops.test/api/v1/flight-logs', { headers: { authorization: `Bearer ${env.a.key}`, 'x-request-id': 'bug-2' } }));
         expect(r.status).toBe(500);
+        // an MCP tool: REST's 500 problem as the tool's error, nothing of the bug's own words
+        const m = await app.fetch(new Request('http://fleetops.test/mcp', {
+          method: 'POST',
+          headers: { authorization: `Bearer ${env.a.key}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'x-request-id': 'bug-3' },
+          body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'listFlightLogs', arguments: {} } }),
+        }));
+        const answer = await m.json();
+        expect(answer.result.isError).toBe(true);
+        expect(JSON.parse(answer.result.content[1].text)).toMatchObject({ status: 500, code: 'internal_error' });
+        expect(JSON.stringify(answer)).not.toContain('a bug in the list');
       } finally {
         bug.mockRestore();
       }
       await new Promise((r) => setTimeout(r, 50));
       expect(lines.find((l) => l.requestId === 'bug-1' && l.msg === 'unexpected error')).toMatchObject({ channel: 'graphql', err: { message: 'a bug in the list' } });
       expect(lines.filter((l) => l.requestId === 'bug-2' && /failed/.test(l.msg)).length).toBeGreaterThan(0);
+      expect(lines.find((l) => l.requestId === 'bug-3' && l.msg === 'unexpected error')).toMatchObject({ channel: 'mcp', tool: 'listFlightLogs', err: { message: 'a bug in the list' } });
       const text = JSON.stringify(lines);
       expect(text).not.toContain(env.a.key);
       expect(text).not.toContain('fo_live_wrong');

@@ -34,6 +34,9 @@ export function problemResponse(err: AppError, extraHeaders: Record<string, stri
   return new Response(JSON.stringify(problemFromError(err)), { status: err.status, headers });
 }
 
+/** What a client is told of an unexpected error (the error itself is logged). */
+export const INTERNAL_ERROR = new ReportedError(500, 'internal_error', 'Internal server error', 'An unexpected error occurred; it has been logged.');
+
 export function internalErrorResponse(): Response {
-  return problemResponse(new ReportedError(500, 'internal_error', 'Internal server error', 'An unexpected error occurred; it has been logged.'));
+  return problemResponse(INTERNAL_ERROR);
 }

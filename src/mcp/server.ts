@@ -18,7 +18,7 @@ import type { RestFacade } from '../rest/facade.js';
 import type { buildOpenApi } from '../rest/openapi.js';
 import { asTrackingMap } from '../modules/tracking/schema.js';
 import { AppError, MethodNotAllowedError, ReportedError, ValidationError } from '../errors.js';
-import { problemFromError } from '../http/problem.js';
+import { INTERNAL_ERROR, problemFromError } from '../http/problem.js';
 import { databaseError } from '../db/errors.js';
 import { reportUnexpected } from '../lib/unexpected.js';
 import { argumentErrors, buildTools, toolInput, type ToolDef } from './tools.js';
@@ -92,7 +92,9 @@ export function createMcpHandler(opts: McpOptions) {
     } catch (e) {
       const known = databaseError(e);
       if (known) return toolError(problemFromError(known));
-      throw e;
+      // as REST answers it (a 500 problem, the error logged): nothing internal reaches the assistant
+      reportUnexpected(e, { channel: 'mcp', tool: tool.name }, ctx.request.log);
+      return toolError(problemFromError(INTERNAL_ERROR));
     }
     if (answer.problem) return toolError(answer.problem);
     const body = answer.body;
