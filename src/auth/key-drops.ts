@@ -50,7 +50,7 @@ export function keyDropWatcher(database: Database, timeoutMs = ACK_TIMEOUT_MS): 
         // not listening (the connection failed): nothing can be counted, the processes drop the key as they hear it
         if (!listening) return;
         // a listening connection runs nothing but its LISTEN, so its last statement names it even when DATABASE_URL
-        // sets an application_name of its own (which overrides the one database.ts gives it)
+        // sets an application_name of its own (which overrides the one db/postgres.ts gives it)
         const rows = await database.sql.query<{ n: number }>(
           'SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND (application_name = $1 OR query = $2)',
           [listenerName(KEY_CHANGE_CHANNEL), `LISTEN "${KEY_CHANGE_CHANNEL}"`],
