@@ -170,6 +170,9 @@ export function createApp(opts: AppOptions): App {
     landingPage: false,
     logging: false,
     cors: false, // answered by the app for every path
+    // the app reads the body under BODY_LIMIT_BYTES first (withLimitedBody, a 413 problem past it): Yoga's own limit
+    // would only wrap that in-memory body in one more stream per request
+    maxRequestBodySize: false,
     maskedErrors: { maskError },
     // first: the policy's hooks then run (and may wrap) whichever engine runs the operation
     plugins: [useCompiledQueries(schema, opts.graphqlCompileAfter), ...policyPlugins(process.env.NODE_ENV === 'production', policy)],
