@@ -13,7 +13,7 @@ import type { Database } from './db/database.js';
 import { AppError, NotFoundError, RateLimitedError, UnauthorizedError, UnsupportedMediaTypeError } from './errors.js';
 import { internalErrorResponse, problemResponse } from './http/problem.js';
 import { createRateLimit } from './http/rate-limit.js';
-import { withLimitedBody } from './http/body.js';
+import { readBodyText, withLimitedBody } from './http/body.js';
 import { rejectNulInUrl } from './http/json-guard.js';
 import { databaseError } from './db/errors.js';
 import { appliedMigrations, readMigrations } from './db/migrate.js';
@@ -22,6 +22,7 @@ import { schema } from './graphql/schema.js';
 import { operationPolicy, policyPlugins } from './graphql/policy.js';
 import { createExecutor } from './graphql/executor.js';
 import { useCompiledQueries } from './graphql/compiled-queries.js';
+import { useReadBody, type ReadBody } from './graphql/request-body.js';
 import { createMetrics } from './http/metrics.js';
 import { requestIdFor } from './lib/request-scope.js';
 import { compileRoutes } from './rest/match.js';
@@ -163,19 +164,18 @@ export function createApp(opts: AppOptions): App {
   const mcpHandler = () =>
     (mcp ??= import('./mcp/server.js').then((m) => m.createMcpHandler({ routes: restRoutes, apiBase: API_BASE, version: API_VERSION, rest, openapi: openapi(), schema })));
   const publicForms = createPublicForms({ database, logger, perMinute: config.publicRateLimitPerMinute ?? 20, redisUrl: config.redisUrl, afterWrite: policy.afterWrite });
-  const yoga = createYoga<{ fleet: RequestContext }>({
+  const yoga = createYoga<{ fleet: RequestContext } & ReadBody>({
     schema,
     graphqlEndpoint: '/graphql',
     graphiql: false,
     landingPage: false,
     logging: false,
     cors: false, // answered by the app for every path
-    // the app reads the body under BODY_LIMIT_BYTES first (withLimitedBody, a 413 problem past it): Yoga's own limit
-    // would only wrap that in-memory body in one more stream per request
+    // the app reads the body under BODY_LIMIT_BYTES first (a 413 problem past it): Yoga's own limit has nothing to do
     maxRequestBodySize: false,
     maskedErrors: { maskError },
     // first: the policy's hooks then run (and may wrap) whichever engine runs the operation
-    plugins: [useCompiledQueries(schema, opts.graphqlCompileAfter), ...policyPlugins(process.env.NODE_ENV === 'production', policy)],
+    plugins: [useCompiledQueries(schema, opts.graphqlCompileAfter), ...policyPlugins(process.env.NODE_ENV === 'production', policy), useReadBody()],
     context: ({ fleet }) => fleet,
   });
 
@@ -276,8 +276,9 @@ export function createApp(opts: AppOptions): App {
     if (p === '/graphql') {
       const ctx = await authenticate(request, info, 'graphql', log);
       refuseUnsupportedGraphQLBody(request);
-      const limited = await withLimitedBody(request, config.bodyLimitBytes);
-      const res = await yoga.fetch(limited, { fleet: ctx });
+      // read here under the limit (a 413 problem past it); Yoga parses this text (src/graphql/request-body.ts)
+      const graphqlBody = request.body ? await readBodyText(request, config.bodyLimitBytes) : undefined;
+      const res = await yoga.fetch(request, { fleet: ctx, graphqlBody });
       return { res, headers: ctx.request.headers, companyId: ctx.companyId };
     }
     if (p === '/mcp') {

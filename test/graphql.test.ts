@@ -181,6 +181,45 @@ describe('authentication on /graphql', () => {
   });
 });
 
+describe('request bodies on /graphql', () => {
+  // the app reads the body under its limit and Yoga parses that text (src/graphql/request-body.ts): the answers are
+  // those of Yoga's own JSON parser, as a client of the GraphQL-over-HTTP specification expects them
+  const post = async (body: BodyInit) => {
+    const res = await env.app.fetch(new Request('http://fleetops.test/graphql', { method: 'POST', headers: { authorization: `Bearer ${env.a.key}`, 'content-type': 'application/json' }, body }));
+    return { status: res.status, type: res.headers.get('content-type'), body: await res.json() };
+  };
+  const refused = (message: string, extensions: Record<string, unknown> = {}) => ({
+    status: 400,
+    type: 'application/json; charset=utf-8',
+    body: { errors: [{ message, extensions: { code: 'BAD_REQUEST', ...extensions } }] },
+  });
+
+  it('JSON that is not an object, or not JSON at all, is a 400 naming what was received', async () => {
+    const syntax = (message: string) => ({ originalError: { name: 'SyntaxError', message } });
+    expect(await post('{')).toEqual(refused('POST body sent invalid JSON.', syntax("Expected property name or '}' in JSON at position 1")));
+    expect(await post('')).toEqual(refused('POST body sent invalid JSON.', syntax('Unexpected end of JSON input')));
+    expect(await post('null')).toEqual(refused('POST body is expected to be object but received null'));
+    expect(await post('"x"')).toEqual(refused('POST body is expected to be object but received string'));
+    expect(await post('1')).toEqual(refused('POST body is expected to be object but received number'));
+    expect(await post('[{"query":"{ __typename }"}]')).toEqual(refused('Batching is not supported.'));
+    expect(await post('{"query":1}')).toEqual(refused('Expected "query" param to be a string, but given number.'));
+  });
+
+  it('a body in UTF-8 (with or without a byte order mark, in chunks) is read whole', async () => {
+    const ok = { status: 200, type: 'application/json; charset=utf-8', body: { data: { __typename: 'Query' } } };
+    expect(await post('\ufeff{"query":"{ __typename }"}')).toEqual(ok);
+    const bytes = new TextEncoder().encode('{"query":"{ aircraft(id: \\"acme-ac-1\\") { registration } }"}');
+    const chunked = new ReadableStream<Uint8Array>({
+      start(c) {
+        for (let i = 0; i < bytes.length; i += 7) c.enqueue(bytes.slice(i, i + 7));
+        c.close();
+      },
+    });
+    const res = await env.app.fetch(new Request('http://fleetops.test/graphql', { method: 'POST', headers: { authorization: `Bearer ${env.a.key}`, 'content-type': 'application/json' }, body: chunked, duplex: 'half' } as RequestInit));
+    expect(await res.json()).toEqual({ data: { aircraft: { registration: expect.any(String) } } });
+  });
+});
+
 describe('committed contract files are current', () => {
   it('schema.graphql equals the printed schema', () => {
     const committed = fs.readFileSync(path.join(ROOT, 'schema.graphql'), 'utf8');

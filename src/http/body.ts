@@ -32,14 +32,19 @@ export async function readJsonBody(request: Request, limitBytes: number, opts: {
   return value;
 }
 
-/** The request with its body read under the limit (413 past it), for handlers that read bodies themselves. */
-export async function withLimitedBody(request: Request, limitBytes: number): Promise<Request> {
-  if (!request.body) return request;
+/** The request's body as text, read under the limit (413 past it, by Content-Length and by the bytes read). */
+export async function readBodyText(request: Request, limitBytes: number): Promise<string> {
   const declared = Number(request.headers.get('content-length') ?? NaN);
   if (Number.isFinite(declared) && declared > limitBytes) {
     throw new PayloadTooLargeError(`the request body is over the ${limitBytes}-byte limit`);
   }
-  const text = await readLimited(request, limitBytes);
+  return readLimited(request, limitBytes);
+}
+
+/** The request with its body read under the limit (413 past it), for handlers that read bodies themselves. */
+export async function withLimitedBody(request: Request, limitBytes: number): Promise<Request> {
+  if (!request.body) return request;
+  const text = await readBodyText(request, limitBytes);
   const headers = new Headers(request.headers);
   headers.delete('content-length');
   return new Request(request.url, { method: request.method, headers, body: text, signal: request.signal });
