@@ -171,7 +171,8 @@ export function createApp(opts: AppOptions): App {
     landingPage: false,
     logging: false,
     cors: false, // answered by the app for every path
-    // the app reads the body under BODY_LIMIT_BYTES first (a 413 problem past it): Yoga's own limit has nothing to do
+    // the app reads the body under BODY_LIMIT_BYTES first (a 413 problem past it), and Yoga parses that text
+    // (useReadBody): Yoga's own limit would pipe the request's body again, which is already read (every POST a 500)
     maxRequestBodySize: false,
     maskedErrors: { maskError },
     // first: the policy's hooks then run (and may wrap) whichever engine runs the operation

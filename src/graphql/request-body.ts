@@ -11,7 +11,8 @@ export interface ReadBody {
  * the app reads itself under its limit (a 413 problem past it). Handing Yoga that text, instead of a new Request
  * around it that Yoga reads again through a stream, saves each GraphQL request two web streams and a Request. The
  * answers are Yoga's own for a JSON body (graphql-yoga's post-json parser): invalid JSON, or JSON that is not an
- * object, is a 400 with the same message and extensions; test/graphql.test.ts pins them.
+ * object, is a 400 with the same message and extensions; test/graphql.test.ts pins them. Needs Yoga's own body
+ * limit off (`maxRequestBodySize: false`): it would read the request's body, which the app has already read.
  */
 export function useReadBody(): Plugin<Record<string, never>, ReadBody> {
   return {
