@@ -13,11 +13,7 @@ export async function readJsonBody(request: Request, limitBytes: number, opts: {
       `the request body must be application/json (got ${type ? JSON.stringify(type) : 'no Content-Type'})`,
     );
   if (!json && !opts.optional) throw unsupported();
-  const declared = Number(request.headers.get('content-length') ?? NaN);
-  if (Number.isFinite(declared) && declared > limitBytes) {
-    throw new PayloadTooLargeError(`the request body is over the ${limitBytes}-byte limit`);
-  }
-  const text = await readLimited(request, limitBytes);
+  const text = await readBodyText(request, limitBytes);
   if (text.trim() === '' && opts.optional) return undefined;
   if (!json) throw unsupported();
   if (text.trim() === '') throw new BadRequestError('the request body is empty; send a JSON object');
