@@ -162,7 +162,7 @@ export function createApp(opts: AppOptions): App {
   // the MCP SDK is loaded on the first /mcp request: most servers never get one, and it is a tenth of start-up
   let mcp: Promise<{ handle(request: Request, ctx: RequestContext): Promise<Response> }> | undefined;
   const mcpHandler = () =>
-    (mcp ??= import('./mcp/server.js').then((m) => m.createMcpHandler({ routes: restRoutes, apiBase: API_BASE, version: API_VERSION, rest, openapi: openapi(), schema })));
+    (mcp ??= import('./mcp/server.js').then((m) => m.createMcpHandler({ routes: restRoutes, apiBase: API_BASE, version: API_VERSION, rest, openapi, schema })));
   const publicForms = createPublicForms({ database, logger, perMinute: config.publicRateLimitPerMinute ?? 20, redisUrl: config.redisUrl, afterWrite: policy.afterWrite });
   const yoga = createYoga<{ fleet: RequestContext } & ReadBody>({
     schema,

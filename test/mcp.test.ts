@@ -131,9 +131,14 @@ describe('tools', () => {
 });
 
 describe('resources and prompts', () => {
-  it('an aircraft resource gives its tracking fields and totals; the field schema is a resource', async () => {
+  it('an aircraft resource gives its tracking fields and totals; the field schema and the OpenAPI document are resources', async () => {
     const { resources } = await client.listResources();
-    expect(resources.map((r) => r.uri)).toEqual(expect.arrayContaining(['fleetops://aircraft/acme-ac-1', 'fleetops://forms/field-schema']));
+    expect(resources.map((r) => r.uri)).toEqual(expect.arrayContaining(['fleetops://aircraft/acme-ac-1', 'fleetops://forms/field-schema', 'fleetops://openapi']));
+    // every listed resource can be read (the OpenAPI document was listed but answered "resource not found")
+    for (const { uri } of resources) expect((await client.readResource({ uri })).contents[0].uri, uri).toBe(uri);
+    const doc = JSON.parse(((await client.readResource({ uri: 'fleetops://openapi' })).contents[0] as { text: string }).text);
+    expect(doc.openapi).toMatch(/^3\.1/);
+    expect(doc.paths['/flight-logs']).toBeDefined();
     expect(resources.map((r) => r.uri)).not.toContain('fleetops://aircraft/globex-ac-1');
     const { resourceTemplates } = await client.listResourceTemplates();
     expect(resourceTemplates[0].uriTemplate).toBe('fleetops://aircraft/{id}');

@@ -38,8 +38,8 @@ export interface McpOptions {
   version: string;
   /** The REST façade: each tool call runs its route's operation (one operation per call, charged as one). */
   rest: RestFacade;
-  /** The OpenAPI document, served as the resource fleetops://openapi (every tool's body and answer in full). */
-  openapi: ReturnType<typeof buildOpenApi>;
+  /** The OpenAPI document (built on first use), served as the resource fleetops://openapi (every tool's body and answer in full). */
+  openapi: () => ReturnType<typeof buildOpenApi>;
   /** The GraphQL schema: which scope a tool's field needs (src/auth/scopes.ts). */
   schema: GraphQLSchema;
 }
@@ -209,6 +209,7 @@ export function createMcpHandler(opts: McpOptions) {
           }
           value = await aircraftResource(ctx, id);
         } else if (uri === 'fleetops://forms/field-schema') value = await read('getFormFieldSchema', {}, ctx);
+        else if (uri === 'fleetops://openapi') value = opts.openapi();
         else if (uri === 'fleetops://maintenance-status' && byName.has('getMaintenanceStatus')) {
           const r = await callTool(byName.get('getMaintenanceStatus')!, {}, ctx);
           if (r.isError) throw new McpError(ErrorCode.InternalError, (r.content[0] as { text: string }).text);
