@@ -34,12 +34,12 @@ function fieldsOf(sets: Selections, fragments: Record<string, FragmentDefinition
 /**
  * The columns a GraphQL request's rows need, planned once per document: `path` leads from the resolving field to the
  * rows' object (`['data']` for a page), `columnsOf` names the columns a field of it reads (null: a field it does
- * not know, which reads the row whole), `keys` are the columns the service needs itself. Kept by the field's node
- * of the parsed document (Yoga keeps a document per text, the channels theirs for good), so a request only looks it
- * up (plugin-prisma's `queryFromInfo` plans on every request: 130-180 µs a page of logs, decision 0007). Every
+ * not know, which reads the row whole); the service adds the columns it needs itself (`withKeys`). Kept by the
+ * field's node of the parsed document (Yoga keeps a document per text, the channels theirs for good), so a request
+ * only looks it up (plugin-prisma's `queryFromInfo` plans on every request: 130-180 µs a page of logs, decision 0007). Every
  * field a directive could skip counts: a few columns too many, never one too few. Without a narrower answer, `whole`.
  */
-export function columnPlanner(path: readonly string[], columnsOf: (field: string) => readonly string[] | null, keys: readonly string[], whole: RowQuery) {
+export function columnPlanner(path: readonly string[], columnsOf: (field: string) => readonly string[] | null, whole: RowQuery) {
   const plans = new WeakMap<FieldNode, RowQuery>();
   const plan = (info: Pick<GraphQLResolveInfo, 'fieldNodes' | 'fragments'>): RowQuery => {
     let level: Selections = info.fieldNodes.flatMap((n) => (n.selectionSet ? [n.selectionSet] : []));
@@ -47,7 +47,6 @@ export function columnPlanner(path: readonly string[], columnsOf: (field: string
       level = fieldsOf(level, info.fragments).flatMap((f) => (f.name.value === step && f.selectionSet ? [f.selectionSet] : []));
     }
     const select: Record<string, true> = {};
-    for (const k of keys) select[k] = true;
     for (const f of fieldsOf(level, info.fragments)) {
       const columns = columnsOf(f.name.value);
       if (!columns) return whole;

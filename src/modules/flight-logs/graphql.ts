@@ -48,7 +48,6 @@ const READS: Record<string, readonly (keyof typeof FLIGHT_LOG_COLUMNS)[]> = {
 const pageQuery = columnPlanner(
   ['data'],
   (field) => READS[field] ?? (Object.hasOwn(FLIGHT_LOG_COLUMNS, field) ? [field] : null),
-  ['uid', 'timeDate'],
   { select: FLIGHT_LOG_COLUMNS },
 );
 
