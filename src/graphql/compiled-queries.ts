@@ -27,8 +27,10 @@ export function useCompiledQueries(schema: GraphQLSchema, after = COMPILE_AFTER)
       let s = byName.get(name);
       if (!s) byName.set(name, (s = { runs: 0, query: null }));
       if (s.query === null) {
-        if (++s.runs < after || getOperationAST(args.document, args.operationName)?.operation !== 'query') return;
-        // never again for this document when it cannot be compiled as it must be
+        if (++s.runs < after) return;
+        // never again for this document when it is no query (a mutation runs on Yoga's executor) or cannot be
+        // compiled as it must be
+        if (getOperationAST(args.document, args.operationName)?.operation !== 'query') return void (s.runs = -Infinity);
         const c = compilable(args.document) ? compileQuery(schema, copyOf(args.document), args.operationName ?? undefined) : null;
         if (!c || !isCompiledQuery(c)) return void (s.runs = -Infinity);
         s.query = c;
