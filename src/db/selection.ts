@@ -1,4 +1,5 @@
-import { Kind, type FieldNode, type FragmentDefinitionNode, type GraphQLResolveInfo, type SelectionSetNode } from 'graphql';
+import type { FieldNode, GraphQLResolveInfo, SelectionSetNode } from 'graphql';
+import { fieldsOf } from '../graphql/selections.js';
 
 /**
  * The part of a Prisma query a GraphQL request decides (plugin-prisma's `query`: the columns and relations it
@@ -16,21 +17,6 @@ export function withKeys<Q extends RowQuery | undefined>(query: Q, keys: readonl
 
 type Selections = readonly SelectionSetNode[];
 
-/** The fields of these selection sets, through inline fragments and named ones (directives not applied: a superset). */
-function fieldsOf(sets: Selections, fragments: Record<string, FragmentDefinitionNode>, out: FieldNode[] = [], seen = new Set<string>()): FieldNode[] {
-  for (const set of sets) {
-    for (const s of set.selections) {
-      if (s.kind === Kind.FIELD) out.push(s);
-      else if (s.kind === Kind.INLINE_FRAGMENT) fieldsOf([s.selectionSet], fragments, out, seen);
-      else if (!seen.has(s.name.value) && fragments[s.name.value]) {
-        seen.add(s.name.value);
-        fieldsOf([fragments[s.name.value]!.selectionSet], fragments, out, seen);
-      }
-    }
-  }
-  return out;
-}
-
 /**
  * The columns a GraphQL request's rows need, planned once per document: `path` leads from the resolving field to the
  * rows' object (`['data']` for a page), `columnsOf` names the columns a field of it reads (null: a field it does
@@ -44,10 +30,10 @@ export function columnPlanner(path: readonly string[], columnsOf: (field: string
   const plan = (info: Pick<GraphQLResolveInfo, 'fieldNodes' | 'fragments'>): RowQuery => {
     let level: Selections = info.fieldNodes.flatMap((n) => (n.selectionSet ? [n.selectionSet] : []));
     for (const step of path) {
-      level = fieldsOf(level, info.fragments).flatMap((f) => (f.name.value === step && f.selectionSet ? [f.selectionSet] : []));
+      level = fieldsOf(level, (name) => info.fragments[name]).flatMap((f) => (f.name.value === step && f.selectionSet ? [f.selectionSet] : []));
     }
     const select: Record<string, true> = {};
-    for (const f of fieldsOf(level, info.fragments)) {
+    for (const f of fieldsOf(level, (name) => info.fragments[name])) {
       const columns = columnsOf(f.name.value);
       if (!columns) return whole;
       for (const c of columns) select[c] = true;

@@ -40,6 +40,7 @@ import { appErrorAsGraphQL, unexpectedError } from './errors.js';
 import { reportUnexpected } from '../lib/unexpected.js';
 import { validationErrorFrom } from './validation.js';
 import { checkOf } from './inputs.js';
+import { fieldsOf } from './selections.js';
 
 /**
  * The one policy of every request (docs/decisions/0006-policy-at-the-operation.md). Every channel (GraphQL over
@@ -96,29 +97,11 @@ const literalValues: ValidationRule = (context) => {
   });
 };
 
-/** The response keys a selection set runs at its root, fragments followed (directives not evaluated: an upper bound). */
-function rootResponseKeys(selectionSet: SelectionSetNode, fragment: (name: string) => FragmentDefinitionNode | null | undefined): Set<string> {
-  const keys = new Set<string>();
-  const seen = new Set<string>();
-  const stack: SelectionSetNode[] = [selectionSet];
-  while (stack.length) {
-    for (const s of stack.pop()!.selections) {
-      if (s.kind === Kind.FIELD) keys.add((s.alias ?? s.name).value);
-      else if (s.kind === Kind.INLINE_FRAGMENT) stack.push(s.selectionSet);
-      else if (!seen.has(s.name.value)) {
-        seen.add(s.name.value);
-        const f = fragment(s.name.value);
-        if (f) stack.push(f.selectionSet);
-      }
-    }
-  }
-  return keys;
-}
-
 const mutationCap: ValidationRule = (context) => ({
   OperationDefinition(node) {
     if (node.operation !== 'mutation') return;
-    const n = rootResponseKeys(node.selectionSet, (name) => context.getFragment(name)).size;
+    // the response keys it runs at its root, fragments followed (directives not evaluated: an upper bound)
+    const n = new Set(fieldsOf([node.selectionSet], (name) => context.getFragment(name)).map((f) => (f.alias ?? f.name).value)).size;
     if (n > LIMITS.maxMutations) {
       context.reportError(validationError(`a request may run at most ${LIMITS.maxMutations} mutations (got ${n}); use the batch operations`, node));
     }
