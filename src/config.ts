@@ -2,6 +2,7 @@ import { config as loadDotenv } from 'dotenv';
 import path from 'node:path';
 import proxyAddr from 'proxy-addr';
 import { z } from 'zod';
+import { DEFAULT_STATEMENT_CACHE } from './db/statement-cache.js';
 
 /** Configuration by environment variable (docs/contract/gaps.md §1); a .env file in the working directory is read too. */
 const boolish = z
@@ -13,6 +14,7 @@ const EnvSchema = z.object({
   HOST: z.string().min(1).default('127.0.0.1'),
   DATABASE_URL: z.string().min(1).optional(),
   DATA_DIR: z.string().min(1).default('./data'),
+  DATABASE_STATEMENT_CACHE: z.coerce.number().int().min(0).default(DEFAULT_STATEMENT_CACHE),
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).default(120),
   REDIS_URL: z.string().min(1).optional(),
   WEBHOOK_ALLOW_PRIVATE: boolish.default(false),
@@ -50,6 +52,8 @@ export type Config = {
   host: string;
   databaseUrl?: string;
   dataDir: string;
+  /** PostgreSQL: how many distinct SQL statements are prepared on each connection; 0 for none (a transaction pooler). */
+  statementCache: number;
   rateLimitPerMinute: number;
   redisUrl?: string;
   webhookAllowPrivate: boolean;
@@ -90,6 +94,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, { dotenv = true
     host: e.HOST,
     databaseUrl: e.DATABASE_URL,
     dataDir: path.resolve(e.DATA_DIR),
+    statementCache: e.DATABASE_STATEMENT_CACHE,
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
     redisUrl: e.REDIS_URL,
     webhookAllowPrivate: e.WEBHOOK_ALLOW_PRIVATE,

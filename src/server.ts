@@ -43,7 +43,7 @@ export async function startServer(
   const logger = pino({ level: config.logLevel });
   // the HTTP app (GraphQL schema, REST façade, MCP) loads while the database opens
   const appModule = import('./app.js');
-  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, statementCache: config.statementCache });
   let app;
   try {
     app = (await appModule).createApp({ database, config, logger });

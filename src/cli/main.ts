@@ -355,7 +355,7 @@ export async function runCli(argv: string[], opts: CliOptions = {}): Promise<Cli
         throw new Exit(code);
       }
     }
-    const db = await openDatabase({ databaseUrl: c.databaseUrl, dataDir: c.dataDir, migrate: o?.migrate });
+    const db = await openDatabase({ databaseUrl: c.databaseUrl, dataDir: c.dataDir, migrate: o?.migrate, statementCache: c.statementCache });
     try {
       return await fn(db);
     } finally {

@@ -67,6 +67,8 @@ export interface OpenOptions {
    * cluster, which takes seconds; the tests open one migrated snapshot per file this way (test/global-setup.ts).
    */
   snapshot?: Blob;
+  /** PostgreSQL: how many distinct statements are prepared (DATABASE_STATEMENT_CACHE, src/db/statement-cache.ts); 0 none. */
+  statementCache?: number;
 }
 
 function pgliteSql(db: PGlite): RawSql {
@@ -96,7 +98,7 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
   if (opts.databaseUrl) {
     // PostgreSQL's modules (pg, the Prisma adapter) load only when it is used: the embedded store starts without them
     const { openPostgres } = await import('./postgres.js');
-    db = openPostgres(opts.databaseUrl, opts.onQuery);
+    db = openPostgres(opts.databaseUrl, opts.onQuery, opts.statementCache);
   } else {
     const dataDir = opts.dataDir ?? path.resolve('data');
     const memory = dataDir.startsWith('memory://');

@@ -4,14 +4,16 @@ import { PrismaClient } from '../generated/prisma/client.js';
 import { listenerName, type Database, type RawSql, type Session } from './database.js';
 import { instrumentAdapter, type QueryListener } from './instrument.js';
 import { pgPool } from './pg-pool.js';
+import { DEFAULT_STATEMENT_CACHE, statementNames } from './statement-cache.js';
 
 /**
  * The PostgreSQL store (DATABASE_URL): a pooled Prisma client, this process's own session connection, and LISTEN.
  * A module of its own so that the embedded store never loads pg or Prisma's pg adapter (src/db/database.ts).
  */
-export function openPostgres(databaseUrl: string, onQuery?: QueryListener): Database {
+export function openPostgres(databaseUrl: string, onQuery?: QueryListener, statementCache = DEFAULT_STATEMENT_CACHE): Database {
   const pool = pgPool({ connectionString: databaseUrl, max: 10 });
-  const adapterFactory = new PrismaPg(pool);
+  // Prisma's statements as prepared statements, parsed once per connection (statement-cache.ts)
+  const adapterFactory = new PrismaPg(pool, statementCache > 0 ? { statementNameGenerator: statementNames(statementCache) } : undefined);
   const prisma = new PrismaClient({ adapter: onQuery ? instrumentAdapter(adapterFactory, onQuery) : adapterFactory });
   const session = pgSession(databaseUrl);
   return {

@@ -1,5 +1,6 @@
 import { Prisma } from '../../generated/prisma/client.js';
 import { COMPANY } from '../../db/scoped.js';
+import { PLAN_EACH_CALL } from '../../db/statement-cache.js';
 import { dateColumn, numericExpr, presentExpr, textExpr, type ResolvedField } from './fields.js';
 import type { Plan } from './service.js';
 import type { TimeZoneSpec } from './timezone.js';
@@ -327,8 +328,9 @@ export function buildQuery(plan: Plan, src: Source, names: string[] = []): Prism
       : Prisma.sql`(SELECT COALESCE(array_agg(DISTINCT k.k), '{}') FROM (${dyn.keys()}) k WHERE k.k = ANY(${names}::text[]))`;
   const zoneOk = rollup ? Prisma.sql`(SELECT COALESCE(bool_and(dd.ok), true) FROM dd)` : Prisma.sql`NULL::boolean`;
   const input = src.kind === 'rollup' ? rollupParts(plan, metrics, src) : recordValues(plan, [], true);
-  // kind 0: a (group, period) row; 1: a group's total; 2: all records, with the statement's reports
-  return Prisma.sql`
+  // kind 0: a (group, period) row; 1: a group's total; 2: all records, with the statement's reports. Planned for each
+  // call on PostgreSQL (src/db/statement-cache.ts): one plan does not suit companies of 1,400 and 1,000,000 logs.
+  return Prisma.sql`${raw(PLAN_EACH_CALL)}
     ${src.kind === 'rollup' ? Prisma.sql`WITH dd AS (${wholeDays(plan, src)})` : Prisma.empty}
     SELECT CASE ${grouping} WHEN 0 THEN 0 WHEN 1 THEN 1 ELSE 2 END AS kind, ${col('g')} AS g,
       CASE WHEN ${grouping} = 0 THEN ${label} END AS period, (${rollup ? Prisma.sql`sum(u.c)` : Prisma.sql`count(*)`})::text AS c${concat(values)},

@@ -1,0 +1,102 @@
+// Prepared statements on PostgreSQL (src/db/statement-cache.ts, docs/decisions/0014-prepared-statements.md): Prisma's
+// statements are named, so each pooled connection parses them once; the aggregation's are planned for each call; the
+// number of names is bounded; DATABASE_STATEMENT_CACHE=0 (a transaction pooler) names none. The answers themselves
+// are the whole suite's business: CI runs every file on PostgreSQL, through these named statements.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../src/config.js';
+import { openDatabase, type Database } from '../src/db/database.js';
+import { DEFAULT_STATEMENT_CACHE, PLAN_EACH_CALL, statementNames } from '../src/db/statement-cache.js';
+import { createTestEnv, onPostgres, type TestEnv } from './helpers.js';
+
+describe('statement names', () => {
+  it('gives one name per distinct text, the same on every call', () => {
+    const name = statementNames(10);
+    const a = name({ sql: 'SELECT 1' });
+    const b = name({ sql: 'SELECT 2' });
+    expect(a).toMatch(/^fleetops_\d+$/);
+    expect(b).toMatch(/^fleetops_\d+$/);
+    expect(a).not.toBe(b);
+    expect(name({ sql: 'SELECT 1' })).toBe(a);
+    expect(name({ sql: 'SELECT 2' })).toBe(b);
+  });
+
+  it('names at most `max` texts; later ones, and ones longer than the limit, run unnamed', () => {
+    const name = statementNames(2, 20);
+    expect(name({ sql: 'SELECT 1' })).not.toBe('');
+    expect(name({ sql: 'SELECT 2' })).not.toBe('');
+    expect(name({ sql: 'SELECT 3' })).toBe('');
+    expect(name({ sql: 'SELECT 1' })).not.toBe(''); // the named ones keep their names
+    expect(statementNames(5, 20)({ sql: `SELECT '${'x'.repeat(20)}'` })).toBe('');
+    expect(statementNames(0)({ sql: 'SELECT 1' })).toBe('');
+  });
+
+  it('never names a statement planned for each call', () => {
+    const name = statementNames(10);
+    expect(name({ sql: `${PLAN_EACH_CALL} SELECT 1` })).toBe('');
+    expect(name({ sql: `${PLAN_EACH_CALL} SELECT 1` })).toBe('');
+  });
+
+  it('DATABASE_STATEMENT_CACHE: 250 by default, 0 for none, and a clear error for anything else', () => {
+    expect(loadConfig({}, { dotenv: false }).statementCache).toBe(DEFAULT_STATEMENT_CACHE);
+    expect(DEFAULT_STATEMENT_CACHE).toBe(250);
+    expect(loadConfig({ DATABASE_STATEMENT_CACHE: '0' }, { dotenv: false }).statementCache).toBe(0);
+    expect(loadConfig({ DATABASE_STATEMENT_CACHE: '40' }, { dotenv: false }).statementCache).toBe(40);
+    for (const bad of ['-1', '2.5', 'off']) {
+      expect(() => loadConfig({ DATABASE_STATEMENT_CACHE: bad }, { dotenv: false })).toThrow(ConfigError);
+      expect(() => loadConfig({ DATABASE_STATEMENT_CACHE: bad }, { dotenv: false })).toThrow(/DATABASE_STATEMENT_CACHE/);
+    }
+  });
+});
+
+/**
+ * The prepared statements of the connection a query runs on. Requests one after another reuse the pool's most
+ * recently released connection (pg-pool hands out its idle clients last in, first out), so this is the connection the
+ * requests before it ran on.
+ */
+async function prepared(database: Database): Promise<{ name: string; statement: string }[]> {
+  return database.prisma.$queryRawUnsafe(`SELECT name, statement FROM pg_prepared_statements`);
+}
+
+describe.runIf(onPostgres)('prepared statements on PostgreSQL', () => {
+  let env: TestEnv;
+  beforeAll(async () => {
+    env = await createTestEnv();
+  });
+  afterAll(async () => {
+    await env?.close();
+  });
+
+  it("prepares Prisma's statements once per connection, and plans the aggregation's for each call", async () => {
+    for (let i = 0; i < 3; i++) {
+      const one = await env.rest.get('/aircraft/acme-ac-1');
+      expect(one.status).toBe(200);
+      expect(one.body.uid).toBe('acme-ac-1');
+      const sum = await env.rest.post('/aggregate', { collection: 'flightLogs', metric: 'hobbs', groupBy: 'aircraftId' });
+      expect(sum.status).toBe(200);
+    }
+    const statements = await prepared(env.database);
+    const ours = statements.filter((s) => /^fleetops_\d+$/.test(s.name));
+    // the aircraft read (a Prisma statement) is among them, under one name
+    expect(ours.filter((s) => /FROM "public"\."Aircraft"/.test(s.statement)).length).toBeGreaterThan(0);
+    // the aggregation's statement is never prepared
+    expect(statements.filter((s) => s.statement.includes('GROUPING SETS'))).toEqual([]);
+  });
+});
+
+describe.runIf(onPostgres)('DATABASE_STATEMENT_CACHE=0', () => {
+  let database: Database;
+  let env: TestEnv;
+  beforeAll(async () => {
+    database = await openDatabase({ databaseUrl: process.env.TEST_DATABASE_URL, statementCache: 0 });
+    env = await createTestEnv({ database });
+  });
+  afterAll(async () => {
+    await env?.close();
+    await database?.close();
+  });
+
+  it('prepares no statement (for a transaction pooler such as PgBouncer before 1.21)', async () => {
+    for (let i = 0; i < 3; i++) expect((await env.rest.get('/aircraft/acme-ac-1')).status).toBe(200);
+    expect((await prepared(database)).filter((s) => s.name.startsWith('fleetops_'))).toEqual([]);
+  });
+});
