@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../src/config.js';
 import { openDatabase, type Database } from '../src/db/database.js';
 import { DEFAULT_STATEMENT_CACHE, PLAN_EACH_CALL, statementNames } from '../src/db/statement-cache.js';
-import { createTestEnv, onPostgres, type TestEnv } from './helpers.js';
+import { createTestEnv, flightLogBody, onPostgres, type TestEnv } from './helpers.js';
 
 describe('statement names', () => {
   it('gives one name per distinct text, the same on every call', () => {
@@ -66,8 +66,12 @@ describe.runIf(onPostgres)('prepared statements on PostgreSQL', () => {
     await env?.close();
   });
 
-  it("prepares Prisma's statements once per connection, and plans the aggregation's for each call", async () => {
+  it("prepares Prisma's statements once per connection, and plans the aggregation's and the batch delete's for each call", async () => {
     for (let i = 0; i < 3; i++) {
+      const made = await env.rest.post('/flight-logs/batch', { items: [flightLogBody({ hobbs: 1.5 }), flightLogBody({ hobbs: 0.5 })] });
+      expect(made.status).toBe(200);
+      const gone = await env.rest.post('/flight-logs/batch-delete', { ids: made.body.results.map((r: { uid: string }) => r.uid) });
+      expect(gone.body.results.map((r: { status: string }) => r.status)).toEqual(['deleted', 'deleted']);
       const one = await env.rest.get('/aircraft/acme-ac-1');
       expect(one.status).toBe(200);
       expect(one.body.uid).toBe('acme-ac-1');
@@ -78,8 +82,9 @@ describe.runIf(onPostgres)('prepared statements on PostgreSQL', () => {
     const ours = statements.filter((s) => /^fleetops_\d+$/.test(s.name));
     // the aircraft read (a Prisma statement) is among them, under one name
     expect(ours.filter((s) => /FROM "public"\."Aircraft"/.test(s.statement)).length).toBeGreaterThan(0);
-    // the aggregation's statement is never prepared
+    // the aggregation's statement and the batch delete's are never prepared
     expect(statements.filter((s) => s.statement.includes('GROUPING SETS'))).toEqual([]);
+    expect(statements.filter((s) => s.statement.includes('DELETE FROM "FlightLog"'))).toEqual([]);
   });
 });
 

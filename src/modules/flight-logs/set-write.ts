@@ -1,6 +1,7 @@
 import { Prisma } from '../../generated/prisma/client.js';
 import { COMPANY, type ScopedPrisma } from '../../db/scoped.js';
 import { insertRows } from '../../db/insert-rows.js';
+import { PLAN_EACH_CALL } from '../../db/statement-cache.js';
 import { updatedAtNow } from '../../db/timestamps.js';
 import { writtenAt } from '../../lib/clock.js';
 import { totalsAfter } from '../aircraft/totals.js';
@@ -86,11 +87,13 @@ export async function insertLogsIfAircraftUnchanged(
  * at its newest committed version (a log moved to another aircraft meanwhile is taken off that aircraft), and the
  * totals update applies `totalsAfter` to the newest version of each aircraft row, so it is exact under concurrent
  * writers; logs are locked before aircraft, as in every other write. Returns the deleted logs.
+ * Planned for each call on PostgreSQL (src/db/statement-cache.ts): one kept plan scanned all of a company's logs for
+ * 50 ids where the primary key finds them (a plan made while the company's statistics were stale).
  */
 export async function deleteLogsWithTotals(db: ScopedPrisma, uids: string[]): Promise<{ uid: string; aircraftId: string }[]> {
   if (!uids.length) return [];
   const taken = Prisma.sql`COALESCE((SELECT jsonb_agg(d.tracking) FROM del d WHERE d."aircraftId" = a.uid), '[]'::jsonb)`;
-  return db.$queryRaw<{ uid: string; aircraftId: string }[]>`
+  return db.$queryRaw<{ uid: string; aircraftId: string }[]>`${Prisma.raw(PLAN_EACH_CALL)}
     WITH del AS (
       DELETE FROM "FlightLog" WHERE "companyId" = ${COMPANY} AND uid = ANY(${uids}::text[])
       RETURNING uid, "aircraftId", tracking
