@@ -170,9 +170,12 @@ describe('logs', () => {
         bug.mockRestore();
       }
       await new Promise((r) => setTimeout(r, 50));
-      expect(lines.find((l) => l.requestId === 'bug-1' && l.msg === 'unexpected error')).toMatchObject({ channel: 'graphql', err: { message: 'a bug in the list' } });
-      expect(lines.filter((l) => l.requestId === 'bug-2' && /failed/.test(l.msg)).length).toBeGreaterThan(0);
-      expect(lines.find((l) => l.requestId === 'bug-3' && l.msg === 'unexpected error')).toMatchObject({ channel: 'mcp', tool: 'listFlightLogs', err: { message: 'a bug in the list' } });
+      // each channel logs the bug once, at error level, with its request's id and the error's own message and stack
+      const errorsOf = (id: string) => lines.filter((l) => l.requestId === id && l.level >= 50);
+      for (const [id, where] of [['bug-1', { channel: 'graphql' }], ['bug-2', { channel: 'rest' }], ['bug-3', { channel: 'mcp', tool: 'listFlightLogs' }]] as const) {
+        expect(errorsOf(id), id).toHaveLength(1);
+        expect(errorsOf(id)[0]).toMatchObject({ msg: 'unexpected error', ...where, err: { message: 'a bug in the list', stack: expect.stringContaining('a bug in the list') } });
+      }
       const text = JSON.stringify(lines);
       expect(text).not.toContain(env.a.key);
       expect(text).not.toContain('fo_live_wrong');

@@ -20,6 +20,7 @@ import { routeOperation } from './operations.js';
 import { fieldType, presenterFor } from './representation.js';
 import { databaseError } from '../db/errors.js';
 import { Response } from '../http/response.js';
+import { reportUnexpected } from '../lib/unexpected.js';
 
 /**
  * The REST façade at /api/v1 (docs/decisions/0001-rest-facade.md). Each declared route stands for one GraphQL root
@@ -103,7 +104,7 @@ export function createRestFacade(opts: FacadeOptions) {
     const callCtx: RequestContext = { ...ctx, request: { ...ctx.request, prepare } };
     const result = await opts.executor.run(callCtx, documents.get(spec)!, variables);
     if (result.errors?.length) {
-      const err = errorOf(result.errors, ctx.request.log ?? opts.logger);
+      const err = errorOf(result.errors);
       const headers = err instanceof RateLimitedError ? err.headers : {};
       return { status: err.status, body: problemFromError(err), problem: problemFromError(err), headers };
     }
@@ -147,7 +148,8 @@ export function createRestFacade(opts: FacadeOptions) {
     } catch (e) {
       const known = databaseError(e);
       if (known) return problemResponse(known);
-      (ctx.request.log ?? opts.logger).error({ err: e }, 'REST request failed');
+      // a bug: logged once, here (an MCP tool's call logs its own, src/mcp/server.ts), with the request's id
+      reportUnexpected(e, { channel: 'rest' }, ctx.request.log ?? opts.logger);
       return internalErrorResponse();
     }
   }
@@ -190,9 +192,9 @@ function preferredAlternate(accept: string | null, types: string[]): string | un
 /**
  * The one domain error an operation's errors stand for: the most severe domain error wins. Errors raised before
  * anything ran (variables GraphQL's types refuse, which a route's own check should have refused first) are a plain
- * 400; anything else is a bug, logged, and answered 500.
+ * 400; anything else is a bug, thrown for the channel to log once and answer 500.
  */
-function errorOf(errors: ReadonlyArray<GraphQLError>, logger: Pick<Logger, 'error'>): AppError {
+function errorOf(errors: ReadonlyArray<GraphQLError>): AppError {
   let chosen: AppError | undefined;
   for (const e of errors) {
     const original = databaseError(e.originalError ?? e);
@@ -202,6 +204,5 @@ function errorOf(errors: ReadonlyArray<GraphQLError>, logger: Pick<Logger, 'erro
   const isGraphQLError = (e: unknown): e is GraphQLError => e instanceof Error && e.name === 'GraphQLError';
   const refusedBeforeExecution = (e: GraphQLError) => !e.path && (!e.originalError || isGraphQLError(e.originalError));
   if (errors.every(refusedBeforeExecution)) return new BadRequestError(`invalid request: ${errors[0].message}`);
-  logger.error({ errors }, 'REST operation failed');
   throw errors.find((e) => !refusedBeforeExecution(e))?.originalError ?? new Error(errors[0].message);
 }
