@@ -194,6 +194,16 @@ describe('request bodies on /graphql', () => {
     body: { errors: [{ message, extensions: { code: 'BAD_REQUEST', ...extensions } }] },
   });
 
+  it('the body the app read is handed to the parser and kept out of the GraphQL context', async () => {
+    const { useReadBody } = await import('../src/graphql/request-body.js');
+    const serverContext: { graphqlBody?: string; fleet: string } = { graphqlBody: '{"query":"{ __typename }"}', fleet: 'ctx' };
+    let parser: (() => unknown) | undefined;
+    const hook = useReadBody().onRequestParse as unknown as (a: object) => void;
+    hook({ request: new Request('http://fleetops.test/graphql', { method: 'POST' }), serverContext, setRequestParser: (p: () => unknown) => (parser = p) });
+    expect(parser?.()).toEqual({ query: '{ __typename }' });
+    expect(serverContext).toEqual({ fleet: 'ctx' }); // Yoga merges what is left into every resolver's context
+  });
+
   it('JSON that is not an object, or not JSON at all, is a 400 naming what was received', async () => {
     // the parser's own words, whatever this Node's JSON.parse says (the body itself is not echoed)
     const syntax = (text: string) => {

@@ -18,6 +18,8 @@ export function useReadBody(): Plugin<Record<string, never>, ReadBody> {
   return {
     onRequestParse({ request, serverContext, setRequestParser }) {
       const text = serverContext.graphqlBody;
+      // read here only: Yoga merges the server context into the GraphQL context, where nothing should hold the body
+      delete serverContext.graphqlBody;
       if (text === undefined || request.method !== 'POST') return;
       setRequestParser(() => jsonParams(text));
     },
