@@ -176,6 +176,10 @@ describe('logs', () => {
         expect(errorsOf(id), id).toHaveLength(1);
         expect(errorsOf(id)[0]).toMatchObject({ msg: 'unexpected error', ...where, err: { message: 'a bug in the list', stack: expect.stringContaining('a bug in the list') } });
       }
+      // REST and MCP name where in the route's operation the bug surfaced, as GraphQL does
+      expect(errorsOf('bug-1')[0].path).toEqual(['flightLogs']);
+      expect(errorsOf('bug-2')[0].paths).toEqual([['flightLogs']]);
+      expect(errorsOf('bug-3')[0].paths).toEqual([['flightLogs']]);
       const text = JSON.stringify(lines);
       expect(text).not.toContain(env.a.key);
       expect(text).not.toContain('fo_live_wrong');

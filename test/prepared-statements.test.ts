@@ -9,9 +9,11 @@ import { DEFAULT_STATEMENT_CACHE, PLAN_EACH_CALL, statementNames } from '../src/
 import { createTestEnv, flightLogBody, onPostgres, type TestEnv } from './helpers.js';
 
 describe('statement names', () => {
-  it('gives one name per distinct text, the same on every call', () => {
+  it('names a text the second time it is sent, with one name for it from then on', () => {
     const name = statementNames(10);
+    expect(name({ sql: 'SELECT 1' })).toBe(''); // a one-off text takes no name
     const a = name({ sql: 'SELECT 1' });
+    expect(name({ sql: 'SELECT 2' })).toBe('');
     const b = name({ sql: 'SELECT 2' });
     expect(a).toMatch(/^fleetops_\d+$/);
     expect(b).toMatch(/^fleetops_\d+$/);
@@ -22,18 +24,28 @@ describe('statement names', () => {
 
   it('names at most `max` texts; later ones, and ones longer than the limit, run unnamed', () => {
     const name = statementNames(2, 20);
-    expect(name({ sql: 'SELECT 1' })).not.toBe('');
-    expect(name({ sql: 'SELECT 2' })).not.toBe('');
-    expect(name({ sql: 'SELECT 3' })).toBe('');
+    const twice = (sql: string) => (name({ sql }), name({ sql }));
+    expect(twice('SELECT 1')).not.toBe('');
+    expect(twice('SELECT 2')).not.toBe('');
+    expect(twice('SELECT 3')).toBe('');
     expect(name({ sql: 'SELECT 1' })).not.toBe(''); // the named ones keep their names
-    expect(statementNames(5, 20)({ sql: `SELECT '${'x'.repeat(20)}'` })).toBe('');
-    expect(statementNames(0)({ sql: 'SELECT 1' })).toBe('');
+    const long = statementNames(5, 20);
+    for (let i = 0; i < 3; i++) expect(long({ sql: `SELECT '${'x'.repeat(20)}'` })).toBe('');
+    const none = statementNames(0);
+    for (let i = 0; i < 3; i++) expect(none({ sql: 'SELECT 1' })).toBe('');
+  });
+
+  it('forgets the texts it met once when there are many, so they cannot grow without bound', () => {
+    const name = statementNames(2);
+    name({ sql: 'SELECT 0' });
+    for (let i = 1; i <= 8; i++) name({ sql: `SELECT ${i}` }); // 4 × max texts met once: the set starts again
+    expect(name({ sql: 'SELECT 0' })).toBe(''); // forgotten, so met once again
+    expect(name({ sql: 'SELECT 0' })).toMatch(/^fleetops_\d+$/);
   });
 
   it('never names a statement planned for each call', () => {
     const name = statementNames(10);
-    expect(name({ sql: `${PLAN_EACH_CALL} SELECT 1` })).toBe('');
-    expect(name({ sql: `${PLAN_EACH_CALL} SELECT 1` })).toBe('');
+    for (let i = 0; i < 3; i++) expect(name({ sql: `${PLAN_EACH_CALL} SELECT 1` })).toBe('');
   });
 
   it('DATABASE_STATEMENT_CACHE: 250 by default, 0 for none, and a clear error for anything else', () => {
@@ -49,12 +61,23 @@ describe('statement names', () => {
 });
 
 /**
- * The prepared statements of the connection a query runs on. Requests one after another reuse the pool's most
- * recently released connection (pg-pool hands out its idle clients last in, first out), so this is the connection the
- * requests before it ran on.
+ * The prepared statements of every connection of the database's pool: as many queries at once as the pool has
+ * connections, each holding its connection a moment, so each runs on a different one (an idle connection is handed
+ * out before a new one is opened); their backends' ids show it.
  */
 async function prepared(database: Database): Promise<{ name: string; statement: string }[]> {
-  return database.prisma.$queryRawUnsafe(`SELECT name, statement FROM pg_prepared_statements`);
+  await new Promise((r) => setTimeout(r, 100)); // a request's write in the background (a key's lastUsedAt) ends
+  const n = database.poolStats!().total;
+  expect(n).toBeGreaterThan(0);
+  const rows = await Promise.all(
+    Array.from({ length: n }, () =>
+      database.prisma.$queryRawUnsafe<{ pid: number; statements: { name: string; statement: string }[] | null }[]>(
+        `SELECT pg_backend_pid() AS pid, (SELECT json_agg(json_build_object('name', name, 'statement', statement)) FROM pg_prepared_statements) AS statements, pg_sleep(0.2)::text AS slept`,
+      ),
+    ),
+  );
+  expect(new Set(rows.map(([r]) => r.pid)).size).toBe(n);
+  return rows.flatMap(([r]) => r.statements ?? []);
 }
 
 describe.runIf(onPostgres)('prepared statements on PostgreSQL', () => {

@@ -20,7 +20,7 @@ import { routeOperation } from './operations.js';
 import { fieldType, presenterFor } from './representation.js';
 import { databaseError } from '../db/errors.js';
 import { Response } from '../http/response.js';
-import { reportUnexpected } from '../lib/unexpected.js';
+import { OperationBug, reportUnexpected } from '../lib/unexpected.js';
 
 /**
  * The REST façade at /api/v1 (docs/decisions/0001-rest-facade.md). Each declared route stands for one GraphQL root
@@ -104,7 +104,7 @@ export function createRestFacade(opts: FacadeOptions) {
     const callCtx: RequestContext = { ...ctx, request: { ...ctx.request, prepare } };
     const result = await opts.executor.run(callCtx, documents.get(spec)!, variables);
     if (result.errors?.length) {
-      const err = errorOf(result.errors);
+      const err = errorOf(result.errors, ctx);
       const headers = err instanceof RateLimitedError ? err.headers : {};
       return { status: err.status, body: problemFromError(err), problem: problemFromError(err), headers };
     }
@@ -192,17 +192,23 @@ function preferredAlternate(accept: string | null, types: string[]): string | un
 /**
  * The one domain error an operation's errors stand for: the most severe domain error wins. Errors raised before
  * anything ran (variables GraphQL's types refuse, which a route's own check should have refused first) are a plain
- * 400; anything else is a bug, thrown for the channel to log once and answer 500.
+ * 400. Anything else is a bug: thrown as an OperationBug for the channel to log once and answer 500, or, beside a
+ * domain error that answers, reported here.
  */
-function errorOf(errors: ReadonlyArray<GraphQLError>): AppError {
+function errorOf(errors: ReadonlyArray<GraphQLError>, ctx: RequestContext): AppError {
   let chosen: AppError | undefined;
   for (const e of errors) {
     const original = databaseError(e.originalError ?? e);
     if (original && (!chosen || original.status > chosen.status)) chosen = original;
   }
-  if (chosen) return chosen;
   const isGraphQLError = (e: unknown): e is GraphQLError => e instanceof Error && e.name === 'GraphQLError';
   const refusedBeforeExecution = (e: GraphQLError) => !e.path && (!e.originalError || isGraphQLError(e.originalError));
-  if (errors.every(refusedBeforeExecution)) return new BadRequestError(`invalid request: ${errors[0].message}`);
-  throw errors.find((e) => !refusedBeforeExecution(e))?.originalError ?? new Error(errors[0].message);
+  const bugs = errors.filter((e) => !refusedBeforeExecution(e) && !databaseError(e.originalError ?? e));
+  const bug = bugs.length ? new OperationBug(bugs[0].originalError ?? new Error(bugs[0].message), bugs.map((e) => e.path)) : undefined;
+  if (chosen) {
+    if (bug) reportUnexpected(bug, { channel: ctx.request.channel }, ctx.request.log);
+    return chosen;
+  }
+  if (!bug) return new BadRequestError(`invalid request: ${errors[0].message}`);
+  throw bug;
 }
