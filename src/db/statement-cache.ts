@@ -35,6 +35,7 @@ export function statementNames(max = DEFAULT_STATEMENT_CACHE, maxLength = 16_384
       once.delete(sql);
       name = `fleetops_${names.size}`;
       names.set(sql, name);
+      if (names.size >= max) once.clear(); // no text is named any more: nothing to remember
     }
     return name;
   };

@@ -104,7 +104,7 @@ export function createRestFacade(opts: FacadeOptions) {
     const callCtx: RequestContext = { ...ctx, request: { ...ctx.request, prepare } };
     const result = await opts.executor.run(callCtx, documents.get(spec)!, variables);
     if (result.errors?.length) {
-      const err = errorOf(result.errors, ctx);
+      const err = errorOf(result.errors, ctx, ctx.request.log ?? opts.logger);
       const headers = err instanceof RateLimitedError ? err.headers : {};
       return { status: err.status, body: problemFromError(err), problem: problemFromError(err), headers };
     }
@@ -195,7 +195,7 @@ function preferredAlternate(accept: string | null, types: string[]): string | un
  * 400. Anything else is a bug: thrown as an OperationBug for the channel to log once and answer 500, or, beside a
  * domain error that answers, reported here.
  */
-function errorOf(errors: ReadonlyArray<GraphQLError>, ctx: RequestContext): AppError {
+function errorOf(errors: ReadonlyArray<GraphQLError>, ctx: RequestContext, log: Pick<Logger, 'error'>): AppError {
   let chosen: AppError | undefined;
   for (const e of errors) {
     const original = databaseError(e.originalError ?? e);
@@ -206,7 +206,7 @@ function errorOf(errors: ReadonlyArray<GraphQLError>, ctx: RequestContext): AppE
   const bugs = errors.filter((e) => !refusedBeforeExecution(e) && !databaseError(e.originalError ?? e));
   const bug = bugs.length ? new OperationBug(bugs[0].originalError ?? new Error(bugs[0].message), bugs.map((e) => e.path)) : undefined;
   if (chosen) {
-    if (bug) reportUnexpected(bug, { channel: ctx.request.channel }, ctx.request.log);
+    if (bug) reportUnexpected(bug, { channel: ctx.request.channel }, log);
     return chosen;
   }
   if (!bug) return new BadRequestError(`invalid request: ${errors[0].message}`);
