@@ -128,7 +128,9 @@ function asInterpreted(result: ExecutionResult, document: DocumentNode): Executi
 export function useQueryCancellation(): Plugin {
   return {
     onExecute({ args }) {
-      const signal = (args.contextValue as { request?: { clientSignal?: AbortSignal } } | undefined)?.request?.clientSignal;
+      // GraphQL over HTTP only: the channels' executor (REST, MCP; src/graphql/executor.ts) runs without a signal
+      const request = (args.contextValue as { request?: { clientSignal?: AbortSignal; channel?: string } } | undefined)?.request;
+      const signal = request?.channel === 'graphql' ? request.clientSignal : undefined;
       if (signal && getOperationAST(args.document, args.operationName)?.operation === 'query') (args as { signal?: AbortSignal }).signal = signal;
     },
   };
