@@ -24,9 +24,11 @@ export function statementNames(max = DEFAULT_STATEMENT_CACHE, maxLength = 16_384
   /** texts sent once and not named yet; forgotten all together when it holds 4 × max */
   const once = new Set<string>();
   return ({ sql }) => {
+    // a statement planned for each call is told by its first characters, before its whole text is hashed
+    if (sql.startsWith(PLAN_EACH_CALL)) return '';
     let name = names.get(sql);
     if (name === undefined) {
-      if (names.size >= max || sql.length > maxLength || sql.startsWith(PLAN_EACH_CALL)) return '';
+      if (names.size >= max || sql.length > maxLength) return '';
       if (!once.has(sql)) {
         if (once.size >= 4 * max) once.clear();
         once.add(sql);
