@@ -135,6 +135,7 @@ describe('the rollup plan answers what the raw-table plan answers', () => {
     { metric: 'hobbs', operation: 'avg' },
     { metric: 'landings', operation: 'count' },
     { metric: '__count__' },
+    { metric: '__count__', operation: 'avg' },
     { metrics: [{ field: 'hobbs', operation: 'sum' }, { field: 'tacho', operation: 'avg' }, { field: '__count__' }] },
   ];
   const ranges: Body[] = [

@@ -118,7 +118,7 @@ describe('flight logs: operations and periods (UTC)', () => {
   });
 
   it('__count__ counts records whatever the operation', async () => {
-    for (const operation of [undefined, 'sum', 'count']) {
+    for (const operation of [undefined, 'sum', 'count', 'avg', 'min', 'max']) {
       const r = await agg({ ...base(), metric: '__count__', ...(operation ? { operation } : {}), groupBy: 'aircraftId' });
       expect(r.results).toEqual([row('acme-ac-1', null, 3, 3), row('acme-ac-2', null, 2, 2)]);
       expect(r.totals).toEqual({ 'acme-ac-1': 3, 'acme-ac-2': 2 });

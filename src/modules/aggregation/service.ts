@@ -293,12 +293,13 @@ function endOf(v: string): string {
 
 /**
  * A metric's value from a row: the double nearest to the exact decimal (exact.ts); an average from its exact sum and
- * count, null when the row has no numeric value.
+ * count, null when the row has no numeric value. `__count__` (no resolved field) is the record count whatever the
+ * operation (docs/api-notes.md, Aggregation): its row has no average count.
  */
-function valueOf(row: SqlRow, i: number, operation: Operation): number | null {
+function valueOf(row: SqlRow, i: number, metric: Plan['metrics'][number]): number | null {
   const v = row[`v${i}`];
   if (v === null || v === undefined) return null;
-  if (operation !== 'avg') return decimalToNumber(v);
+  if (metric.operation !== 'avg' || !metric.resolved) return decimalToNumber(v);
   const n = row[`n${i}`];
   return n == null || n === '0' ? null : averageToNumber(v, n);
 }
@@ -314,7 +315,7 @@ function shape(plan: Plan, rows: SqlRow[]): AggregateResult {
       continue;
     }
     perMetric.forEach((m, i) => {
-      const value = valueOf(row, i, m.operation);
+      const value = valueOf(row, i, plan.metrics[i]);
       if (kind === 0) m.results.push({ group: row.g!, period: row.period, value, count: Number(row.c) });
       else m.totals[row.g!] = value;
     });
