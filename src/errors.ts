@@ -114,7 +114,7 @@ export const jsonPointer = (path: ReadonlyArray<PropertyKey>) => path.map((p) =>
 
 /** Turns zod issues into FieldErrors with JSON Pointer paths. */
 export function fieldErrorsFromZod(
-  issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string; code?: string; keys?: string[] }>,
+  issues: ReadonlyArray<ZodIssueLike>,
   prefix = '',
 ): FieldError[] {
   const pointer = (path: ReadonlyArray<PropertyKey>) => prefix + jsonPointer(path);
@@ -122,9 +122,14 @@ export function fieldErrorsFromZod(
     // an unknown key is reported at its own path, not at the object holding it
     i.code === 'unrecognized_keys' && i.keys?.length
       ? i.keys.map((k) => ({ path: pointer([...i.path, k]), message: `unknown field: ${k}` }))
-      : [{ path: pointer(i.path), message: i.message }],
+      : // a map's key refused by its key schema: that schema's message ("toString cannot be a tracking key"), not
+        // zod's "Invalid key in record", at the key's path
+        i.code === 'invalid_key' && i.issues?.length
+        ? i.issues.map((inner) => ({ path: pointer(i.path), message: inner.message }))
+        : [{ path: pointer(i.path), message: i.message }],
   );
 }
+type ZodIssueLike = { path: ReadonlyArray<PropertyKey>; message: string; code?: string; keys?: string[]; issues?: ReadonlyArray<{ message: string }> };
 
 /** Puts `error` at its path: it replaces what was reported there (a clearer message for the same field), else adds. */
 export function putFieldError(errors: FieldError[], error: FieldError): void {

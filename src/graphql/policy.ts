@@ -33,7 +33,7 @@ import type { Logger } from 'pino';
 import type { RequestContext } from '../context.js';
 import { AppError, BadRequestError, ForbiddenError, RateLimitedError, ValidationError } from '../errors.js';
 import { forbiddenMessage, mayCall, type RequiredScope } from '../auth/scopes.js';
-import { findNul, MAX_JSON_DEPTH } from '../http/json-guard.js';
+import { faultFieldMessage, faultMessage, findFault, MAX_JSON_DEPTH, PROTO_KEY_MESSAGE } from '../http/json-guard.js';
 import { createIdempotency } from './idempotency.js';
 import type { Session } from '../db/database.js';
 import { appErrorAsGraphQL, unexpectedError } from './errors.js';
@@ -48,11 +48,12 @@ import { fieldsOf } from './selections.js';
  * here holds whatever the channel or content type:
  * - validation (the document as parsed): graphql-armor's depth, alias, token, directive and cost limits; at most
  *   MAX_MUTATIONS root mutation fields, fragments included; literals nested at most MAX_JSON_DEPTH deep; no NUL in
- *   literals, except inside an argument whose items are independent (batches report those per item);
+ *   literals, except inside an argument whose items are independent (batches report those per item); no `__proto__`
+ *   key in a literal;
  * - execution (the operation with its variables as received): variables nested at most MAX_JSON_DEPTH deep and
- *   without NUL (same exception); the rate-limit charge, one unit per operation or per executed root mutation field,
- *   whichever is more (a request's first unit is charged when its key authenticates); idempotency per company, API
- *   key and Idempotency-Key for mutations;
+ *   without NUL or a `__proto__` key (same exception); the rate-limit charge, one unit per operation or per executed
+ *   root mutation field, whichever is more (a request's first unit is charged when its key authenticates);
+ *   idempotency per company, API key and Idempotency-Key for mutations;
  * - per field: the key's scope (Pothos scope-auth, src/graphql/builder.ts).
  */
 export const LIMITS = { maxDepth: 10, maxAliases: 20, maxTokens: 3000, maxDirectives: 20, maxCost: 20_000, maxMutations: 10, maxValueDepth: MAX_JSON_DEPTH };
@@ -96,6 +97,16 @@ const literalValues: ValidationRule = (context) => {
     },
   });
 };
+
+/**
+ * No `__proto__` key in a literal, batch items included: only a JSON scalar's literal can have one (GraphQL names
+ * starting with __ are reserved), and its parser would make the value the object's prototype before any item check.
+ */
+const protoKeys: ValidationRule = (context) => ({
+  ObjectField(node) {
+    if (node.name.value === '__proto__') context.reportError(validationError(PROTO_KEY_MESSAGE, node));
+  },
+});
 
 const mutationCap: ValidationRule = (context) => ({
   OperationDefinition(node) {
@@ -152,7 +163,7 @@ export function executedRootFields(
   return [...byKey.values()].map((node) => ({ node, def: defs[node.name.value] }));
 }
 
-/** Variables as received: nested at most maxValueDepth, no NUL except in a variable that feeds independent items. */
+/** Variables as received: nested at most maxValueDepth, no NUL or `__proto__` key except in a variable that feeds independent items. */
 function checkVariables(
   executed: ReturnType<typeof executedRootFields>,
   variables: Record<string, unknown> | null | undefined,
@@ -172,11 +183,9 @@ function checkVariables(
       ]);
     }
     if (itemVariables.has(name)) continue;
-    const at = findNul(value);
-    if (at !== null) {
-      return new ValidationError(`invalid request: ${at || `$${name}`}: text must not contain the NUL character (\\u0000)`, [
-        { path: at, message: 'must not contain the NUL character (\\u0000)' },
-      ]);
+    const fault = findFault(value);
+    if (fault !== null) {
+      return new ValidationError(`invalid request: ${fault.at || `$${name}`}: ${faultMessage(fault)}`, [{ path: fault.at, message: faultFieldMessage(fault) }]);
     }
   }
   return null;
@@ -261,6 +270,7 @@ export function operationPolicy(deps: PolicyDeps = {}): Plugin<{ fleet?: Request
   return {
     onValidate({ addValidationRule }) {
       addValidationRule(literalValues);
+      addValidationRule(protoKeys);
       addValidationRule(mutationCap);
     },
     async onExecute({ args, executeFn, setExecuteFn, setResultAndStopExecution }) {

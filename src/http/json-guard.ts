@@ -1,14 +1,15 @@
 import { ValidationError } from '../errors.js';
 
 /**
- * Input guards (docs/contract/gaps.md §11): values nested deeper than MAX_JSON_DEPTH and strings holding NUL
- * (PostgreSQL text cannot hold NUL) are refused: by the operation policy for every operation's variables
- * (src/graphql/policy.ts), and here for the URL, before any routing.
+ * Input guards (docs/contract/gaps.md §11): values nested deeper than MAX_JSON_DEPTH, strings holding NUL
+ * (PostgreSQL text cannot hold NUL) and keys named `__proto__` (JavaScript does not keep them as keys) are refused:
+ * by the operation policy for every operation's variables (src/graphql/policy.ts), and here for the URL (NUL), before
+ * any routing.
  */
 export const MAX_JSON_DEPTH = 64;
 
-// NUL in JSON values: src/lib/nul.ts (the batch runner checks each item with the same function)
-export { findNul } from '../lib/nul.js';
+// NUL and `__proto__` keys in JSON values: src/lib/input-faults.ts (the batch runner checks each item with the same function)
+export { findFault, faultFieldMessage, faultMessage, PROTO_KEY_MESSAGE } from '../lib/input-faults.js';
 
 /** NUL in the URL (path or query, after percent-decoding): 400 before any routing. */
 export function rejectNulInUrl(url: URL): void {

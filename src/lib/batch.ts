@@ -1,7 +1,7 @@
 import { ValidationError, oneLineMessage } from '../errors.js';
 import { databaseError } from '../db/errors.js';
 import { reportUnexpected } from './unexpected.js';
-import { rejectNul } from './nul.js';
+import { rejectFault } from './input-faults.js';
 
 /**
  * Batches (docs/contract/api-v1.md §4.2, §8; docs/contract/gaps.md §11): 1 to 50 items, each processed
@@ -39,9 +39,9 @@ export function batchBody(name: string): (body: unknown) => unknown {
   };
 }
 
-/** An item holding NUL in any string, key or value at any depth: a 400 for that item alone (iterative, src/lib/nul.ts). */
+/** An item holding NUL in any string, key or value, or a `__proto__` key, at any depth: a 400 for that item alone (src/lib/input-faults.ts). */
 export function checkItemText(item: unknown): void {
-  rejectNul(item, 'item');
+  rejectFault(item, 'item');
 }
 
 /**

@@ -51,3 +51,11 @@ export function rowFields<T extends object, const K extends keyof T>(value: T, k
   // TypeScript does not follow a mapped type through a loop: the loop above sets every key as RowFields says
   return row as RowFields<T, K>;
 }
+
+/**
+ * The names every JavaScript object answers to (`constructor`, `toString`, `valueOf`, `__proto__`, ...). A name a
+ * user chooses that becomes a key of the service's objects (a tracking key, a form field's answer key) cannot be one
+ * of them: `totals.toString` would be a function where a figure belongs, and JSON's `__proto__` is dropped by a copy.
+ */
+export const INHERITED_NAMES: ReadonlySet<string> = new Set(Object.getOwnPropertyNames(Object.prototype));
+export const inheritedNameMessage = (name: string, what: string) => `${name} cannot be ${what}: it is a reserved name`;

@@ -41,7 +41,7 @@ type Schemas = { maintenanceTrackingItems: TrackingMap; logTrackingItems: Tracki
 function schemaIssues(a: Schemas): FieldError[] {
   const errors: FieldError[] = [];
   for (const key of Object.keys(a.logTrackingItems)) {
-    if (key in a.maintenanceTrackingItems) errors.push({ path: `/logTrackingItems/${key}`, message: `${key} is already a maintenance tracking item` });
+    if (Object.hasOwn(a.maintenanceTrackingItems, key)) errors.push({ path: `/logTrackingItems/${key}`, message: `${key} is already a maintenance tracking item` });
   }
   for (const key of Object.keys(a.initialValues)) {
     const item = a.maintenanceTrackingItems[key];

@@ -1,3 +1,4 @@
+import { rejectFault } from '../../lib/input-faults.js';
 import { z } from 'zod';
 import { ApiKeyService, hashKey, notifyKeyChange } from '../../auth/keys.js';
 import { invalidateKey } from '../../auth/key-cache.js';
@@ -59,6 +60,8 @@ type Tally = { created: number; updated: number };
 export class ImportError extends Error {}
 
 export async function importData(database: Database, raw: unknown): Promise<CompanyImportSummary[]> {
+  // what no channel takes (NUL in text, a `__proto__` key) the import file does not either
+  rejectFault(raw, 'import file');
   const parsed = ImportFileSchema.safeParse(raw);
   if (!parsed.success) throw new ValidationError('invalid import file', fieldErrorsFromZod(parsed.error.issues));
   const file = parsed.data;

@@ -1,3 +1,5 @@
+import { INHERITED_NAMES } from '../../lib/keys.js';
+
 /**
  * Component counter arithmetic (docs/contract/api-v1.md §2.15, docs/contract/gaps.md §3 "Components"): pure functions, no database.
  *
@@ -207,7 +209,8 @@ export function deriveKey(displayText: string, taken: ReadonlySet<string>): stri
   let base = camelCaseWords(displayText, KEY_MAX);
   if (!base) base = 'counter';
   else if (isDigit(base.charCodeAt(0))) base = ('counter' + base).slice(0, KEY_MAX);
-  if (!taken.has(base)) return base;
+  // a counter's key is a key of its readings: never a name every object has (`toString`, src/lib/keys.ts)
+  if (!taken.has(base) && !INHERITED_NAMES.has(base)) return base;
   for (let n = 2; ; n++) if (!taken.has(`${base}${n}`)) return `${base}${n}`;
 }
 

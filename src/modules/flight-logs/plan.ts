@@ -14,7 +14,7 @@ export function checkTracking(aircraft: AircraftChecked, tracking: Record<string
   const maint = asTrackingMap(aircraft.maintenanceTrackingItems);
   const log = asTrackingMap(aircraft.logTrackingItems);
   for (const [key, value] of Object.entries(tracking)) {
-    const item = maint[key] ?? log[key];
+    const item = (Object.hasOwn(maint, key) ? maint[key] : undefined) ?? (Object.hasOwn(log, key) ? log[key] : undefined);
     const path = `/trackingItems/${key}`;
     if (!item) {
       const known = [...Object.keys(maint), ...Object.keys(log)];

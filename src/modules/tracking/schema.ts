@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { trackingValue } from './value.js';
 import { LABEL_MAX, tooLong } from '../../lib/text.js';
+import { INHERITED_NAMES, inheritedNameMessage } from '../../lib/keys.js';
 
 /** TrackingItemMetadata (docs/contract/api-v1.md §2.1): the value type of aircraft and vehicle tracking-item maps. */
 export const TrackingItemMetadataSchema = z
@@ -13,10 +14,14 @@ export const TrackingItemMetadataSchema = z
 
 export type TrackingItemMetadata = z.infer<typeof TrackingItemMetadataSchema>;
 
-/** Tracking keys become top-level JSON properties on flight logs, so they must be plain identifiers. */
+/**
+ * Tracking keys become top-level JSON properties on flight logs and keys of totals, so they must be plain identifiers
+ * and not a name every object has (`toString`, `__proto__`: src/lib/keys.ts).
+ */
 export const TrackingKeySchema = z
   .string()
-  .regex(/^[A-Za-z_][A-Za-z0-9_]{0,63}$/, 'a tracking key is a letter or _ followed by up to 63 letters, digits or _');
+  .regex(/^[A-Za-z_][A-Za-z0-9_]{0,63}$/, 'a tracking key is a letter or _ followed by up to 63 letters, digits or _')
+  .refine((k) => !INHERITED_NAMES.has(k), { error: (iss) => inheritedNameMessage(String(iss.input), 'a tracking key') });
 
 /**
  * Names a tracking key cannot take: flight-log fields, server-controlled fields and `trackingItems`, because

@@ -214,7 +214,7 @@ function withDefaults(v: VehicleColumns & Partial<VehicleFields>, existing: Vehi
   }
   const logTrackingItems: TrackingMap = v.logTrackingItems ?? {};
   for (const key of Object.keys(logTrackingItems)) {
-    if (key in maintenanceTrackingItems) errors.push({ path: `/logTrackingItems/${key}`, message: `${key} is already a maintenance tracking item` });
+    if (Object.hasOwn(maintenanceTrackingItems, key)) errors.push({ path: `/logTrackingItems/${key}`, message: `${key} is already a maintenance tracking item` });
   }
   if (errors.length) throw new ValidationError(`invalid vehicle: ${errors[0].path}: ${errors[0].message}`, errors);
   const old = asNumberMap(existing?.totals);
@@ -224,7 +224,7 @@ function withDefaults(v: VehicleColumns & Partial<VehicleFields>, existing: Vehi
     if (item.type !== 'number') continue;
     // a changed initial value moves the total by the same amount; readings recorded since are kept
     const base = old[key] ?? oldInitial[key] ?? 0;
-    totals[key] = key in old ? exactSum(base, initialValues[key] ?? 0, -(oldInitial[key] ?? 0)) : (initialValues[key] ?? 0);
+    totals[key] = Object.hasOwn(old, key) ? exactSum(base, initialValues[key] ?? 0, -(oldInitial[key] ?? 0)) : (initialValues[key] ?? 0);
   }
   const data: VehicleColumns = { ...v, tracking, maintenanceTrackingItems, logTrackingItems, initialValues, totals };
   for (const key of Object.keys(VehicleFieldsSchema.shape)) if (!(key in data)) data[key] = null;

@@ -1,8 +1,14 @@
-// findNul (src/lib/nul.ts): the pointer it answers is where the NUL is, at any depth, in a key or a value.
+// findFault (src/lib/input-faults.ts): the pointer it answers is where the NUL or the `__proto__` key is, at any depth.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { jsonPointer } from '../src/errors.js';
-import { findNul } from '../src/lib/nul.js';
+import { findFault } from '../src/lib/input-faults.js';
+
+const findNul = (v: unknown, prefix?: (string | number)[]) => {
+  const f = findFault(v, prefix);
+  if (f) expect(f.kind).toBe('text');
+  return f?.at ?? null;
+};
 
 const clean = fc.string().map((s) => s.replaceAll('\u0000', ''));
 const json = fc.letrec((tie) => ({
@@ -32,7 +38,7 @@ function withNul(v: unknown, at: { path: (string | number)[]; key: boolean }, de
   );
 }
 
-describe('findNul', () => {
+describe('findFault', () => {
   it('answers null for a value with no NUL', () => {
     fc.assert(fc.property(json, (v) => {
       expect(findNul(v)).toBeNull();
@@ -60,5 +66,15 @@ describe('findNul', () => {
     expect(findNul({ a: { b: 'x\u0000' }, c: 'y\u0000' })).toBe('/c');
     expect(findNul(['ok', ['\u0000'], '\u0000'])).toBe('/2');
     expect(findNul('\u0000', ['body'])).toBe('/body');
+  });
+
+  it('finds a key named __proto__ (JSON.parse keeps it as a key; a copy would drop it), at any depth', () => {
+    expect(findFault(JSON.parse('{"__proto__": 1}'))).toEqual({ at: '/__proto__', kind: 'key' });
+    expect(findFault(JSON.parse('{"a": [{"b": {"__proto__": {"x": 1}}}]}'), ['body'])).toEqual({ at: '/body/a/0/b/__proto__', kind: 'key' });
+    // the shallowest first, whichever fault it is
+    expect(findFault(JSON.parse('{"a": {"__proto__": 1}, "b": "\\u0000"}'))).toEqual({ at: '/b', kind: 'text' });
+    // a property inherited from Object.prototype is not a key of the value
+    expect(findFault({ a: {} })).toBeNull();
+    expect(findFault(JSON.parse('{"proto": 1, "constructor": 2}'))).toBeNull();
   });
 });
