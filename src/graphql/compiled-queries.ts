@@ -1,6 +1,7 @@
 import type { Plugin } from 'graphql-yoga';
 import { BREAK, GraphQLError, Kind, getOperationAST, visit, type ASTNode, type DocumentNode, type ExecutionResult, type GraphQLSchema } from 'graphql';
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
+import { listAsObjectCheck } from './jit-variables.js';
 
 /** How often a client's query runs before it is compiled (`useCompiledQueries`). */
 export const COMPILE_AFTER = 10;
@@ -17,7 +18,7 @@ export const COMPILE_AFTER = 10;
  * runs, never between fields; Yoga's executor stops between fields.
  */
 export function useCompiledQueries(schema: GraphQLSchema, after = COMPILE_AFTER): Plugin {
-  type Seen = { runs: number; query: CompiledQuery | null };
+  type Seen = { runs: number; query: CompiledQuery | null; listAsObject?: ReturnType<typeof listAsObjectCheck> };
   const seen = new WeakMap<DocumentNode, Map<string, Seen>>();
   return {
     onExecute({ args, executeFn, setExecuteFn }) {
@@ -34,8 +35,12 @@ export function useCompiledQueries(schema: GraphQLSchema, after = COMPILE_AFTER)
         const c = compilable(args.document) ? compileQuery(schema, copyOf(args.document), args.operationName ?? undefined) : null;
         if (!c || !isCompiledQuery(c)) return void (s.runs = -Infinity);
         s.query = c;
+        s.listAsObject = listAsObjectCheck(schema, args.document, args.operationName);
       }
-      const query = s.query;
+      const { query, listAsObject } = s;
+      // a list given where an input object belongs: the interpreter refuses it (graphql-jit would take it as the
+      // object: src/graphql/jit-variables.ts)
+      if (listAsObject?.(args.variableValues ?? {})) return;
       setExecuteFn(async (a) => {
         const signal = (a as { signal?: AbortSignal }).signal;
         signal?.throwIfAborted();

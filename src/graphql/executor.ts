@@ -1,8 +1,9 @@
 import { envelop, useEngine, useSchema, type Plugin as EnvelopPlugin } from '@envelop/core';
 import type { Plugin } from 'graphql-yoga';
-import { parse, specifiedRules, validate, type DocumentNode, type ExecutionArgs, type ExecutionResult, type GraphQLSchema } from 'graphql';
+import { execute as interpret, parse, specifiedRules, validate, type DocumentNode, type ExecutionArgs, type ExecutionResult, type GraphQLSchema } from 'graphql';
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 import type { RequestContext } from '../context.js';
+import { listAsObjectCheck } from './jit-variables.js';
 
 /**
  * The operation executor of the channels that build their own operations (the REST façade, MCP tools): the same
@@ -28,8 +29,9 @@ export interface Executor {
 
 export function createExecutor(schema: GraphQLSchema, plugins: Plugin[]): Executor {
   const names = new Map<DocumentNode, string>();
-  const compiled = new WeakMap<DocumentNode, CompiledQuery>();
-  const compile = (document: DocumentNode): CompiledQuery => {
+  type Compiled = { query: CompiledQuery; listAsObject: ReturnType<typeof listAsObjectCheck> };
+  const compiled = new WeakMap<DocumentNode, Compiled>();
+  const compile = (document: DocumentNode): Compiled => {
     let q = compiled.get(document);
     if (!q) {
       const name = names.get(document) ?? 'unnamed';
@@ -37,12 +39,18 @@ export function createExecutor(schema: GraphQLSchema, plugins: Plugin[]): Execut
       if (errors.length) throw new Error(`operation ${name} does not fit the schema: ${errors.map((e) => e.message).join('; ')}`);
       const c = compileQuery(schema, document);
       if (!isCompiledQuery(c)) throw new Error(`operation ${name} does not compile: ${c.errors?.map((e) => e.message).join('; ')}`);
-      compiled.set(document, (q = c));
+      compiled.set(document, (q = { query: c, listAsObject: listAsObjectCheck(schema, document) }));
     }
     return q;
   };
-  // envelop's plugins see and may replace the arguments; the compiled operation runs what they hand over
-  const execute = (args: ExecutionArgs) => compile(args.document).query(args.rootValue, args.contextValue, args.variableValues ?? {});
+  // envelop's plugins see and may replace the arguments; the compiled operation runs what they hand over, unless its
+  // variables hold a list where an input object belongs: graphql-js then refuses them, as GraphQL over HTTP does
+  // (graphql-jit would take the list as the object: src/graphql/jit-variables.ts)
+  const execute = (args: ExecutionArgs) => {
+    const { query, listAsObject } = compile(args.document);
+    const variables = args.variableValues ?? {};
+    return listAsObject?.(variables) ? interpret(args) : query.query(args.rootValue, args.contextValue, variables);
+  };
   const getEnveloped = envelop({ plugins: [useEngine({ parse, validate, execute, specifiedRules }), useSchema(schema),
     // yoga's Plugin type is envelop's with yoga's request fields in its context; these channels run only the policy's
     // envelop hooks, which read the request context this executor passes (library types force the widening)

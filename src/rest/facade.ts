@@ -81,6 +81,8 @@ export function createRestFacade(opts: FacadeOptions) {
     const accept = spec.accept ?? ((body: unknown) => body);
     let prepare: ((v: Record<string, unknown>) => Record<string, unknown>) | undefined;
     if (spec.body && input.body !== undefined) {
+      // every route's body is one JSON object, whether it is one argument or its keys are the arguments
+      if (!isPlainObject(input.body)) throw new ValidationError('the request body must be a JSON object');
       if (spec.bodyArg) {
         const arg = spec.bodyArg;
         variables[arg] = input.body;
@@ -88,7 +90,6 @@ export function createRestFacade(opts: FacadeOptions) {
       } else {
         // the body's own keys are the field's arguments: each is a variable of its own, so the operation's checks
         // see which argument a value feeds (a batch's items are checked one by one, src/graphql/policy.ts)
-        if (!isPlainObject(input.body)) throw new ValidationError('the request body must be a JSON object');
         const keys = Object.keys(input.body);
         Object.assign(variables, input.body);
         if (spec.accept) {

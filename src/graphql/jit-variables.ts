@@ -1,0 +1,54 @@
+import {
+  getNullableType,
+  getOperationAST,
+  isInputObjectType,
+  isListType,
+  typeFromAST,
+  type DocumentNode,
+  type GraphQLInputType,
+  type GraphQLSchema,
+} from 'graphql';
+
+type Check = (value: unknown) => boolean;
+
+/**
+ * graphql-jit (0.8.9) takes a list where an input object is expected, as a variable or inside one, as if it were the
+ * object (`[]` as `{}`), where graphql-js refuses it ("Expected type ... to be an object"): `PUT /settings/alerts`
+ * with the body `[]` saved empty settings. This answers, for a document, whether variables hold such a list; an
+ * operation compiled by graphql-jit whose variables do is run by graphql-js instead, which refuses them in its own
+ * words before anything runs (src/graphql/executor.ts, src/graphql/compiled-queries.ts). Null when no variable of
+ * the document can hold an input object, so most calls check nothing.
+ */
+export function listAsObjectCheck(schema: GraphQLSchema, document: DocumentNode, operationName?: string | null): ((variables: Record<string, unknown>) => boolean) | null {
+  const memo = new Map<GraphQLInputType, Check>();
+  const checks: [string, Check][] = [];
+  for (const def of getOperationAST(document, operationName)?.variableDefinitions ?? []) {
+    const type = typeFromAST(schema, def.type) as GraphQLInputType | undefined;
+    const check = type && checkOf(type, memo);
+    if (check) checks.push([def.variable.name.value, check]);
+  }
+  if (!checks.length) return null;
+  return (variables) => checks.some(([name, check]) => Object.hasOwn(variables, name) && variables[name] != null && check(variables[name]));
+}
+
+/** Whether a value given for `type` holds a list where an input object belongs; null when `type` holds none. */
+function checkOf(type: GraphQLInputType, memo: Map<GraphQLInputType, Check>): Check | null {
+  const t = getNullableType(type);
+  if (isListType(t)) {
+    const item = checkOf(t.ofType, memo);
+    // a single value given for a list is coerced as a list of one
+    return item && ((v) => (Array.isArray(v) ? v.some((x) => x != null && item(x)) : item(v)));
+  }
+  if (!isInputObjectType(t)) return null;
+  const known = memo.get(t);
+  if (known) return known;
+  let fields: [string, Check][] = [];
+  const check: Check = (v) => Array.isArray(v) || (typeof v === 'object' && v !== null && fields.some(([k, c]) => Object.hasOwn(v, k) && (v as Record<string, unknown>)[k] != null && c((v as Record<string, unknown>)[k])));
+  // set before the fields are read: an input type may hold itself
+  memo.set(t, check);
+  fields = Object.values(t.getFields()).flatMap((f): [string, Check][] => {
+    const c = checkOf(f.type, memo);
+    return c ? [[f.name, c]] : [];
+  });
+  return check;
+}
