@@ -187,6 +187,28 @@ describe('delivery to receivers on loopback (WEBHOOK_ALLOW_PRIVATE=true)', () =>
     expectProblem(await env.json('POST', `/api/v1/deliveries/${original.uid}/resend`, { key: env.b.key }), 404, 'not_found');
   });
 
+  it('a webhook is known by its URL: listed twice is a 400; a resend is signed with the secret the form holds then, and is not sent once the form drops the URL', async () => {
+    const dup = await env.json('POST', '/api/v1/forms', { body: formBody([{ url: rx.url('/ok/dup'), secret: SECRET }, { url: rx.url('/ok/dup'), secret: 'another-secret' }]) });
+    expectValidation(dup, '/webhooks/1/url');
+    const formId = await setup(env, [{ url: rx.url('/ok/rotate'), secret: SECRET }, { url: rx.url('/ok/dropped'), secret: SECRET }]);
+    await submit(env, formId);
+    await until(() => rx.hits.filter((h) => h.path.startsWith('/ok/rotate') || h.path.startsWith('/ok/dropped')).length === 2 || undefined, 'both deliveries');
+    await env.app.dispatcher!.idle();
+    const sent = await deliveries(env, formId);
+    const original = (path: string) => sent.find((d) => d.target.endsWith(path))!;
+    // the secret of /ok/rotate is rotated and /ok/dropped taken off the form
+    const rotated = 'a-rotated-secret';
+    expect((await env.json('PATCH', `/api/v1/forms/${formId}`, { body: { webhooks: [{ url: rx.url('/ok/rotate'), secret: rotated }] } })).status).toBe(200);
+    for (const path of ['/ok/rotate', '/ok/dropped']) expect((await env.json('POST', `/api/v1/deliveries/${original(path).uid}/resend`)).status).toBe(202);
+    await until(() => rx.hits.filter((h) => h.path === '/ok/rotate').length === 2 || undefined, 'the re-send');
+    await env.app.dispatcher!.idle();
+    const again = rx.hits.filter((h) => h.path === '/ok/rotate')[1];
+    new Webhook(Buffer.from(rotated), { format: 'raw' }).verify(again.body, again.headers as Record<string, string>);
+    expect(rx.hits.filter((h) => h.path === '/ok/dropped')).toHaveLength(1);
+    const log = await deliveries(env, formId);
+    expect(log.find((d) => d.target.endsWith('/ok/dropped') && d.resendOf)).toMatchObject({ status: 'skipped', error: 'not sent: the form no longer has a webhook to this URL' });
+  });
+
   it('lists deliveries newest first with filters and a cursor; another company\u2019s form is 404', async () => {
     const formId = await setup(env, [{ url: rx.url('/ok/list') }]);
     const c1 = await submit(env, formId);

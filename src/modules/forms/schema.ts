@@ -91,7 +91,18 @@ export const FormFieldsSchema = z.object({
   notificationRecipients: z.array(NotificationRecipientSchema, { error: 'notificationRecipients must be an array of objects' }).max(100, 'notificationRecipients holds at most 100 entries'),
   publiclyAvailable: z.boolean({ error: 'publiclyAvailable must be true or false' }),
   publicId: z.string({ error: 'publicId must be a string' }).regex(/^[A-Za-z0-9_-]{4,64}$/, 'publicId must be 4 to 64 letters, digits, _ or -'),
-  webhooks: z.array(WebhookInputSchema, { error: 'webhooks must be an array of {url, secret?}' }).max(20, 'webhooks holds at most 20 entries'),
+  webhooks: z
+    .array(WebhookInputSchema, { error: 'webhooks must be an array of {url, secret?}' })
+    .max(20, 'webhooks holds at most 20 entries')
+    // a webhook is known by its URL: an update keeps the stored secret of the same URL, and a delivery is signed
+    // with the secret the form holds for its URL when it is sent (src/modules/webhooks/dispatcher.ts)
+    .superRefine((hooks, ctx) => {
+      const seen = new Set<string>();
+      hooks.forEach((h, i) => {
+        if (seen.has(h.url)) ctx.addIssue({ code: 'custom', path: [i, 'url'], message: `${h.url} is listed twice: each webhook URL once` });
+        seen.add(h.url);
+      });
+    }),
 });
 export type FormFieldName = keyof typeof FormFieldsSchema.shape;
 export const FORM_FIELDS = Object.keys(FormFieldsSchema.shape) as FormFieldName[];

@@ -125,13 +125,25 @@ export function createDispatcher(opts: DispatcherOptions) {
       RETURNING d."companyId", d.uid, d."formId", d."alertId", d.attempt, d.channel, d.target, d."messageId", d.payload`;
   }
 
-  async function secretFor(row: ClaimedRow): Promise<string | undefined> {
-    if (row.alertId) return (await alertSettingsOf(scopedPrisma(prisma, row.companyId)))?.recipients.find((r) => r.url === row.target)?.secret;
-    if (!row.formId) return undefined;
+  /**
+   * The webhook a delivery goes to, as its form (or the alert settings) lists it now: a webhook is known by its URL
+   * (a form lists each once), and its secret is the one it has when the attempt is made (a rotated secret signs the
+   * next resend). Null when the URL is no longer listed: the attempt is not made (it would go unsigned, to a receiver
+   * the owner took off).
+   */
+  async function webhookOf(row: ClaimedRow): Promise<{ secret?: string } | null> {
+    if (row.alertId) return (await alertSettingsOf(scopedPrisma(prisma, row.companyId)))?.recipients.find((r) => r.url === row.target) ?? null;
+    if (!row.formId) return null;
     const form = await scopedPrisma(prisma, row.companyId).form.findFirst({ where: { uid: row.formId }, select: { webhooks: true } });
-    const hooks = form?.webhooks as { url: string; secret?: string }[] | undefined;
-    return Array.isArray(hooks) ? hooks.find((w) => w.url === row.target)?.secret : undefined;
+    const hooks = form?.webhooks as { url: string; secret?: string | null }[] | undefined;
+    const hook = Array.isArray(hooks) ? hooks.find((w) => w.url === row.target) : undefined;
+    return hook ? { secret: hook.secret ?? undefined } : null;
   }
+  const unlisted = (alert: boolean): AttemptResult => ({
+    status: 'skipped',
+    durationMs: 0,
+    error: alert ? 'not sent: the alert settings no longer have a webhook to this URL' : 'not sent: the form no longer has a webhook to this URL',
+  });
 
   /**
    * Records an attempt's outcome (and, for a failed alert delivery, its next attempt). The message was sent: a
@@ -180,11 +192,14 @@ export function createDispatcher(opts: DispatcherOptions) {
         result = await sender.email(row.target, alert ? alertEmail(row.payload) : notificationEmail(row.payload));
       } else if (row.channel === 'sms') {
         result = await sender.sms(await smsProviderOf(scopedPrisma(prisma, row.companyId)), row.target, alert ? alertSms(row.payload) : notificationSms(row.payload));
-      } else if (alert) {
-        result = await sender.webhook(row.target, row.messageId, row.payload, await secretFor(row));
       } else {
-        const { recipientName: _r, submitterName: _s, link: _l, summary: _m, ...payload } = row.payload;
-        result = await sender.webhook(row.target, row.messageId, payload, await secretFor(row));
+        const hook = await webhookOf(row);
+        if (!hook) result = unlisted(alert);
+        else if (alert) result = await sender.webhook(row.target, row.messageId, row.payload, hook.secret);
+        else {
+          const { recipientName: _r, submitterName: _s, link: _l, summary: _m, ...payload } = row.payload;
+          result = await sender.webhook(row.target, row.messageId, payload, hook.secret);
+        }
       }
     } catch (e) {
       result = { status: 'failed', durationMs: 0, error: (e as Error).message };
