@@ -254,6 +254,15 @@ describe('side effects', () => {
     expect(s.calendarDaysRemaining).toBe(0);
   });
 
+  it('a defect reported with the longest appBaseUrl keeps its whole link (it was refused as a schedule item\u2019s too-long documentation)', async () => {
+    const base = `https://app.example.com/${'a'.repeat(2048 - 'https://app.example.com/'.length)}`;
+    expect(base).toHaveLength(2048);
+    const r = await submit({ formId, answers: { vehicle: 'acme-v-1', tyres: 'fail', defects: { description: 'Long link' } }, appBaseUrl: base });
+    expect(r.status, JSON.stringify(r.body)).toBe(201);
+    const item = (await defectItems('acme-v-1')).find((i) => i.name === 'Defect: Long link')!;
+    expect(item.documentation).toEqual([`${base}/forms/completions/${r.body.uid}`]);
+  });
+
   it('a defect on an aircraft form goes to the aircraft', async () => {
     const r = await submit({ formId: aircraftFormId, answers: { aircraft: 'acme-ac-2', airworthy: false, squawks: { description: 'Nav light out' } } });
     expect(r.status, JSON.stringify(r.body)).toBe(201);

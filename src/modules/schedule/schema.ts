@@ -24,12 +24,17 @@ export const ASSET_TYPES = new Set<string>(['aircraft', 'vehicle', 'component'])
 /** Longest calendar recurrence and look-ahead: 100 years. */
 export const MAX_DAYS = 36_600;
 
-const str = (what: string) =>
-  z.string({ error: `${what} must be a string` }).trim().min(1, `${what} must not be empty`).max(1000, `${what} is too long (1000 characters at most)`);
+const str = (what: string, max = 1000) =>
+  z.string({ error: `${what} must be a string` }).trim().min(1, `${what} must not be empty`).max(max, `${what} is too long (${max} characters at most)`);
 
+/**
+ * A documentation entry is a URL: long enough for any link the service writes there itself (a defect's link to its
+ * submission: an `appBaseUrl` of up to 2,048 characters and the completion's path).
+ */
+export const DOCUMENTATION_ENTRY_MAX = 4096;
 const documentList = (what: string) =>
   z
-    .array(str(`each ${what} entry`), { error: `${what} must be an array of strings` })
+    .array(str(`each ${what} entry`, DOCUMENTATION_ENTRY_MAX), { error: `${what} must be an array of strings` })
     .max(200, `${what} holds at most 200 entries`);
 
 /** A tracking figure (the one rule, ../tracking/value.ts: below 1e9, at most 6 decimal places). */
