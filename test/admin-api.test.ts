@@ -319,6 +319,14 @@ describe('API keys', () => {
     // a cursor whose time is not an instant this service wrote is refused like any bad cursor
     const bad = Buffer.from(JSON.stringify(['yesterday', 'k'])).toString('base64url');
     expectValidation(await as(admin).get(`/api-keys?cursor=${bad}`), '/query/cursor');
+    // instants toISOString writes but no row has (years beyond 9999 or before 1): 400, not the database's 500
+    for (const t of ['+275760-09-13T00:00:00.000Z', '-001000-01-01T00:00:00.000Z', '0000-01-01T00:00:00.000Z']) {
+      expect(new Date(t).toISOString()).toBe(t);
+      const cursor = Buffer.from(JSON.stringify([t, 'x'])).toString('base64url');
+      expectValidation(await as(admin).get(`/api-keys?cursor=${cursor}`), '/query/cursor');
+      const g = await env.gql(`{ apiKeys(cursor: "${cursor}") { count } }`, undefined, admin);
+      expect(g.body.errors![0].extensions.code).toBe('VALIDATION_ERROR');
+    }
     expectValidation(await as(admin).get('/api-keys?limit=0'), '/query/limit');
   });
 

@@ -148,10 +148,14 @@ export function cursorKeys(cursor: string, size: number, what: string): string[]
 /** The 400 of a cursor this service did not issue (also for a list that checks its cursor's values further). */
 export const badCursor = (what: string) => new ValidationError(`invalid ${what} query`, [{ path: '/cursor', message: BAD_CURSOR }]);
 
-/** A cursor value of a time key: an instant's ISO 8601 text exactly as toISOString writes it (pageArgs' `valid`). */
+/**
+ * A cursor value of a time key: an instant's ISO 8601 text exactly as toISOString writes it, in years 1 to 9999
+ * (pageArgs' `valid`): a row's time is one, and the database takes no other (`+275760-09-13T00:00:00.000Z`, which
+ * toISOString also writes, answered 500).
+ */
 export const isoKey = (s: string) => {
   const t = new Date(s);
-  return !Number.isNaN(t.getTime()) && t.toISOString() === s;
+  return !Number.isNaN(t.getTime()) && t.toISOString() === s && !s.startsWith('+') && !s.startsWith('-') && !s.startsWith('0000');
 };
 
 /** Prisma orderBy of `keys`, ascending. */
