@@ -231,7 +231,14 @@ export function createApp(opts: AppOptions): App {
       units: { charged: 1, used: 0 },
       headers,
       charge: async (points) => {
-        Object.assign(state.headers, await rateLimit.consume(keyId, points));
+        try {
+          Object.assign(state.headers, await rateLimit.consume(keyId, points));
+        } catch (e) {
+          // refused by an operation's charge: the request's answer says so (remaining=0, Retry-After), not what the
+          // budget was when the key authenticated
+          if (e instanceof RateLimitedError) Object.assign(state.headers, e.headers);
+          throw e;
+        }
       },
     };
     return createContext(database, actor, state);

@@ -314,6 +314,18 @@ describe('429 rate limit (per API key)', () => {
     expect(gql.headers.get('retry-after')).toMatch(/^\d+$/);
   });
 
+  it('an operation refused by its own charge (10 mutations on a budget of 3) answers 429 with Retry-After and remaining=0 on GraphQL', async () => {
+    const { key } = await new ApiKeyService(limited.database.prisma).create({ companyId: limited.a.id, name: 'charged' });
+    const mutation = `mutation { ${Array.from({ length: 10 }, (_, i) => `d${i}: deleteFlightLog(id: "nope-${i}") { uid }`).join(' ')} }`;
+    const res = await limited.request('POST', '/graphql', { key, body: { query: mutation } });
+    expect(res.status).toBe(429);
+    const retryAfter = Number(res.headers.get('retry-after'));
+    expect(retryAfter).toBeGreaterThanOrEqual(1);
+    expect(retryAfter).toBeLessThanOrEqual(60);
+    expect(res.headers.get('ratelimit')).toMatch(/remaining=0\b/);
+    expect((await res.json()).errors[0].extensions.code).toBe('RATE_LIMITED');
+  });
+
   it('with limiting on, an unknown key is still 401 (authentication comes first)', async () => {
     const res = await limited.request('GET', '/api/v1/aircraft', { key: 'fo_test_nope_nope_nope_nope_nope' });
     await expect401(res);

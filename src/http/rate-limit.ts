@@ -40,7 +40,8 @@ export function createRateLimit(opts: { perMinute: number; redisUrl?: string; pr
             `rate limit of ${opts.perMinute} requests per minute exceeded; retry in ${retry} s`,
             retry,
           );
-          Object.assign(err, { headers: headers(e) });
+          // the answer's headers whatever the channel: the budget as it now is, and when to come back
+          Object.assign(err, { headers: { ...headers(e), 'retry-after': String(retry) } });
           throw err;
         }
         throw e;

@@ -142,7 +142,7 @@ export function createRestFacade(opts: FacadeOptions) {
       if (answer.problem) {
         return new Response(JSON.stringify(answer.problem), {
           status: answer.status,
-          headers: { 'content-type': 'application/problem+json', ...(answer.headers ?? {}), ...retryAfter(answer) },
+          headers: { 'content-type': 'application/problem+json', ...(answer.headers ?? {}) },
         });
       }
       return Response.json(answer.body, { status: answer.status });
@@ -159,11 +159,6 @@ export function createRestFacade(opts: FacadeOptions) {
 }
 
 export type RestFacade = ReturnType<typeof createRestFacade>;
-
-const retryAfter = (a: RouteAnswer): Record<string, string> =>
-  a.status === 429 && a.headers?.['retry-after'] === undefined
-    ? { 'retry-after': String(Math.max(1, Number(/reset=(\d+)/.exec(a.headers?.ratelimit ?? '')?.[1] ?? 1))) }
-    : {};
 
 /** `fields=a,b`: each record of the page keeps uid and the fields named (docs/contract/api-v1.md §4.2). */
 function projected(body: unknown, fields: unknown): unknown {
