@@ -135,7 +135,7 @@ export const scheduleRoutes = defineRoutes([
     description:
       'Most urgent first: overdue (a threshold past), due (a threshold reached exactly), upcoming, then items whose ' +
       'total is unknown; within a group by calendarDaysRemaining (dated items first), remaining, name. ' +
-      'calendarDaysRemaining counts from today in `timezone` (default UTC). Without `limit` at most 1,000; ' +
+      'calendarDaysRemaining counts from today in `timezone` (default: the time zone of the key\u2019s user, else UTC). Without `limit` at most 1,000; ' +
       'page with `limit` and the `nextCursor` of the previous page (the last item\u2019s place in this order).',
     query: MaintenanceStatusFilterSchema,
     status: 200,

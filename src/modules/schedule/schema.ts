@@ -266,7 +266,7 @@ export const MaintenanceStatusFilterSchema = z
       .string()
       .refine((tz) => isTimeZone(tz), 'timezone must be an IANA time zone such as Australia/Sydney or UTC')
       .optional()
-      .describe('IANA time zone that decides "today" for calendarDaysRemaining; default UTC'),
+      .describe('IANA time zone that decides "today" for calendarDaysRemaining; default the time zone of the key\u2019s user, else UTC'),
     ...pageArgs(STATUS_ORDER, statusCursorValid),
   })
   .strict();
