@@ -147,6 +147,14 @@ describe('POST /forms', () => {
     const uid = await create(inspectionForm({ publiclyAvailable: true }));
     const r = await get(`/forms/${uid}`);
     expect(r.body.publicId).toMatch(/^[A-Za-z0-9_-]{4,64}$/);
+    // clearing it on a form that stays public gives it a new one (it was left public with no id: no page served)
+    const cleared = await env.json('PATCH', `${API}/forms/${uid}`, { body: { publicId: null } });
+    expect(cleared.body).toEqual({ uid, status: 'updated' });
+    const renewed = (await get(`/forms/${uid}`)).body.publicId;
+    expect(renewed).toMatch(/^[A-Za-z0-9_-]{4,64}$/);
+    expect(renewed).not.toBe(r.body.publicId);
+    expect((await env.request('GET', `/forms/public/${renewed}`, { key: null })).status).toBe(200);
+    expect((await env.request('GET', `/forms/public/${r.body.publicId}`, { key: null })).status).toBe(404);
   });
 
   const cases: [string, (b: Body) => Body, string][] = [

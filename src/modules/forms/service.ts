@@ -124,7 +124,9 @@ export class FormService {
         else extra[k] = v;
       }
       next.extra = extra;
-      if ((next.publiclyAvailable ?? current.publiclyAvailable) === true && !(next.publicId ?? current.publicId)) next.publicId = newPublicId();
+      // a public form always has a public id: one the patch clears (null) is replaced by a new one
+      const after = <K extends 'publiclyAvailable' | 'publicId'>(k: K) => (k in next ? next[k] : current[k]);
+      if (after('publiclyAvailable') === true && !after('publicId')) next.publicId = newPublicId();
       const changed = Object.fromEntries(
         Object.entries(next).filter(([k, v]) => !jsonEqual(v, (current as Record<string, unknown>)[k] ?? (k === 'extra' ? {} : null))),
       );
