@@ -113,6 +113,13 @@ describe('the batch routes', () => {
     expectValidation(await env.rest.post('/flight-logs/batch', { items: [] }), '/items');
     expectValidation(await env.rest.post('/vehicles/batch', { items: {} }), '/items');
     expectValidation(await env.rest.post('/flight-logs/batch-delete', { ids: 'fl_1' }), '/ids');
+    // a key beside the envelope's own (it was ignored, and the items written)
+    const before = (await env.rest.get('/flight-logs?limit=500')).body.count;
+    expectValidation(await env.rest.post('/flight-logs/batch', { items: [flightLogBody()], item: flightLogBody() }), '/item');
+    expectValidation(await env.rest.post('/vehicles/batch', { items: [{ make: 'A', model: 'B', registration: 'ENV-1' }], dryRun: true }), '/dryRun');
+    expectValidation(await env.rest.post('/flight-logs/batch-delete', { ids: ['fl_nope'], force: true }), '/force');
+    expect((await env.rest.get('/flight-logs?limit=500')).body.count).toBe(before);
+    expect((await env.rest.get('/vehicles?limit=500')).body.data.some((v: { registration: string }) => v.registration === 'ENV-1')).toBe(false);
   });
 
   // The operation-level NUL check (src/graphql/policy.ts) leaves the items of these arguments to the batch runner:

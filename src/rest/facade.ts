@@ -59,10 +59,17 @@ export function createRestFacade(opts: FacadeOptions) {
   const match = compileRoutes(opts.routes);
   const documents = new Map<RouteSpec, DocumentNode>();
   const presenters = new Map<RouteSpec, (data: unknown) => unknown>();
+  /** A body whose keys are the field's arguments (a batch's `{items}`): the keys it may have, its envelope. */
+  const envelopes = new Map<RouteSpec, Set<string>>();
   for (const r of opts.routes) {
     documents.set(r, opts.executor.prepare(routeOperation(opts.schema, r), r.operationId));
     const [root, field] = r.field.split('.');
-    presenters.set(r, presenterFor(fieldType(root === 'Query' ? opts.schema.getQueryType() : opts.schema.getMutationType(), field)));
+    const rootType = root === 'Query' ? opts.schema.getQueryType() : opts.schema.getMutationType();
+    presenters.set(r, presenterFor(fieldType(rootType, field)));
+    if (r.body && !r.bodyArg) {
+      const fromUrl = new Set([...Object.keys(r.params?.shape ?? {}), ...Object.keys(r.query?.shape ?? {})]);
+      envelopes.set(r, new Set((rootType?.getFields()[field]?.args ?? []).map((a) => a.name).filter((a) => !fromUrl.has(a))));
+    }
   }
 
   /** Runs a route's operation for a call; domain errors come back as the answer, anything else is thrown. */
@@ -89,8 +96,12 @@ export function createRestFacade(opts: FacadeOptions) {
         if (spec.accept) prepare = (v) => ({ ...v, [arg]: accept(v[arg]) });
       } else {
         // the body's own keys are the field's arguments: each is a variable of its own, so the operation's checks
-        // see which argument a value feeds (a batch's items are checked one by one, src/graphql/policy.ts)
+        // see which argument a value feeds (a batch's items are checked one by one, src/graphql/policy.ts). A key
+        // that is none of them is not the documented envelope: the whole request fails (docs/contract/gaps.md §11)
         const keys = Object.keys(input.body);
+        const envelope = envelopes.get(spec)!;
+        const unknown = keys.filter((k) => !envelope.has(k));
+        if (unknown.length) throw new ValidationError('invalid request body', unknown.map((k) => ({ path: `/${k}`, message: `unknown field: ${k}` })));
         Object.assign(variables, input.body);
         if (spec.accept) {
           prepare = (v) => {
