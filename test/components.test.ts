@@ -338,6 +338,18 @@ describe('DELETE /components/{id} and POST /components/{id}/restore', () => {
     expect((await del(engine)).body.status).toBe('deleted');
   });
 
+  it('a vehicle with a component fitted cannot be deleted (409, as an aircraft); once it is removed, it can', async () => {
+    const vehicle = (await post('/vehicles', { make: 'Toyota', model: 'Coaster', registration: 'DEL-V1' })).body.uid as string;
+    const pump = await create(part({ name: 'Pump' }));
+    const seal = await create(part({ name: 'Seal' }));
+    expect((await install(pump, { parentType: 'vehicle', parentUid: vehicle })).status).toBe(200);
+    expect((await install(seal, { parentType: 'component', parentUid: pump })).status).toBe(200);
+    const refusedDelete = await refused(() => env.json('DELETE', `/api/v1/vehicles/${vehicle}`), 409);
+    expect(refusedDelete.body.detail).toBe(`vehicle ${vehicle} has 2 installed components; remove them before deleting it`);
+    expect((await remove(pump)).status).toBe(200);
+    expect((await env.json('DELETE', `/api/v1/vehicles/${vehicle}`)).body).toEqual({ uid: vehicle, status: 'deleted' });
+  });
+
   it('404 for unknown components', async () => {
     await refused(() => del('cmp_nope'), 404);
     await refused(() => post('/components/cmp_nope/restore'), 404);

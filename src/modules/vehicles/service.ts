@@ -100,9 +100,15 @@ export class VehicleService {
   }
 
   /** Soft delete: status `deleted`, hidden from lists; the previous status is kept for restore. */
+  /**
+   * Soft delete: status `deleted`, hidden from lists. 409 while components are fitted to it (as for an aircraft, and
+   * for a component with children): their counters follow its totals, which a deleted vehicle no longer gets.
+   */
   async delete(uid: string): Promise<{ uid: string; status: VehicleWriteStatus }> {
     return this.locked(uid, async (tx, current) => {
       if (current.status === 'deleted') throw new NotFoundError('vehicle', uid);
+      const fitted = await tx.component.count({ where: { rootAssetType: 'vehicle', rootAssetUid: uid, state: 'installed' } });
+      if (fitted) throw new ConflictError(`vehicle ${uid} has ${fitted} installed component${fitted === 1 ? '' : 's'}; remove them before deleting it`);
       await tx.vehicle.updateMany({ where: { uid }, data: { status: 'deleted', statusBeforeDelete: current.status } });
       return { uid, status: 'deleted' };
     });
