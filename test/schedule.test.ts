@@ -178,6 +178,23 @@ describe('POST /schedule-items and GET /schedule-items/{id}', () => {
     await create(usageItem({ name: 'Create-nonrecurring', recurring: false }));
   });
 
+  it('400 for a deleted vehicle or component (as installing on one is), and again once it is restored it is accepted', async () => {
+    const vehicle = (await post('/vehicles', { make: 'Isuzu', model: 'NPR', registration: 'SCH-DEL' })).body.uid as string;
+    const component = (await post('/components', { name: 'Pump', type: 'Pump', partNumber: 'P-1', serialNumber: 'SCH-DEL-1', counters: [{ displayText: 'Hours', unit: 'hours' }] })).body.uid as string;
+    const onVehicle = usageItem({ name: 'On a deleted vehicle', relatedTo: vehicle, relatedToType: 'vehicle', trackingItem: 'odometer', dueAtInterval: 100, recurringInterval: 100 });
+    const onComponent = usageItem({ name: 'On a deleted component', relatedTo: component, relatedToType: 'component', trackingItem: 'hours', dueAtInterval: 100, recurringInterval: 100 });
+    expect((await env.json('DELETE', `${API}/vehicles/${vehicle}`)).status).toBe(200);
+    expect((await env.json('DELETE', `${API}/components/${component}`)).status).toBe(200);
+    const before = await snapshot();
+    await expectProblem(await post('/schedule-items', onVehicle), 400, '/relatedTo');
+    await expectProblem(await post('/schedule-items', onComponent), 400, '/relatedTo');
+    expect(await snapshot()).toEqual(before);
+    expect((await post(`/vehicles/${vehicle}/restore`)).status).toBe(200);
+    expect((await post(`/components/${component}/restore`)).status).toBe(200);
+    await create(onVehicle);
+    await create(onComponent);
+  });
+
   it('keeps decimals exact (numeric(20,6))', async () => {
     const uid = await create(usageItem({ name: 'Create-decimals', dueAtInterval: 1300.123456, recurringInterval: 0.1 }));
     expect(await item(uid)).toMatchObject({ dueAtInterval: 1300.123456, recurringInterval: 0.1 });

@@ -25,6 +25,8 @@ export interface LiveAsset {
   uid: string;
   name: string;
   items: LiveItem[];
+  /** Soft-deleted (a vehicle or a component): still read, but nothing new may refer to it. */
+  deleted?: boolean;
 }
 
 /** What the component service provides for component assets (its counters' current values). */
@@ -68,6 +70,7 @@ export class AssetReader {
         type,
         uid,
         name: v.registration,
+        ...(v.status === 'deleted' ? { deleted: true } : {}),
         items: Object.entries(items)
           .filter(([, m]) => m.type === 'number')
           .map(([key, m]) => ({ key, displayText: m.displayText, precision: m.precision, value: totals[key] ?? 0 })),

@@ -347,6 +347,7 @@ export class ComponentReader implements ComponentLiveSource {
       type: 'component',
       uid,
       name: row.name,
+      ...(row.status === 'deleted' ? { deleted: true } : {}),
       items: (await this.counters(row)).map(
         (c): LiveItem => ({
           key: c.key,

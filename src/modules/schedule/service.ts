@@ -286,7 +286,8 @@ export class ScheduleService extends ScheduleReader {
       const type = s.relatedToType;
       if (ASSET_TYPES.has(type)) {
         const asset = await this.assets.live(type as AssetType, s.relatedTo);
-        if (!asset) {
+        // a deleted vehicle or component is no asset to plan maintenance on, as it is none to install on
+        if (!asset || asset.deleted) {
           errors.push({ path: '/relatedTo', message: `${s.relatedTo} is not a ${type} of your company` });
         } else if (s.trackingItem !== null && !asset.items.some((x) => x.key === s.trackingItem)) {
           const keys = asset.items.map((x) => x.key);
