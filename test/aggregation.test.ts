@@ -515,6 +515,18 @@ describe('the alternative form (metrics[], dateRange) and GraphQL', () => {
     expect(plain.params).not.toHaveProperty('metrics');
   });
 
+  it('dateRange without a field groups by the default date field (timeDate for flight logs), as its description says', async () => {
+    const body = { collection: 'flightLogs', groupBy: 'aircraftId', metrics: [{ field: 'hobbs' }], dateGroup: 'month', timezone: 'UTC', filters: { flightNumber: FN } };
+    const implicit = await agg({ ...body, dateRange: {} });
+    const explicit = await agg({ ...body, dateRange: { field: 'timeDate' } });
+    expect(implicit.metrics).toEqual(explicit.metrics);
+    expect(implicit.results).toEqual([row('acme-ac-1', '2024-02', 2.1, 2), row('acme-ac-1', '2024-03', 3, 1), row('acme-ac-2', '2024-03', 0, 1)]);
+    // the contract's own form still needs dateField for a dateGroup (gaps §5)
+    const refused = await env.json('POST', '/api/v1/aggregate', { body: { collection: 'flightLogs', metric: 'hobbs', dateGroup: 'month' } });
+    expect(refused.status).toBe(400);
+    expect(refused.body.errors).toEqual([{ path: '/dateField', message: expect.stringMatching(/needs a dateField/) }]);
+  });
+
   it('GraphQL aggregate answers what REST answers', async () => {
     const input = { collection: 'flightLogs', metric: 'hobbs', groupBy: 'aircraftId', dateField: 'timeDate', dateGroup: 'month', timezone: 'Australia/Sydney', filters: { flightNumber: FN } };
     const rest = await agg(input);

@@ -195,9 +195,10 @@ function resolvePlan(b: AggregateBody, keys: Set<string>): Plan {
       errors.push({ path: datePath, message: `${dateFieldName} is not a date field; the date fields of ${b.collection} are ${dates.join(', ')}` });
       dateField = null;
     }
-  } else if (dateGroup !== 'none') {
+  } else if (dateGroup !== 'none' && !b.dateRange) {
+    // the contract's form: dateGroup needs dateField (gaps §5); the alternative form's dateRange.field has a default
     errors.push({ path: datePath, message: `dateGroup ${dateGroup} needs a dateField (for ${b.collection} typically ${def.defaultDateField})` });
-  } else if (startRaw != null || endRaw != null) {
+  } else if (startRaw != null || endRaw != null || dateGroup !== 'none') {
     dateField = { name: def.defaultDateField, source: 'core', column: def.defaultDateField, kind: 'date' };
   }
 
