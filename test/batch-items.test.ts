@@ -96,6 +96,9 @@ describe('the batch runner, at the service', () => {
     const r = await importFlightLogsCsv(s.flightLogs, csv, { aircraft: (uid) => s.aircraft.find(uid) });
     expect(r.imported).toBe(1);
     expect(r.rejected).toEqual([{ line: 2, error: expect.stringMatching(/\/endLocation: text must not contain the NUL/) }]);
+    // a __proto__ column: its values were dropped and the rows imported; now the file is refused, as any input is
+    const proto = ['timeDate,pilot,aircraftId,aircraftRegistration,startLocation,endLocation,pax,__proto__', '2026-04-03T08:00:00Z,acme-pilot,acme-ac-2,VH-ACZ,YSSY,YSBK,1,7'].join('\n');
+    await expect(importFlightLogsCsv(s.flightLogs, proto, { aircraft: (uid) => s.aircraft.find(uid) })).rejects.toThrow(/__proto__ is not allowed as a key/);
   });
 });
 

@@ -14,7 +14,8 @@ const clean = fc.string().map((s) => s.replaceAll('\u0000', ''));
 const json = fc.letrec((tie) => ({
   value: fc.oneof({ depthSize: 'small' }, clean, fc.integer(), fc.boolean(), fc.constant(null), tie('array'), tie('object')),
   array: fc.array(tie('value'), { maxLength: 4 }),
-  object: fc.dictionary(clean, tie('value'), { maxKeys: 4 }),
+  // fast-check does make the key __proto__ now and then: that is the other fault, found by its own test below
+  object: fc.dictionary(clean.filter((k) => k !== '__proto__'), tie('value'), { maxKeys: 4 }),
 })).value;
 
 /** Every path in `v` that leads to a string, and every object key (as a path ending in that key). */

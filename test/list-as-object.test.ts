@@ -54,6 +54,11 @@ describe('a list where an object belongs', () => {
     expect(item.status, JSON.stringify(item.body)).toBe(201);
     expectValidation(await env.json('POST', `/api/v1/schedule-items/${item.body.uid}/complete`, { body: [] }));
     expect((await env.json('GET', `/api/v1/schedule-completions?scheduleItemId=${item.body.uid}`)).body.data).toEqual([]);
+    // an optional body sent as null is no body (MCP assistants send null for what they leave out)
+    expect((await env.json('POST', `/api/v1/schedule-items/${item.body.uid}/complete`, { body: 'null' })).status).toBe(201);
+    const viaMcp = await mcp(env.a.key, 'completeScheduleItem', { id: item.body.uid, body: null });
+    expect(viaMcp.isError, JSON.stringify(viaMcp)).toBeFalsy();
+    expect((await env.json('GET', `/api/v1/schedule-completions?scheduleItemId=${item.body.uid}`)).body.data).toHaveLength(2);
 
     const vehicle = await env.json('POST', '/api/v1/vehicles', { body: { make: 'Toyota', model: 'Hilux', registration: 'LST-1' } });
     const before = (await env.json('GET', `/api/v1/vehicles/${vehicle.body.uid}`)).body;

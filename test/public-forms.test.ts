@@ -132,6 +132,9 @@ describe('POST /forms/public/{publicId}/submissions', () => {
     expectValidation(await json(await submit(publicId, { answers: { vehicle: 'globex-v-1', lights: 'pass' } }, '198.51.100.1')), '/answers/vehicle');
     expectValidation(await json(await submit(publicId, { answers: { vehicle: 'acme-v-1', lights: 'pass' }, userId: 'acme-owner' }, '198.51.100.1')), '/userId');
     expectValidation(await json(await submit(publicId, { answers: { vehicle: 'acme-v-1', lights: 'pass' }, appBaseUrl: 'https://evil.example' }, '198.51.100.1')), '/appBaseUrl');
+    // what no channel takes: a __proto__ key (its answer was lost with a 201) and NUL in text (a 500)
+    expectValidation(await json(await submit(publicId, '{"answers":{"vehicle":"acme-v-1","lights":"pass","__proto__":{"lights__comment":"x"}}}', '198.51.100.2')), '/answers/__proto__');
+    expectValidation(await json(await submit(publicId, { answers: { vehicle: 'acme-v-1', lights: 'pass', lights__comment: 'a\u0000b' } }, '198.51.100.2')), '/answers/lights__comment');
     expect((await env.json('GET', `/api/v1/form-completions?formId=${formId}`)).body.count).toBe(before);
   });
 

@@ -1,3 +1,4 @@
+import { PROTO_KEY_MESSAGE } from '../../lib/input-faults.js';
 import { parse } from 'csv-parse/sync';
 import type { Aircraft } from '../../generated/prisma/client.js';
 import { AppError, oneLineMessage } from '../../errors.js';
@@ -43,7 +44,7 @@ function cellsToInput(row: Record<string, string>, aircraft: Aircraft | null): R
     if (cell === '') continue;
     if (core.has(column)) input[column] = cell;
     else {
-      const item = maint[column] ?? log[column];
+      const item = (Object.hasOwn(maint, column) ? maint[column] : undefined) ?? (Object.hasOwn(log, column) ? log[column] : undefined);
       input[column] = item?.type === 'number' ? toNumber(cell) : cell;
     }
   }
@@ -68,6 +69,8 @@ export async function importFlightLogsCsv(
     throw new CsvError(`not a valid CSV file: ${(e as Error).message}`);
   }
   const header = records.length ? Object.keys(records[0].record) : [];
+  // a column is a key of each row's input: the one name no object keeps as a key is refused as any input refuses it
+  if (header.includes('__proto__')) throw new CsvError(`the header row names a column __proto__: ${PROTO_KEY_MESSAGE}`);
   for (const required of ['timeDate', 'pilot', 'aircraftId', 'aircraftRegistration', 'startLocation', 'endLocation']) {
     if (records.length && !header.includes(required)) throw new CsvError(`the header row has no ${required} column`);
   }
