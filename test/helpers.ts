@@ -8,6 +8,7 @@ import { inject } from 'vitest';
 import { createApp, type App, type AppOptions } from '../src/app.js';
 import { openDatabase, type Database } from '../src/db/database.js';
 import { importData } from '../src/modules/companies/import.js';
+import { ApiKeyService } from '../src/auth/keys.js';
 import { now } from '../src/lib/clock.js';
 import { createTempDatabase } from '../bench/pg.js';
 
@@ -255,4 +256,15 @@ export function flightLogBody(over: Record<string, unknown> = {}): Record<string
 /** The same for acme-ac-2 (VH-ACZ). */
 export function flightLogBody2(over: Record<string, unknown> = {}): Record<string, unknown> {
   return flightLogBody({ aircraftId: 'acme-ac-2', aircraftRegistration: 'VH-ACZ', ...over });
+}
+
+/** A new admin-scope key of a company (company a by default): the management operations (gaps §12). */
+export async function adminKey(env: TestEnv, companyId = env.a.id): Promise<string> {
+  return (await new ApiKeyService(env.database.prisma).create({ companyId, scope: 'admin', name: 'admin' })).key;
+}
+
+/** One MCP tool call over HTTP with `key` (company a's by default): the JSON-RPC result. */
+export async function mcpTool(env: TestEnv, name: string, args: Record<string, unknown>, key: string = env.a.key) {
+  const res = await env.request('POST', '/mcp', { key, headers: { accept: 'application/json, text/event-stream' }, body: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } } });
+  return (await res.json()).result as { isError?: boolean; content: { text: string }[] };
 }

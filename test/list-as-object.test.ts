@@ -3,8 +3,7 @@
 // saved empty settings (its recipients gone), a schedule item was completed, a vehicle "updated"; GraphQL over HTTP
 // (graphql-js) refused the same input. Now every channel refuses it, at the top and nested, and nothing changes.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiKeyService } from '../src/auth/keys.js';
-import { createTestEnv, type TestEnv } from './helpers.js';
+import { adminKey, createTestEnv, mcpTool, type TestEnv } from './helpers.js';
 import { expectProblem, expectValidation } from './assertions.js';
 import { COMPILE_AFTER } from '../src/graphql/compiled-queries.js';
 
@@ -12,17 +11,13 @@ let env: TestEnv;
 let admin: string;
 beforeAll(async () => {
   env = await createTestEnv({ rateLimitPerMinute: 10_000 });
-  admin = (await new ApiKeyService(env.database.prisma).create({ companyId: env.a.id, scope: 'admin', name: 'admin' })).key;
+  admin = await adminKey(env);
 });
 afterAll(async () => {
   await env?.close();
 });
 
 const settings = { dueSoonDays: 3, recipients: [{ email: 'mx@example.com' }] };
-const mcp = async (key: string, name: string, args: Record<string, unknown>) => {
-  const res = await env.request('POST', '/mcp', { key, headers: { accept: 'application/json, text/event-stream' }, body: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } } });
-  return (await res.json()).result as { isError?: boolean; content: { text: string }[] };
-};
 
 describe('a list where an object belongs', () => {
   it('PUT /settings/alerts: [] and a list for a recipient are 400s on REST and MCP, as on GraphQL; the settings stay', async () => {
@@ -35,7 +30,7 @@ describe('a list where an object belongs', () => {
     expectValidation(await env.json('PUT', '/api/v1/settings/alerts', { key: admin, body: { ...settings, recipients: [[]] } }), '/recipients/0');
 
     for (const body of [[], { ...settings, recipients: [[]] }]) {
-      const tool = await mcp(admin, 'putAlertSettings', { body });
+      const tool = await mcpTool(env, 'putAlertSettings', { body }, admin);
       expect(tool.isError, JSON.stringify(tool)).toBe(true);
     }
     for (const i of [[], { ...settings, recipients: [[]] }]) {
@@ -56,7 +51,7 @@ describe('a list where an object belongs', () => {
     expect((await env.json('GET', `/api/v1/schedule-completions?scheduleItemId=${item.body.uid}`)).body.data).toEqual([]);
     // an optional body sent as null is no body (MCP assistants send null for what they leave out)
     expect((await env.json('POST', `/api/v1/schedule-items/${item.body.uid}/complete`, { body: 'null' })).status).toBe(201);
-    const viaMcp = await mcp(env.a.key, 'completeScheduleItem', { id: item.body.uid, body: null });
+    const viaMcp = await mcpTool(env, 'completeScheduleItem', { id: item.body.uid, body: null });
     expect(viaMcp.isError, JSON.stringify(viaMcp)).toBeFalsy();
     expect((await env.json('GET', `/api/v1/schedule-completions?scheduleItemId=${item.body.uid}`)).body.data).toHaveLength(2);
 

@@ -4,17 +4,16 @@
 // on every channel (src/lib/input-faults.ts, decided by the operation's policy), and a name every object has cannot
 // be a tracking key or a form field name (src/lib/keys.ts). Each refusal changes nothing.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiKeyService } from '../src/auth/keys.js';
 import { importData } from '../src/modules/companies/import.js';
 import { ValidationError } from '../src/errors.js';
-import { createTestEnv, flightLogBody, type TestEnv } from './helpers.js';
+import { adminKey, createTestEnv, mcpTool, flightLogBody, type TestEnv } from './helpers.js';
 import { expectValidation } from './assertions.js';
 
 let env: TestEnv;
 let admin: string;
 beforeAll(async () => {
   env = await createTestEnv({ rateLimitPerMinute: 10_000 });
-  admin = (await new ApiKeyService(env.database.prisma).create({ companyId: env.a.id, scope: 'admin', name: 'admin' })).key;
+  admin = await adminKey(env);
 });
 afterAll(async () => {
   await env?.close();
@@ -28,10 +27,6 @@ const state = async () => ({
   forms: (await env.json('GET', '/api/v1/forms')).body,
 });
 const aircraftBody = (over: Record<string, unknown>) => ({ registration: 'VH-RSV', type: 'AS50', category: 'rotary-wing', engineType: 'turbine', engineCount: 1, ...over });
-const mcpCall = async (name: string, args: Record<string, unknown>) => {
-  const res = await env.request('POST', '/mcp', { headers: { accept: 'application/json, text/event-stream' }, body: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } } });
-  return (await res.json()).result as { isError?: boolean; content: { text: string }[] };
-};
 
 describe('a key named __proto__ in any input', () => {
   it('is a 400 naming where it is, on REST, GraphQL (variables and literals), MCP, batch items and the import file; nothing changes', async () => {
@@ -57,7 +52,7 @@ describe('a key named __proto__ in any input', () => {
     expect(literal.body.errors![0].message).toMatch(/__proto__ is not allowed as a key/);
     expect(literal.body.data).toBeUndefined();
     // MCP: the tool's arguments are the operation's variables
-    const tool = await mcpCall('createFlightLog', { body: JSON.parse(JSON.stringify(flightLogBody()).replace(/}$/, ',"trackingItems":{"__proto__":7}}')) });
+    const tool = await mcpTool(env, 'createFlightLog', { body: JSON.parse(JSON.stringify(flightLogBody()).replace(/}$/, ',"trackingItems":{"__proto__":7}}')) });
     expect(tool.isError).toBe(true);
     expect(tool.content[0].text).toMatch(/__proto__ is not allowed as a key/);
     // a batch item: that item's error, the others written as usual
