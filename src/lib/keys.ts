@@ -1,3 +1,4 @@
+import type { z } from 'zod';
 import type { FieldError } from '../errors.js';
 
 /**
@@ -58,4 +59,7 @@ export function rowFields<T extends object, const K extends keyof T>(value: T, k
  * of them: `totals.toString` would be a function where a figure belongs, and JSON's `__proto__` is dropped by a copy.
  */
 export const INHERITED_NAMES: ReadonlySet<string> = new Set(Object.getOwnPropertyNames(Object.prototype));
-export const inheritedNameMessage = (name: string, what: string) => `${name} cannot be ${what}: it is a reserved name`;
+
+/** `schema`, refusing the names of INHERITED_NAMES as `what` ("a tracking key"): "toString cannot be a tracking key". */
+export const notInherited = <S extends z.ZodString>(schema: S, what: string) =>
+  schema.refine((name) => !INHERITED_NAMES.has(name), { error: (iss) => `${String(iss.input)} cannot be ${what}: it is a reserved name` });

@@ -1,3 +1,4 @@
+import { rejectFault } from '../../lib/input-faults.js';
 import type { z } from 'zod';
 import type { Form, FormCompletion, Prisma } from '../../generated/prisma/client.js';
 import type { ScopedPrisma } from '../../db/scoped.js';
@@ -216,6 +217,9 @@ export class CompletionService {
    * which an anonymous submitter must not set); the completion's userId and its webhooks' submittedBy are `public`.
    */
   async createPublic(formId: string, raw: unknown): Promise<{ uid: string; status: 'created' }> {
+    // what no channel takes (NUL in text, a `__proto__` key): a public submission runs no GraphQL operation, whose
+    // policy checks it for every other channel
+    rejectFault(raw, 'submission');
     if (!isPlainObject(raw)) throw new ValidationError('a submission must be a JSON object');
     const allowed = new Set(['answers', 'submitterName']);
     const extra = Object.keys(raw).filter((k) => !allowed.has(k));

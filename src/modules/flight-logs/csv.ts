@@ -3,7 +3,7 @@ import { parse } from 'csv-parse/sync';
 import type { Aircraft } from '../../generated/prisma/client.js';
 import { AppError, oneLineMessage } from '../../errors.js';
 import { checkItemText } from '../../lib/batch.js';
-import { asTrackingMap } from '../tracking/schema.js';
+import { asTrackingMap, declaredItem } from '../tracking/schema.js';
 import { CORE_FIELDS, CreateFlightLogCheck, SERVER_CONTROLLED, fromFlatBody, type FlightLogService } from './service.js';
 
 /**
@@ -44,7 +44,7 @@ function cellsToInput(row: Record<string, string>, aircraft: Aircraft | null): R
     if (cell === '') continue;
     if (core.has(column)) input[column] = cell;
     else {
-      const item = (Object.hasOwn(maint, column) ? maint[column] : undefined) ?? (Object.hasOwn(log, column) ? log[column] : undefined);
+      const item = declaredItem(maint, column) ?? declaredItem(log, column);
       input[column] = item?.type === 'number' ? toNumber(cell) : cell;
     }
   }

@@ -1,7 +1,7 @@
 import type { Aircraft } from '../../generated/prisma/client.js';
 import { invalid, type FieldError } from '../../errors.js';
 import { newUid } from '../../lib/ids.js';
-import { asTrackingMap } from '../tracking/schema.js';
+import { asTrackingMap, declaredItem } from '../tracking/schema.js';
 import type { CreateFlightLogInput, TrackingValue } from './schema.js';
 import type { AircraftChecked, NewLogRow } from './set-write.js';
 
@@ -14,7 +14,7 @@ export function checkTracking(aircraft: AircraftChecked, tracking: Record<string
   const maint = asTrackingMap(aircraft.maintenanceTrackingItems);
   const log = asTrackingMap(aircraft.logTrackingItems);
   for (const [key, value] of Object.entries(tracking)) {
-    const item = (Object.hasOwn(maint, key) ? maint[key] : undefined) ?? (Object.hasOwn(log, key) ? log[key] : undefined);
+    const item = declaredItem(maint, key) ?? declaredItem(log, key);
     const path = `/trackingItems/${key}`;
     if (!item) {
       const known = [...Object.keys(maint), ...Object.keys(log)];

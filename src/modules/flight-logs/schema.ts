@@ -6,7 +6,7 @@ import { EndDateParam, LimitParam, StartDateParam } from '../../lib/params.js';
 import { serviceCheck } from '../../graphql/validation.js';
 import { LONG_TEXT_MAX, SHORT_TEXT_MAX, tooLong } from '../../lib/text.js';
 import { trackingFigureError, trackingValue } from '../tracking/value.js';
-import { INHERITED_NAMES, inheritedNameMessage } from '../../lib/keys.js';
+import { notInherited } from '../../lib/keys.js';
 
 /**
  * The inputs of flight logs (docs/contract/api-v1.md §2.3-2.5, §4.2; docs/contract/gaps.md §4), each defined once:
@@ -96,7 +96,7 @@ const figuresNamed = (map: Record<string, TrackingValue> | null | undefined, ctx
 export const TrackingItemsOutSchema = z.record(z.string(), z.union([z.number(), z.string()]));
 
 const TrackingItems = z
-  .record(z.string().refine((k) => !INHERITED_NAMES.has(k), { error: (iss) => inheritedNameMessage(String(iss.input), 'a tracking key') }), z.union([z.number(), z.string().max(LONG_TEXT_MAX), z.null()], { error: (iss) => `${String(iss.path?.at(-1) ?? 'value')} must be a number, a string or null` }), {
+  .record(notInherited(z.string(), 'a tracking key'), z.union([z.number(), z.string().max(LONG_TEXT_MAX), z.null()], { error: (iss) => `${String(iss.path?.at(-1) ?? 'value')} must be a number, a string or null` }), {
     error: 'trackingItems must be an object of tracking values',
   })
   .superRefine(figuresNamed)

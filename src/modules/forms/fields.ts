@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { decimalPlaces } from '../../lib/decimal.js';
 import { trackingValue } from '../tracking/value.js';
-import { INHERITED_NAMES, inheritedNameMessage } from '../../lib/keys.js';
+import { notInherited } from '../../lib/keys.js';
 
 /** An odometer reading: a tracking figure (built once, not per answer). */
 const READING = trackingValue('the reading');
@@ -15,11 +15,13 @@ const READING = trackingValue('the reading');
 /** A field name is its answer key: letters, digits, `_` and `-`, starting with a letter; `__` is reserved. */
 const NAME_RE = /^[A-Za-z][A-Za-z0-9_-]{0,99}$/;
 const fieldName = (what: string) =>
-  z
-    .string({ error: `${what} must be a string` })
-    .regex(NAME_RE, `${what} must start with a letter and hold only letters, digits, _ and - (100 characters at most)`)
-    .refine((v) => !v.includes('__'), `${what} must not contain "__" (it separates companion keys)`)
-    .refine((v) => !INHERITED_NAMES.has(v), { error: (iss) => inheritedNameMessage(String(iss.input), `a ${what}`) });
+  notInherited(
+    z
+      .string({ error: `${what} must be a string` })
+      .regex(NAME_RE, `${what} must start with a letter and hold only letters, digits, _ and - (100 characters at most)`)
+      .refine((v) => !v.includes('__'), `${what} must not contain "__" (it separates companion keys)`),
+    `a ${what}`,
+  );
 
 const text = (what: string, max: number) =>
   z.string({ error: `${what} must be a string` }).max(max, `${what} is too long (${max} characters at most)`);

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { trackingValue } from './value.js';
 import { LABEL_MAX, tooLong } from '../../lib/text.js';
-import { INHERITED_NAMES, inheritedNameMessage } from '../../lib/keys.js';
+import { notInherited } from '../../lib/keys.js';
 
 /** TrackingItemMetadata (docs/contract/api-v1.md §2.1): the value type of aircraft and vehicle tracking-item maps. */
 export const TrackingItemMetadataSchema = z
@@ -18,10 +18,10 @@ export type TrackingItemMetadata = z.infer<typeof TrackingItemMetadataSchema>;
  * Tracking keys become top-level JSON properties on flight logs and keys of totals, so they must be plain identifiers
  * and not a name every object has (`toString`, `__proto__`: src/lib/keys.ts).
  */
-export const TrackingKeySchema = z
-  .string()
-  .regex(/^[A-Za-z_][A-Za-z0-9_]{0,63}$/, 'a tracking key is a letter or _ followed by up to 63 letters, digits or _')
-  .refine((k) => !INHERITED_NAMES.has(k), { error: (iss) => inheritedNameMessage(String(iss.input), 'a tracking key') });
+export const TrackingKeySchema = notInherited(
+  z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,63}$/, 'a tracking key is a letter or _ followed by up to 63 letters, digits or _'),
+  'a tracking key',
+);
 
 /**
  * Names a tracking key cannot take: flight-log fields, server-controlled fields and `trackingItems`, because
@@ -44,6 +44,9 @@ export type TrackingMap = z.infer<typeof TrackingMapSchema>;
 /** Initial values and totals by tracking key: each a tracking figure (value.ts: below 1e9, at most 6 decimal places). */
 export const NumberMapSchema = z.record(TrackingKeySchema, trackingValue());
 export type NumberMap = z.infer<typeof NumberMapSchema>;
+
+/** The item a tracking map declares under `key`: its own keys only (`toString` is no item of any map). */
+export const declaredItem = (map: TrackingMap, key: string): TrackingItemMetadata | undefined => (Object.hasOwn(map, key) ? map[key] : undefined);
 
 /** JSON columns come back as unknown; tracking maps and totals are objects by construction. */
 export const asTrackingMap = (v: unknown): TrackingMap => (v && typeof v === 'object' ? (v as TrackingMap) : {});
