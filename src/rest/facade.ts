@@ -87,24 +87,23 @@ export function createRestFacade(opts: FacadeOptions) {
     }
     const accept = spec.accept ?? ((body: unknown) => body);
     let prepare: ((v: Record<string, unknown>) => Record<string, unknown>) | undefined;
-    // an optional body sent as null is no body (as a null path or query value is none, src/mcp/tools.ts)
-    const sent = input.body === null && spec.optionalBody ? undefined : input.body;
-    if (spec.body && sent !== undefined) {
-      // every route's body is one JSON object, whether it is one argument or its keys are the arguments
-      if (!isPlainObject(sent)) throw new ValidationError('the request body must be a JSON object');
+    if (spec.body && input.body !== undefined) {
       if (spec.bodyArg) {
+        // the body is the argument: what its input type does not take (a list for an object), GraphQL refuses and
+        // the operation's policy explains in the service's words, as on every channel (src/graphql/jit-variables.ts)
         const arg = spec.bodyArg;
-        variables[arg] = sent;
+        variables[arg] = input.body;
         if (spec.accept) prepare = (v) => ({ ...v, [arg]: accept(v[arg]) });
       } else {
         // the body's own keys are the field's arguments: each is a variable of its own, so the operation's checks
         // see which argument a value feeds (a batch's items are checked one by one, src/graphql/policy.ts). A key
         // that is none of them is not the documented envelope: the whole request fails (docs/contract/gaps.md §11)
-        const keys = Object.keys(sent);
+        if (!isPlainObject(input.body)) throw new ValidationError('the request body must be a JSON object');
+        const keys = Object.keys(input.body);
         const envelope = envelopes.get(spec)!;
         const unknown = keys.filter((k) => !envelope.has(k));
         if (unknown.length) throw new ValidationError('invalid request body', unknown.map((k) => ({ path: `/${k}`, message: `unknown field: ${k}` })));
-        Object.assign(variables, sent);
+        Object.assign(variables, input.body);
         if (spec.accept) {
           prepare = (v) => {
             const mapped = accept(Object.fromEntries(keys.map((k) => [k, v[k]])));
