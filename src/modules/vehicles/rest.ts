@@ -84,10 +84,10 @@ export const vehicleRoutes = defineRoutes([
     path: '/vehicles/{id}',
     tag: 'Vehicles',
     summary: 'Delete a vehicle (soft)',
-    description: 'Status becomes deleted; the vehicle is hidden from lists and can be restored.',
+    description: 'Status becomes deleted; the vehicle is hidden from lists and can be restored. 409 while components are fitted to it.',
     params: idParam,
     status: 200,
-    errors: [404],
+    errors: [404, 409],
   },
   {
     operationId: 'restoreVehicle',
