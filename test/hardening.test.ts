@@ -156,6 +156,26 @@ describe('GraphQL limits', () => {
     const r = await env.gql(`{ flightLogs(limit: 1) { data { ${sel} } } }`);
     expect(r.body.errors?.[0]?.message ?? '').toMatch(/depth|Cannot query/i);
   });
+  it("each limit's refusal is a validation error: 400 to a GraphQL-over-HTTP client, with extensions.code and the limit named", async () => {
+    let deep = 'uid';
+    for (let i = 0; i < 9; i++) deep = `children { ${deep} }`;
+    const cases: [string, string, RegExp][] = [
+      ['depth', `{ components { data { ${deep} } } }`, /^Query depth limit of 10 exceeded, found \d+\.$/],
+      ['aliases', `{ ${Array.from({ length: 21 }, (_, i) => `a${i}: aircraftList { count }`).join(' ')} }`, /^Aliases limit of 20 exceeded/],
+      ['directives', `{ ${Array.from({ length: 25 }, () => '__typename @include(if: true)').join(' ')} }`, /^Directives limit of 20 exceeded, found 25\.$/],
+      ['cost', `{ ${Array.from({ length: 15 }, (_, i) => `a${i}: components { data { ${deep.replace('uid', 'uid '.repeat(40))} } }`).join(' ')} }`, /^Query Cost limit of 20000 exceeded/],
+      // graphql-js gives up comparing a thousand copies of a field ("Validation aborted."): the client is told why
+      ['repeated fields', `{ aircraftList { data { ${Array.from({ length: 1100 }, () => 'uid').join(' ')} } } }`, /too complex to validate.*select each field once/],
+    ];
+    for (const [name, query, message] of cases) {
+      const res = await env.request('POST', '/graphql', { body: { query }, headers: { accept: 'application/graphql-response+json' } });
+      const body = (await res.json()) as { data?: unknown; errors: { message: string; extensions?: { code?: string } }[] };
+      expect(res.status, name).toBe(400);
+      expect(body.data, name).toBeUndefined();
+      expect(body.errors[0].message, name).toMatch(message);
+      expect(body.errors[0].extensions?.code, name).toBe('VALIDATION_ERROR');
+    }
+  });
   it('more than 10 mutations in one request are refused, and each mutation counts against the rate limit', async () => {
     const many = `mutation { ${Array.from({ length: 11 }, (_, i) => `m${i}: createVehicle(input: { make: "A", model: "B", registration: "M${i}" }) { uid }`).join(' ')} }`;
     const r = await env.gql(many);

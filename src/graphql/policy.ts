@@ -25,6 +25,7 @@ import {
   type OperationDefinitionNode,
   type SelectionSetNode,
   type ValidationRule,
+  type ValidationContext,
   type ASTNode,
 } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
@@ -57,6 +58,9 @@ import { fieldsOf } from './selections.js';
  * - per field: the key's scope (Pothos scope-auth, src/graphql/builder.ts).
  */
 export const LIMITS = { maxDepth: 10, maxAliases: 20, maxTokens: 3000, maxDirectives: 20, maxCost: 20_000, maxMutations: 10, maxValueDepth: MAX_JSON_DEPTH };
+
+const VALIDATION_ABORTED = 'Validation aborted.';
+const TOO_COMPLEX = 'the document is too complex to validate: a selection repeats too many fields that must be compared with each other; select each field once';
 
 /** The argument takes a list of independent items: a NUL in one item is that item's error (gaps §11), not the request's. */
 export const INDEPENDENT_ITEMS = { independentItems: true } as const;
@@ -272,6 +276,12 @@ export function operationPolicy(deps: PolicyDeps = {}): Plugin<{ fleet?: Request
       addValidationRule(literalValues);
       addValidationRule(protoKeys);
       addValidationRule(mutationCap);
+      // graphql-js stops comparing a selection's fields with each other past a budget (a thousand copies of one
+      // field) and says only "Validation aborted."; the client is told what to change
+      return ({ result, setResult }) => {
+        if (!result.some((e) => e.message === VALIDATION_ABORTED)) return;
+        setResult(result.map((e) => (e.message === VALIDATION_ABORTED ? validationError(TOO_COMPLEX) : e)));
+      };
     },
     async onExecute({ args, executeFn, setExecuteFn, setResultAndStopExecution }) {
       // yoga merges the `fleet` server context into the execution context; its Plugin type does not say so
@@ -376,16 +386,27 @@ export function operationPolicy(deps: PolicyDeps = {}): Plugin<{ fleet?: Request
   };
 }
 
+/**
+ * graphql-armor's validation limits (depth, aliases, directives, cost) report their refusal as a validation error of
+ * the document, like every other refusal of the policy (a 400 with `extensions.code`): by default they throw from
+ * inside validation, which reached the client as a bare message beginning "Syntax Error:" with HTTP 200. The token
+ * limit is the parser's, and its refusal a syntax error (400) already.
+ */
+const armorRefusal = {
+  propagateOnRejection: false,
+  onReject: [(context: ValidationContext | null, error: GraphQLError) => context?.reportError(validationError(error.message.replace(/^Syntax Error: /, '')))],
+};
+
 /** Every GraphQL plugin of the policy, for Yoga and for the internal executor alike. */
 export function policyPlugins(production: boolean, deps: PolicyDeps): Plugin[] {
   return [
     useQueryCancellation(),
     EnvelopArmorPlugin({
-      maxDepth: { n: LIMITS.maxDepth },
-      maxAliases: { n: LIMITS.maxAliases },
+      maxDepth: { n: LIMITS.maxDepth, ...armorRefusal },
+      maxAliases: { n: LIMITS.maxAliases, ...armorRefusal },
       maxTokens: { n: LIMITS.maxTokens },
-      maxDirectives: { n: LIMITS.maxDirectives },
-      costLimit: { maxCost: LIMITS.maxCost },
+      maxDirectives: { n: LIMITS.maxDirectives, ...armorRefusal },
+      costLimit: { maxCost: LIMITS.maxCost, ...armorRefusal },
       blockFieldSuggestion: { enabled: production },
     }) as Plugin,
     operationPolicy(deps) as Plugin,
