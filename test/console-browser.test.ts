@@ -973,3 +973,40 @@ describe.skipIf(!chromiumAvailable)('operator console in chromium', () => {
     expect(errors).toEqual([]);
   });
 });
+
+describe.skipIf(!chromiumAvailable)('the console when the API refuses a request outside GraphQL', () => {
+  let env: TestEnv;
+  let server: Listening;
+  let browser: Browser;
+  beforeAll(async () => {
+    // three requests a minute: signing in and the first page use them up
+    env = await createTestEnv({ rateLimitPerMinute: 3 });
+    server = await serveApp(env.app);
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+  }, 180_000);
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+    await env?.close();
+  });
+
+  it("shows the API's own words for a 429 (problem+json), not only its status", async () => {
+    const page = await browser.newPage();
+    page.setDefaultTimeout(30_000);
+    const refused: string[] = [];
+    page.on('response', async (r) => {
+      if (new URL(r.url()).pathname === '/graphql' && r.status() === 429) refused.push(await r.text());
+    });
+    await page.goto(`${server.base}/console`);
+    await page.getByLabel('API key').fill(env.a.key);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    for (let i = 0; i < 4 && !refused.length; i++) {
+      await page.goto(`${server.base}/console/flight-logs`);
+      await page.getByRole('alert').or(page.locator('table')).first().waitFor();
+    }
+    expect(refused.length).toBeGreaterThan(0);
+    const detail = (JSON.parse(refused[0]) as { detail: string }).detail;
+    expect(detail).toMatch(/rate limit of 3 requests per minute exceeded; retry in \d+ s/);
+    await expect(page.getByRole('alert').first().textContent()).resolves.toContain(detail.replace(/\d+ s$/, ''));
+  });
+});

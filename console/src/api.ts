@@ -41,6 +41,21 @@ export class ApiError extends Error {
 /** Fired when the server refuses the key (unknown, revoked): the app goes back to the sign-in page. */
 export const UNAUTHORIZED_EVENT = 'fleetops:unauthorized';
 
+/** A problem+json body's fields, from its text (or the object, should the client have read it). */
+function problemOf(body: unknown): { detail?: string; title?: string } | null {
+  let value = body;
+  if (typeof value === 'string') {
+    try {
+      value = JSON.parse(value);
+    } catch {
+      return null;
+    }
+  }
+  if (!value || typeof value !== 'object') return null;
+  const { detail, title } = value as Record<string, unknown>;
+  return { detail: typeof detail === 'string' ? detail : undefined, title: typeof title === 'string' ? title : undefined };
+}
+
 function toApiError(e: unknown): ApiError {
   if (e instanceof ClientError) {
     const status = e.response.status;
@@ -49,10 +64,12 @@ function toApiError(e: unknown): ApiError {
       window.dispatchEvent(new Event(UNAUTHORIZED_EVENT));
       return new ApiError('The API key was refused (unknown or revoked). Sign in again.', 'UNAUTHORIZED');
     }
-    // the server answers problem+json outside GraphQL (rate limit, read-only key, body too large)
-    // graphql-request types the response as GraphQL's; a problem+json answer's fields arrive on it as they are
-    const body = e.response as unknown as { detail?: string; title?: string; error?: string };
-    if (!errors.length) return new ApiError(body.detail ?? body.title ?? body.error ?? `The server answered ${status}.`, String(status));
+    // the server answers problem+json outside GraphQL (rate limit, body too large): graphql-request does not read
+    // that media type as JSON, so its text arrives as the response's `body`
+    if (!errors.length) {
+      const body = problemOf((e.response as unknown as { body?: unknown }).body);
+      return new ApiError(body?.detail ?? body?.title ?? `The server answered ${status}.`, String(status));
+    }
     const first = errors[0];
     return new ApiError(
       errors.map((x) => x.message).join('; '),
