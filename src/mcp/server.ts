@@ -12,12 +12,13 @@ import {
   ReadResourceRequestSchema,
   type CallToolResult,
 } from '@modelcontextprotocol/sdk/types.js';
+import * as z from 'zod/v4';
 import type { RequestContext } from '../context.js';
 import type { RouteSpec } from '../rest/contract.js';
 import type { RestFacade } from '../rest/facade.js';
 import type { buildOpenApi } from '../rest/openapi.js';
 import { asTrackingMap } from '../modules/tracking/schema.js';
-import { AppError, MethodNotAllowedError, ReportedError, ValidationError } from '../errors.js';
+import { AppError, BadRequestError, MethodNotAllowedError, ReportedError, ValidationError } from '../errors.js';
 import { INTERNAL_ERROR, problemFromError } from '../http/problem.js';
 import { databaseError } from '../db/errors.js';
 import { reportUnexpected } from '../lib/unexpected.js';
@@ -55,16 +56,40 @@ function requiredScopeOf(schema: GraphQLSchema, route: RouteSpec): RequiredScope
 /** MCP's code for a resource that does not exist (the specification's resources section). */
 const RESOURCE_NOT_FOUND = -32002;
 
+/**
+ * JSON-RPC's code for a refusal that is not about the request's parameters (a key's scope, the rate limit): one of
+ * the codes JSON-RPC leaves to the server (-32000 to -32099), with the problem+json as its `data`.
+ */
+export const REFUSED = -32000;
+
 /** A failure as the JSON-RPC error a client gets: domain errors keep their words, nothing internal is shown. */
 function mcpError(e: unknown, uri: string, ctx: RequestContext): McpError {
   if (e instanceof McpError) return e;
   const known = databaseError(e);
-  if (known instanceof AppError) {
+  if (known instanceof AppError && known.status < 500) {
     if (known.status === 404) return new McpError(RESOURCE_NOT_FOUND, `resource not found: ${uri}`, { uri });
-    return new McpError(known.status < 500 ? ErrorCode.InvalidParams : ErrorCode.InternalError, known.message);
+    const problem = problemFromError(known);
+    return new McpError(known.status === 400 ? ErrorCode.InvalidParams : REFUSED, known.message, problem);
   }
   reportUnexpected(e, { channel: 'mcp', uri }, ctx.request.log);
   return new McpError(ErrorCode.InternalError, 'internal error: it has been logged');
+}
+
+/**
+ * The request schemas the handlers are registered with: the method alone. The SDK parses a request with the schema
+ * it was registered with before the handler runs, and answers a failed parse as an internal error (-32603) in zod's
+ * words (modelcontextprotocol/typescript-sdk#2284); with these, each handler checks its parameters with the
+ * specification's schema and answers a mistake as invalid params (-32602) naming the parameter. (For tools/call the
+ * SDK's own check of the parameters runs first, as invalid params too.)
+ */
+const methodOnly = <M extends string>(method: M) => z.object({ method: z.literal(method), params: z.unknown().optional() });
+
+function paramsOf<S extends z.ZodType>(schema: S, request: unknown): z.output<S> {
+  const parsed = schema.safeParse(request);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  const where = issue.path.filter((k) => k !== 'params').join('.');
+  throw new McpError(ErrorCode.InvalidParams, `invalid params${where ? ` (${where})` : ''}: ${issue.message}`);
 }
 
 export function createMcpHandler(opts: McpOptions) {
@@ -151,7 +176,8 @@ export function createMcpHandler(opts: McpOptions) {
     );
     // a key sees the tools it may call: a read key no write tool, only an admin key the company's management
     s.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: listed.filter((t) => mayCall(ctx.actor.scope, requiredOf.get(t.name)!)) }));
-    s.setRequestHandler(CallToolRequestSchema, async (req) => {
+    s.setRequestHandler(methodOnly('tools/call'), async (request) => {
+      const req = paramsOf(CallToolRequestSchema, request);
       const tool = byName.get(req.params.name);
       if (!tool) throw new McpError(ErrorCode.InvalidParams, `unknown tool ${JSON.stringify(req.params.name)}: tools/list names them`);
       return callTool(tool, (req.params.arguments ?? {}) as Record<string, unknown>, ctx);
@@ -194,8 +220,8 @@ export function createMcpHandler(opts: McpOptions) {
         },
       ],
     }));
-    s.setRequestHandler(ReadResourceRequestSchema, async (req) => {
-      const uri = req.params.uri;
+    s.setRequestHandler(methodOnly('resources/read'), async (request) => {
+      const uri = paramsOf(ReadResourceRequestSchema, request).params.uri;
       if (uri.includes('\u0000') || uri.length > 2048) throw new McpError(ErrorCode.InvalidParams, 'invalid resource URI');
       const m = /^fleetops:\/\/aircraft\/([^/]+)$/.exec(uri);
       let value: unknown;
@@ -210,11 +236,8 @@ export function createMcpHandler(opts: McpOptions) {
           value = await aircraftResource(ctx, id);
         } else if (uri === 'fleetops://forms/field-schema') value = await read('getFormFieldSchema', {}, ctx);
         else if (uri === 'fleetops://openapi') value = opts.openapi();
-        else if (uri === 'fleetops://maintenance-status' && byName.has('getMaintenanceStatus')) {
-          const r = await callTool(byName.get('getMaintenanceStatus')!, {}, ctx);
-          if (r.isError) throw new McpError(ErrorCode.InternalError, (r.content[0] as { text: string }).text);
-          value = r.structuredContent;
-        } else throw new McpError(RESOURCE_NOT_FOUND, `resource not found: ${uri}`, { uri });
+        else if (uri === 'fleetops://maintenance-status' && byName.has('getMaintenanceStatus')) value = await read('getMaintenanceStatus', {}, ctx);
+        else throw new McpError(RESOURCE_NOT_FOUND, `resource not found: ${uri}`, { uri });
       } catch (e) {
         throw mcpError(e, uri, ctx);
       }
@@ -231,9 +254,11 @@ export function createMcpHandler(opts: McpOptions) {
         { name: 'due-next-30-days', title: 'What is due in the next 30 days', description: 'Maintenance due within 30 days or overdue, most urgent first.' },
       ],
     }));
-    s.setRequestHandler(GetPromptRequestSchema, async (req) => {
+    s.setRequestHandler(methodOnly('prompts/get'), async (request) => {
+      const req = paramsOf(GetPromptRequestSchema, request);
       if (req.params.name === 'log-flight') {
-        const id = req.params.arguments?.aircraftId ?? '';
+        const id = req.params.arguments?.aircraftId?.trim();
+        if (!id) throw new McpError(ErrorCode.InvalidParams, 'the prompt log-flight needs the argument aircraftId (the aircraft uid)');
         const details = req.params.arguments?.details ?? '';
         return {
           messages: [
@@ -260,9 +285,36 @@ export function createMcpHandler(opts: McpOptions) {
           ],
         };
       }
-      throw new Error(`unknown prompt ${req.params.name}`);
+      throw new McpError(ErrorCode.InvalidParams, `unknown prompt ${JSON.stringify(req.params.name)}: prompts/list names them`);
     });
     return s;
+  }
+
+  /**
+   * An `Idempotency-Key` names one write: a JSON-RPC batch carrying it may hold at most one call of a tool that writes
+   * (the calls of a batch run together, and each would claim the same key: the second is refused as in progress,
+   * and again on every retry). A 400 before anything runs. The body is read here, once, and handed to the transport
+   * (its documented `parsedBody`); a body that is not JSON goes to the transport as it came, for its parse error.
+   */
+  async function oneWriteAtMost(request: Request): Promise<{ request: Request; json?: unknown }> {
+    const text = await request.text();
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      return { request: new Request(request, { body: text }) };
+    }
+    const writes = (Array.isArray(json) ? json : [json]).filter((m) => {
+      if (!m || typeof m !== 'object' || (m as { method?: unknown }).method !== 'tools/call') return false;
+      const tool = byName.get(String((m as { params?: { name?: unknown } }).params?.name));
+      return !!tool && requiredOf.get(tool.name) !== 'read';
+    });
+    if (writes.length > 1) {
+      throw new BadRequestError(
+        `an Idempotency-Key covers one write, and this batch calls ${writes.length} tools that write: send each write as its own request with its own key`,
+      );
+    }
+    return { request, json };
   }
 
   return {
@@ -271,11 +323,12 @@ export function createMcpHandler(opts: McpOptions) {
       // Stateless: no stream of server messages to GET and no session to DELETE. A 405 tells clients so (the SDK
       // client then stops asking); a GET stream that ends at once would have them reconnect every second.
       if (request.method !== 'POST') throw new MethodNotAllowedError(`${request.method} is not allowed on /mcp: send JSON-RPC by POST`, ['POST']);
+      const parsedBody = ctx.request.idempotencyKey !== undefined ? await oneWriteAtMost(request) : undefined;
       const s = server(ctx);
       const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
       await s.connect(transport);
       try {
-        return await transport.handleRequest(request);
+        return await transport.handleRequest(parsedBody ? parsedBody.request : request, parsedBody?.json !== undefined ? { parsedBody: parsedBody.json } : undefined);
       } finally {
         void s.close();
       }
