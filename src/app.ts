@@ -10,7 +10,7 @@ import { acknowledgeKeyDrop } from './auth/key-drops.js';
 import type { Config } from './config.js';
 import { createContext, type RequestContext, type RequestLog, type RequestState } from './context.js';
 import type { Database } from './db/database.js';
-import { AppError, NotFoundError, RateLimitedError, UnauthorizedError, UnsupportedMediaTypeError } from './errors.js';
+import { AppError, MethodNotAllowedError, NotFoundError, RateLimitedError, UnauthorizedError, UnsupportedMediaTypeError } from './errors.js';
 import { internalErrorResponse, problemResponse } from './http/problem.js';
 import { createRateLimit } from './http/rate-limit.js';
 import { readBodyText, withLimitedBody } from './http/body.js';
@@ -251,7 +251,12 @@ export function createApp(opts: AppOptions): App {
       const res = await publicForms.handle(request, url, info.clientAddress ?? 'unknown');
       if (res) return { res };
     }
-    if (p === '/' && (request.method === 'GET' || request.method === 'HEAD')) {
+    // the fixed pages and documents are read with GET (or HEAD); another method is a 405 naming them
+    const reads = () => {
+      if (request.method !== 'GET' && request.method !== 'HEAD') throw new MethodNotAllowedError(`${request.method} is not allowed on ${p}`, ['GET', 'HEAD']);
+    };
+    if (p === '/' || p === '/healthz' || p === '/metrics' || p === '/readyz' || p === '/docs' || p === '/docs/' || p.startsWith('/docs/assets/') || p === `${API_BASE}/openapi.json`) reads();
+    if (p === '/') {
       return { res: homeResponse(request, { consolePath: opts.consolePath ?? (consoleAvailable() ? '/console' : undefined), version: API_VERSION }) };
     }
     if (p === '/healthz') return { res: Response.json({ status: 'ok' }) };

@@ -111,6 +111,30 @@ describe('GET /forms/public/{publicId}', () => {
     const offId = (await env.json('GET', `/api/v1/forms/${off.body.uid}`)).body.publicId;
     expectProblem(await json(await env.request('GET', `/forms/public/${offId}`, { key: null })), 404);
   });
+  it('answers another method with a 405 problem naming the methods (Allow), on the page and the submissions', async () => {
+    for (const [method, path, allow] of [
+      ['PUT', `/forms/public/${publicId}`, 'GET, HEAD'],
+      ['DELETE', `/forms/public/${publicId}`, 'GET, HEAD'],
+      ['GET', `/forms/public/${publicId}/submissions`, 'POST'],
+    ] as const) {
+      const r = await json(await env.request(method, path, { key: null }));
+      expectProblem(r, 405, 'method_not_allowed');
+      expect(r.res.headers.get('allow'), `${method} ${path}`).toBe(allow);
+    }
+  });
+});
+
+describe('the fixed pages and documents', () => {
+  it('are read with GET or HEAD: another method is a 405 problem with Allow, and changes nothing', async () => {
+    for (const path of ['/', '/healthz', '/readyz', '/metrics', '/docs', '/api/v1/openapi.json']) {
+      for (const method of ['POST', 'PUT', 'DELETE']) {
+        const r = await json(await env.request(method, path, { key: null }));
+        expectProblem(r, 405, 'method_not_allowed');
+        expect(r.res.headers.get('allow'), `${method} ${path}`).toBe('GET, HEAD');
+      }
+      expect((await env.request('GET', path, { key: null, headers: { accept: 'application/json' } })).status, path).toBeLessThan(400);
+    }
+  });
 });
 
 describe('POST /forms/public/{publicId}/submissions', () => {

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
 import { createContext } from '../../context.js';
 import type { Database } from '../../db/database.js';
-import { AppError, NotFoundError, RateLimitedError } from '../../errors.js';
+import { AppError, MethodNotAllowedError, NotFoundError, RateLimitedError } from '../../errors.js';
 import { readJsonBody } from '../../http/body.js';
 import { internalErrorResponse, problemResponse } from '../../http/problem.js';
 import { createRateLimit } from '../../http/rate-limit.js';
@@ -82,7 +82,8 @@ export function createPublicForms(opts: {
       try {
         if (!m[2] && (request.method === 'GET' || request.method === 'HEAD')) return await page(publicId);
         if (m[2] && request.method === 'POST') return await submit(request, publicId, clientAddress);
-        return new Response(null, { status: 405, headers: { allow: m[2] ? 'POST' : 'GET' } });
+        const allow = m[2] ? ['POST'] : ['GET', 'HEAD'];
+        return problemResponse(new MethodNotAllowedError(`${request.method} is not allowed here: ${allow.join(' or ')}`, allow));
       } catch (e) {
         if (e instanceof RateLimitedError) return problemResponse(e, e.headers);
         if (e instanceof AppError) return problemResponse(e);
