@@ -9,27 +9,40 @@ const boolish = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
   .transform((v) => v === 'true' || v === '1' || v === 'yes');
 
+/**
+ * A whole number written in decimal digits, from `min` to `max`: `0x50`, `1e3` or `80.0` are mistakes in a
+ * configuration file, not other spellings of a number.
+ */
+const NUMERIC = new Set<string>();
+const whole = (name: string, min: number, max = Number.MAX_SAFE_INTEGER) =>
+  NUMERIC.add(name) &&
+  z
+    .string()
+    .regex(/^\d+$/, `${name} must be a whole number (decimal digits)${max === Number.MAX_SAFE_INTEGER ? ` of at least ${min}` : ` from ${min} to ${max}`}`)
+    .transform(Number)
+    .pipe(z.number().int().min(min, `${name} must be at least ${min}`).max(max, `${name} must be at most ${max}`));
+
 const EnvSchema = z.object({
-  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  PORT: whole('PORT', 0, 65535).default(3000),
   HOST: z.string().min(1).default('127.0.0.1'),
-  DATABASE_URL: z.string().min(1).optional(),
+  DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, 'DATABASE_URL must be a PostgreSQL URL (postgres://user:password@host:5432/database); leave it unset for the embedded database').optional(),
   DATA_DIR: z.string().min(1).default('./data'),
-  DATABASE_STATEMENT_CACHE: z.coerce.number().int().min(0).default(DEFAULT_STATEMENT_CACHE),
-  RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).default(120),
+  DATABASE_STATEMENT_CACHE: whole('DATABASE_STATEMENT_CACHE', 0).default(DEFAULT_STATEMENT_CACHE),
+  RATE_LIMIT_PER_MINUTE: whole('RATE_LIMIT_PER_MINUTE', 0).default(120),
   REDIS_URL: z.string().min(1).optional(),
   WEBHOOK_ALLOW_PRIVATE: boolish.default(false),
-  WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(1).default(10000),
+  WEBHOOK_TIMEOUT_MS: whole('WEBHOOK_TIMEOUT_MS', 1).default(10000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  BODY_LIMIT_BYTES: z.coerce.number().int().min(1).default(1024 * 1024),
+  BODY_LIMIT_BYTES: whole('BODY_LIMIT_BYTES', 1).default(1024 * 1024),
   SMTP_URL: z.string().regex(/^smtps?:\/\//, 'SMTP_URL must start with smtp:// or smtps://').optional(),
   MAIL_FROM: z.string().min(3).default('fleetops@localhost'),
   TWILIO_API_BASE: z.url({ protocol: /^https?$/, error: 'TWILIO_API_BASE must be an http or https URL' }).optional(),
-  PUBLIC_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).default(20),
-  AUTH_FAIL_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).default(30),
+  PUBLIC_RATE_LIMIT_PER_MINUTE: whole('PUBLIC_RATE_LIMIT_PER_MINUTE', 0).default(20),
+  AUTH_FAIL_LIMIT_PER_MINUTE: whole('AUTH_FAIL_LIMIT_PER_MINUTE', 0).default(30),
   METRICS_TOKEN: z.string().min(8).optional(),
-  SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10000),
-  DRAIN_DELAY_MS: z.coerce.number().int().min(0).default(0),
-  ALERT_SWEEP_MS: z.coerce.number().int().min(1000).default(15 * 60_000),
+  SHUTDOWN_TIMEOUT_MS: whole('SHUTDOWN_TIMEOUT_MS', 0).default(10000),
+  DRAIN_DELAY_MS: whole('DRAIN_DELAY_MS', 0).default(0),
+  ALERT_SWEEP_MS: whole('ALERT_SWEEP_MS', 1000).default(15 * 60_000),
   TRUST_PROXY: z
     .string()
     .transform((v) => v.split(',').map((a) => a.trim()).filter(Boolean))
@@ -80,8 +93,12 @@ export class ConfigError extends Error {}
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, { dotenv = true } = {}): Config {
   if (dotenv) loadDotenv({ quiet: true });
+  // a variable set to nothing (or to spaces only) is as if it were not set: its default applies; numbers may carry
+  // spaces around their digits
   const blankToUndefined = Object.fromEntries(
-    Object.entries(env).filter(([k, v]) => k in EnvSchema.shape && v !== undefined && v !== ''),
+    Object.entries(env)
+      .filter(([k, v]) => k in EnvSchema.shape && v !== undefined && v.trim() !== '')
+      .map(([k, v]) => [k, NUMERIC.has(k) ? v!.trim() : v]),
   );
   const parsed = EnvSchema.safeParse(blankToUndefined);
   if (!parsed.success) {

@@ -382,8 +382,8 @@ describe('without a server: migrate, import, keys', () => {
     expect(out1).toHaveLength(2);
     expect(out1[0]).toMatch(/^acme\b.*created/);
     expect(out1[1]).toMatch(/^globex\b.*created/);
-    expect(out1[0]).toMatch(/aircraft 2 created, 0 updated/);
-    expect(out1[0]).toMatch(/users 2 created, 0 updated/);
+    expect(out1[0]).toMatch(/aircraft 2 created, 0 updated, 0 unchanged/);
+    expect(out1[0]).toMatch(/users 2 created, 0 updated, 0 unchanged/);
 
     const again = await fleetops(['import', file], { env: { DATA_DIR: dataDir } });
     expect(again.stderr).toBe('');
@@ -391,11 +391,11 @@ describe('without a server: migrate, import, keys', () => {
     const out2 = lines(again.stdout);
     expect(out2).toHaveLength(2);
     for (const l of out2) {
-      expect(l).toMatch(/company updated/);
-      expect(l).toMatch(/users 0 created, 2 updated/);
-      expect(l).toMatch(/aircraft 0 created, 2 updated/);
-      expect(l).toMatch(/vehicles 0 created, 1 updated/);
-      expect(l).toMatch(/keys 0 created, 1 updated/i);
+      expect(l).toMatch(/company unchanged/);
+      expect(l).toMatch(/users 0 created, 0 updated, 2 unchanged/);
+      expect(l).toMatch(/aircraft 0 created, 0 updated, 2 unchanged/);
+      expect(l).toMatch(/vehicles 0 created, 0 updated, 1 unchanged/);
+      expect(l).toMatch(/keys 0 created, 0 updated, 1 unchanged/i);
     }
   }, STEP);
 

@@ -243,3 +243,23 @@ describe.skipIf(!serverUrl)('fleetops move-to-postgres', () => {
     expect(bad).toMatchObject({ code: 1, stderr: 'fleetops: mysql://localhost/x is not a PostgreSQL URL (postgres://user:password@host:5432/database)\n' });
   }, LONG);
 });
+
+describe('a DATA_DIR that holds no embedded database', () => {
+  it('is refused by move-to-postgres and backup (exit 1, nothing created), not read as an empty store', async () => {
+    const parent = fs.mkdtempSync(path.join(os.tmpdir(), 'fonone-'));
+    const dataDir = path.join(parent, 'wrong');
+    try {
+      const fleetops = (args: string[]) => runCli(args, { env: { ...BASE_ENV, LOG_LEVEL: 'silent', DATA_DIR: dataDir }, cwd: parent });
+      const message = `fleetops: there is no embedded database in ${dataDir} (DATA_DIR): nothing to read. Set DATA_DIR to the directory the server uses, or DATABASE_URL for PostgreSQL\n`;
+      // the URL is never reached: the check comes first
+      const moved = await fleetops(['move-to-postgres', 'postgres://postgres@127.0.0.1:1/never']);
+      expect(moved).toMatchObject({ code: 1, stdout: '', stderr: message });
+      const backup = await fleetops(['backup', path.join(parent, 'b.jsonl')]);
+      expect(backup).toMatchObject({ code: 1, stdout: '', stderr: message });
+      expect(fs.existsSync(dataDir)).toBe(false);
+      expect(fs.existsSync(path.join(parent, 'b.jsonl'))).toBe(false);
+    } finally {
+      fs.rmSync(parent, { recursive: true, force: true });
+    }
+  });
+});

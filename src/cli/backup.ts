@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { SingleBar } from 'cli-progress';
 import type { Command } from 'commander';
 import type { Config } from '../config.js';
-import { openDatabase, type Database } from '../db/database.js';
+import { embeddedDatabaseIn, openDatabase, type Database } from '../db/database.js';
 import { lockHolder } from '../db/data-dir-lock.js';
 import type { OnProgress, Progress } from '../backup/backup.js';
 import { BackupError, FORMAT_VERSION } from '../backup/format.js';
@@ -65,6 +65,8 @@ export function registerBackupCommands(cmd: Command, io: BackupCliIo, withDb: Wi
     .action(async (file: string, o: { company?: string; force?: boolean }) => {
       const target = path.resolve(io.cwd, file);
       if (fs.existsSync(target) && !o.force) throw new BackupError(`${file} exists already; choose another name, or pass --force to replace it`);
+      const c = config();
+      if (!c.databaseUrl && !io.server && !embeddedDatabaseIn(c.dataDir)) throw new BackupError(noEmbeddedDatabase(c.dataDir));
       await withDb(async (db) => {
         const { writeBackup } = await import('../backup/backup.js');
         const progress = progressReporter(io);
@@ -109,6 +111,7 @@ export function registerBackupCommands(cmd: Command, io: BackupCliIo, withDb: Wi
             `so that no write made after the move stays behind in the embedded database (\`fleetops backup\` works while a server runs)`,
         );
       }
+      if (!embeddedDatabaseIn(c.dataDir)) throw new BackupError(noEmbeddedDatabase(c.dataDir));
       if (c.databaseUrl) io.err(`note: DATABASE_URL is set already; the embedded database in ${c.dataDir} is what is moved`);
       const file = o.backup ? path.resolve(io.cwd, o.backup) : defaultMoveBackup(c.dataDir);
       if (fs.existsSync(file)) throw new BackupError(`${file} exists already; choose another --backup file`);
@@ -162,6 +165,11 @@ async function restoreInto(db: Database, file: string, shown: string, io: Backup
   } finally {
     progress.stop();
   }
+}
+
+/** What a command that reads the embedded data says when DATA_DIR has none (a wrong DATA_DIR or working directory). */
+function noEmbeddedDatabase(dataDir: string): string {
+  return `there is no embedded database in ${dataDir} (DATA_DIR): nothing to read. Set DATA_DIR to the directory the server uses, or DATABASE_URL for PostgreSQL`;
 }
 
 /** DATA_DIR/backups/move-to-postgres-<time>.jsonl.gz, numbered when a move of the same millisecond left one. */

@@ -237,6 +237,29 @@ export function runWithDatabase(database: Database, argv: string[], opts: Relaye
   return runCli(argv, { database, cwd: opts.cwd, tty: opts.tty, columns: opts.columns, stdout: opts.stdout, stderr: opts.stderr });
 }
 
+/** Error codes of a database that cannot be reached or used: the host, the port, the database name, the password. */
+const CONNECTION_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ETIMEDOUT', 'ECONNRESET', 'EHOSTUNREACH', 'ENETUNREACH', '3D000', '28P01', '28000', '57P03']);
+
+/**
+ * The message of an error that says the database cannot be reached or used (a wrong host, port, database name or
+ * password in DATABASE_URL; PostgreSQL not running): the operator's to fix, said without a stack trace. Null otherwise.
+ */
+function connectionFailure(e: unknown): string | null {
+  const seen = new Set<unknown>();
+  const visit = (x: unknown): string | null => {
+    if (!x || typeof x !== 'object' || seen.has(x)) return null;
+    seen.add(x);
+    const { code, message, cause, errors } = x as { code?: unknown; message?: unknown; cause?: unknown; errors?: unknown };
+    if (CONNECTION_CODES.has(String(code))) return String(message || code);
+    for (const inner of [cause, ...(Array.isArray(errors) ? errors : [])]) {
+      const found = visit(inner);
+      if (found) return found;
+    }
+    return null;
+  };
+  return visit(e);
+}
+
 async function execute(io: Io, argv: string[], withDb: DbRunner, config: () => Config, serve: () => Promise<void>): Promise<number> {
   try {
     await program(io, withDb, config, serve).parseAsync(argv, { from: 'user' });
@@ -251,6 +274,16 @@ async function execute(io: Io, argv: string[], withDb: DbRunner, config: () => C
     }
     if (e instanceof DataDirBusyError || e instanceof ConfigError) {
       io.err(`fleetops: ${e.message}`);
+      return 1;
+    }
+    // the listen address is taken or not allowed (PORT, HOST): the message says which
+    if ((e as { code?: unknown })?.code === 'EADDRINUSE' || (e as { code?: unknown })?.code === 'EACCES') {
+      io.err(`fleetops: cannot listen: ${(e as Error).message} (set PORT or HOST)`);
+      return 1;
+    }
+    const unreachable = connectionFailure(e);
+    if (unreachable) {
+      io.err(`fleetops: cannot use the database: ${unreachable}`);
       return 1;
     }
     io.err(`fleetops: ${(e as Error)?.stack ?? String(e)}`);
@@ -334,13 +367,7 @@ export async function runCli(argv: string[], opts: CliOptions = {}): Promise<Cli
     return result;
   }
 
-  try {
-    getConfig();
-  } catch (e) {
-    io.err(`fleetops: ${(e as Error).message}`);
-    result.code = 1;
-    return result;
-  }
+  // the configuration is read when a command needs it (a ConfigError is then its exit 1): `--help` needs none
   const withDb: DbRunner = async (fn, o) => {
     const c = getConfig();
     if (!c.databaseUrl) {

@@ -1,5 +1,6 @@
 import type { PGlite } from '@electric-sql/pglite';
 import type { SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
+import fs from 'node:fs';
 import path from 'node:path';
 import { PrismaClient } from '../generated/prisma/client.js';
 import { acquireDataDirLock } from './data-dir-lock.js';
@@ -91,6 +92,14 @@ function pgliteSql(db: PGlite): RawSql {
     },
   };
   return self;
+}
+
+/**
+ * Whether DATA_DIR holds an embedded database (a PostgreSQL cluster in DATA_DIR/pglite). Opening one that does not
+ * exist creates it, which a command that reads the data (backup, move-to-postgres) must not take for the data.
+ */
+export function embeddedDatabaseIn(dataDir: string): boolean {
+  return fs.existsSync(path.join(dataDir, 'pglite', 'PG_VERSION'));
 }
 
 export async function openDatabase(opts: OpenOptions): Promise<Database> {

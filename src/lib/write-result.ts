@@ -11,3 +11,6 @@ export interface WriteResult<S extends WriteStatus = WriteStatus> {
   uid: string;
   status: S;
 }
+
+/** What an upsert by uid did (an import file's entries, the demo): `unchanged` when the record was as the input says. */
+export type UpsertStatus = 'created' | 'updated' | 'unchanged';

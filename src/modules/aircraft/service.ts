@@ -12,7 +12,7 @@ import { COMPANY } from '../../db/scoped.js';
 import { serviceCheck } from '../../graphql/validation.js';
 import { newUid } from '../../lib/ids.js';
 import { rowFields } from '../../lib/keys.js';
-import type { WriteResult } from '../../lib/write-result.js';
+import type { UpsertStatus, WriteResult } from '../../lib/write-result.js';
 import { changesBetween, recordAudit, type AuditActor } from '../audit/service.js';
 import { trackingValue } from '../tracking/value.js';
 import { recomputeAircraftTotals } from './totals.js';
@@ -262,24 +262,34 @@ export class AircraftService {
         };
         const issues = schemaIssues(next);
         if (issues.length) invalid('aircraft', issues);
-        const changes = changesBetween(current, next, AUDITED);
-        if (!Object.keys(changes).length) return 'no_changes' as const;
-
-        const keys = [...new Set([...Object.keys(current.maintenanceTrackingItems), ...Object.keys(current.logTrackingItems)])];
-        const altered = keys.filter((k) => kindOf(current, k) !== kindOf(next, k));
-        if (altered.length) await this.refuseOrphans(tx, uid, current, next, altered);
-        if (next.registration !== current.registration) await this.registrationFree(tx, next.registration, uid);
-
-        await tx.aircraft.updateMany({ where: { uid }, data: next });
-        // the stored registration of a log always follows its aircraft (docs/contract/gaps.md §4)
-        if (next.registration !== current.registration) await tx.flightLog.updateMany({ where: { aircraftId: uid }, data: { aircraftRegistration: next.registration } });
-        await recomputeAircraftTotals(tx, [uid]);
-        await recordAudit(tx, this.actor(), { entity: 'aircraft', entityId: uid, action: 'updated', changes });
-        return 'updated' as const;
+        return this.change(tx, uid, current, next);
       }),
     );
     this.loader.clear(uid);
     return { uid, status };
+  }
+
+  /**
+   * Writes `next` over `current` (the aircraft locked by the caller's transaction), as every change of an aircraft
+   * is made, whoever asks (PATCH, an import): nothing when nothing differs; a tracking key that flight logs carry is
+   * not removed, retyped or moved (409); a new registration is free in the company and is written to the
+   * aircraft's logs too; the totals are recomputed from scratch; the change is audited.
+   */
+  private async change(tx: ScopedPrisma, uid: string, current: AircraftRow, next: AircraftRow): Promise<'updated' | 'no_changes'> {
+    const changes = changesBetween(current, next, AUDITED);
+    if (!Object.keys(changes).length) return 'no_changes';
+
+    const keys = [...new Set([...Object.keys(current.maintenanceTrackingItems), ...Object.keys(current.logTrackingItems)])];
+    const altered = keys.filter((k) => kindOf(current, k) !== kindOf(next, k));
+    if (altered.length) await this.refuseOrphans(tx, uid, current, next, altered);
+    if (next.registration !== current.registration) await this.registrationFree(tx, next.registration, uid);
+
+    await tx.aircraft.updateMany({ where: { uid }, data: next });
+    // the stored registration of a log always follows its aircraft (docs/contract/gaps.md §4)
+    if (next.registration !== current.registration) await tx.flightLog.updateMany({ where: { aircraftId: uid }, data: { aircraftRegistration: next.registration } });
+    await recomputeAircraftTotals(tx, [uid]);
+    await recordAudit(tx, this.actor(), { entity: 'aircraft', entityId: uid, action: 'updated', changes });
+    return 'updated';
   }
 
   /** 409 when logs carry a key being removed, retyped or moved, or when schedule items track a maintenance key going away. */
@@ -340,10 +350,11 @@ export class AircraftService {
   }
 
   /**
-   * Creates or updates an aircraft by uid (import, demo). Totals are recomputed from initial values and logs.
-   * `input` is an AircraftInput, or an import file's entry as it came: checked here, as a request body is.
+   * Creates or updates an aircraft by uid (import, demo), under the rules of `createAircraft` and `updateAircraft`
+   * (`change`). Totals are recomputed from initial values and logs. `input` is an AircraftInput, or an import file's
+   * entry as it came: checked here, as a request body is. `unchanged` when the aircraft is as the input says.
    */
-  async upsert(input: unknown, pathPrefix = ''): Promise<'created' | 'updated'> {
+  async upsert(input: unknown, pathPrefix = ''): Promise<UpsertStatus> {
     const parsed = AircraftInputSchema.safeParse(input);
     if (!parsed.success) {
       throw new ValidationError('invalid aircraft', fieldErrorsFromZod(parsed.error.issues, pathPrefix));
@@ -352,19 +363,20 @@ export class AircraftService {
     const data = rowData(a);
     // Recomputing from scratch is exact only under the aircraft's lock, in one transaction with the change: a log
     // written meanwhile would otherwise add its difference to totals that the recompute then overwrites without it.
-    const existing = await retrying(() =>
-      this.db.$transaction(async (tx) => {
-        const found = (await lockRows(tx, 'Aircraft', [a.uid])).size > 0;
-        const before = found ? asRow((await tx.aircraft.findFirst({ where: { uid: a.uid } }))!) : null;
-        if (found) await tx.aircraft.updateMany({ where: { uid: a.uid }, data });
-        else await tx.aircraft.create({ data: { uid: a.uid, ...data } });
+    const status = await retrying(() =>
+      this.db.$transaction(async (tx): Promise<UpsertStatus> => {
+        if ((await lockRows(tx, 'Aircraft', [a.uid])).size) {
+          const current = asRow((await tx.aircraft.findFirst({ where: { uid: a.uid } }))!);
+          return (await this.change(tx, a.uid, current, data)) === 'updated' ? 'updated' : 'unchanged';
+        }
+        await this.registrationFree(tx, data.registration, null);
+        await tx.aircraft.create({ data: { uid: a.uid, ...data } });
         await recomputeAircraftTotals(tx, [a.uid]);
-        const changes = changesBetween(before, data, AUDITED);
-        if (Object.keys(changes).length) await recordAudit(tx, this.actor(), { entity: 'aircraft', entityId: a.uid, action: found ? 'updated' : 'created', changes });
-        return found;
+        await recordAudit(tx, this.actor(), { entity: 'aircraft', entityId: a.uid, action: 'created', changes: changesBetween(null, data, AUDITED) });
+        return 'created';
       }),
     );
     this.loader.clear(a.uid);
-    return existing ? 'updated' : 'created';
+    return status;
   }
 }

@@ -10,6 +10,7 @@ import { addCalendarDays, localDate, startOfLocalDay } from '../schedule/rules.j
 import { CompleteScheduleItemCheck, CreateScheduleItemCheck } from '../schedule/schema.js';
 import { CreateFormCompletionCheck } from '../completions/schema.js';
 import { importData } from './import.js';
+import { recomputeAircraftTotals } from '../aircraft/totals.js';
 
 /**
  * `fleetops demo`: a demo company worth looking at (docs/api-notes.md "The demo company"): a year of flight logs up
@@ -224,10 +225,14 @@ async function clearDemoRecords(db: ScopedPrisma): Promise<void> {
     await tx.completedScheduleItem.deleteMany({});
     await tx.scheduleItem.deleteMany({});
     await tx.component.deleteMany({});
-    await tx.flightLog.deleteMany({}); // the daily roll-up follows (its triggers); totals are recomputed by the import
+    await tx.flightLog.deleteMany({}); // the daily roll-up follows (its triggers)
     await tx.form.deleteMany({});
     await tx.vehicle.deleteMany({});
     await tx.idempotencyKey.deleteMany({});
+    // the aircraft stay: without their logs, their totals are their initial values again (the import writes an
+    // aircraft only where the file changes it)
+    const aircraft = await tx.aircraft.findMany({ select: { uid: true } });
+    await recomputeAircraftTotals(tx, aircraft.map((a) => a.uid));
   });
 }
 

@@ -8,6 +8,7 @@ import { scopedPrisma } from '../../db/scoped.js';
 import { AppError, ValidationError, fieldErrorsFromZod } from '../../errors.js';
 import { KEY_SCOPES } from '../../auth/scopes.js';
 import { changesBetween, recordAudit, type AuditActor } from '../audit/service.js';
+import type { UpsertStatus } from '../../lib/write-result.js';
 
 /** Who the audit log names for what an import file changes. */
 const IMPORT_ACTOR: AuditActor = { keyId: null, userId: null, channel: 'import' };
@@ -49,15 +50,31 @@ export const ImportFileSchema = z
 
 export interface CompanyImportSummary {
   id: string;
-  company: 'created' | 'updated';
+  company: UpsertStatus;
   users: Tally;
   aircraft: Tally;
   vehicles: Tally;
   apiKeys: Tally;
 }
-type Tally = { created: number; updated: number };
+type Tally = Record<UpsertStatus, number>;
+const tally = (): Tally => ({ created: 0, updated: 0, unchanged: 0 });
 
 export class ImportError extends Error {}
+
+/**
+ * An entry's upsert, its refusal named at the entry: a check of the entry's own fields reports their paths under
+ * `path` already; a refusal of the service's rules (a registration or email another record has, a tracking key
+ * that flight logs carry) is put there too, with the paths it names.
+ */
+async function entry<T>(path: string, upsert: (path: string) => Promise<T>): Promise<T> {
+  try {
+    return await upsert(path);
+  } catch (e) {
+    if (!(e instanceof AppError) || e instanceof ValidationError) throw e;
+    const errors = e.errors?.length ? e.errors.map((f) => ({ path: path + f.path, message: f.message })) : [{ path, message: e.message }];
+    throw new ValidationError('invalid import file', errors);
+  }
+}
 
 export async function importData(database: Database, raw: unknown): Promise<CompanyImportSummary[]> {
   // what no channel takes (NUL in text, a `__proto__` key) the import file does not either
@@ -78,21 +95,23 @@ export async function importData(database: Database, raw: unknown): Promise<Comp
       for (const [ci, c] of file.companies.entries()) {
         const at = `/companies/${ci}`;
         const existing = await tx.company.findUnique({ where: { id: c.id } });
-        if (existing) await tx.company.update({ where: { id: c.id }, data: { name: c.name } });
-        else await tx.company.create({ data: { id: c.id, name: c.name } });
+        if (existing && existing.name !== c.name) await tx.company.update({ where: { id: c.id }, data: { name: c.name } });
+        else if (!existing) await tx.company.create({ data: { id: c.id, name: c.name } });
         const scoped = scopedPrisma(tx, c.id, true);
         const services = createServices(scoped, 'api', () => IMPORT_ACTOR);
         const s: CompanyImportSummary = {
           id: c.id,
-          company: existing ? 'updated' : 'created',
-          users: { created: 0, updated: 0 },
-          aircraft: { created: 0, updated: 0 },
-          vehicles: { created: 0, updated: 0 },
-          apiKeys: { created: 0, updated: 0 },
+          company: !existing ? 'created' : existing.name !== c.name ? 'updated' : 'unchanged',
+          users: tally(),
+          aircraft: tally(),
+          vehicles: tally(),
+          apiKeys: tally(),
         };
         const seen = (kind: string, list: Record<string, unknown>[]) => {
           const uids = new Set<unknown>();
           list.forEach((e, i) => {
+            // an entry without a uid is the entry check's to report (uid is required)
+            if (typeof e.uid !== 'string') return;
             if (uids.has(e.uid)) throw new ValidationError('invalid import file', [{ path: `${at}/${kind}/${i}/uid`, message: `uid ${String(e.uid)} is listed twice` }]);
             uids.add(e.uid);
           });
@@ -100,9 +119,9 @@ export async function importData(database: Database, raw: unknown): Promise<Comp
         seen('users', c.users);
         seen('aircraft', c.aircraft);
         seen('vehicles', c.vehicles);
-        for (const [i, u] of c.users.entries()) s.users[await services.users.upsert(u, `${at}/users/${i}`)]++;
-        for (const [i, a] of c.aircraft.entries()) s.aircraft[await services.aircraft.upsert(a, `${at}/aircraft/${i}`)]++;
-        for (const [i, v] of c.vehicles.entries()) s.vehicles[await services.vehicles.upsert(v, `${at}/vehicles/${i}`)]++;
+        for (const [i, u] of c.users.entries()) s.users[await entry(`${at}/users/${i}`, (path) => services.users.upsert(u, path))]++;
+        for (const [i, a] of c.aircraft.entries()) s.aircraft[await entry(`${at}/aircraft/${i}`, (path) => services.aircraft.upsert(a, path))]++;
+        for (const [i, v] of c.vehicles.entries()) s.vehicles[await entry(`${at}/vehicles/${i}`, (path) => services.vehicles.upsert(v, path))]++;
         const keys = new ApiKeyService(tx, { inTransaction: true });
         for (const [i, k] of c.apiKeys.entries()) {
           const found = await tx.apiKey.findUnique({ where: { hash: hashKey(k.key) } });
@@ -113,9 +132,13 @@ export async function importData(database: Database, raw: unknown): Promise<Comp
             throw new ValidationError('invalid import file', [{ path: `${at}/apiKeys/${i}/userId`, message: `user ${k.userId} is not a user of company ${c.id}` }]);
           }
           if (found) {
-            await tx.apiKey.update({ where: { id: found.id }, data: { name: k.name, userId: k.userId ?? null, scope: k.scope, revokedAt: null } });
             const changes = changesBetween(found, { ...found, name: k.name, userId: k.userId ?? null, scope: k.scope, revokedAt: null }, ['name', 'userId', 'scope', 'revokedAt']);
-            if (Object.keys(changes).length) await recordAudit(scoped, IMPORT_ACTOR, { entity: 'api_key', entityId: found.id, action: 'updated', changes });
+            if (!Object.keys(changes).length) {
+              s.apiKeys.unchanged++;
+              continue;
+            }
+            await tx.apiKey.update({ where: { id: found.id }, data: { name: k.name, userId: k.userId ?? null, scope: k.scope, revokedAt: null } });
+            await recordAudit(scoped, IMPORT_ACTOR, { entity: 'api_key', entityId: found.id, action: 'updated', changes });
             // a server may hold this key with its former user: it must re-read it
             await notifyKeyChange(tx, found.hash);
             changedKeys.push(found.hash);
@@ -141,6 +164,6 @@ export async function importData(database: Database, raw: unknown): Promise<Comp
 }
 
 export function formatSummary(s: CompanyImportSummary): string {
-  const t = (name: string, x: Tally) => `${name} ${x.created} created, ${x.updated} updated`;
+  const t = (name: string, x: Tally) => `${name} ${x.created} created, ${x.updated} updated, ${x.unchanged} unchanged`;
   return `${s.id}: company ${s.company}; ${t('users', s.users)}; ${t('aircraft', s.aircraft)}; ${t('vehicles', s.vehicles)}; ${t('API keys', s.apiKeys)}`;
 }

@@ -11,7 +11,7 @@ import { serviceCheck } from '../../graphql/validation.js';
 import { lockRows } from '../../db/row-locks.js';
 import { newUid } from '../../lib/ids.js';
 import { rowFields } from '../../lib/keys.js';
-import type { WriteResult } from '../../lib/write-result.js';
+import type { UpsertStatus, WriteResult } from '../../lib/write-result.js';
 import { changesBetween, recordAudit, type AuditActor } from '../audit/service.js';
 import { isTimeZone } from '../schedule/rules.js';
 
@@ -167,21 +167,26 @@ export class UserService {
     return this.loader.load(uid);
   }
 
-  /** `input` is a UserInput, or an import file's entry as it came: checked here, as a request body is. */
-  async upsert(input: unknown, pathPrefix = ''): Promise<'created' | 'updated'> {
+  /**
+   * Creates or updates a user by uid (import, demo), under the rules of `createUser` and `updateUser`: an email
+   * (case-insensitive) that is another user's is a 409; `unchanged` when the user is as the input says.
+   */
+  async upsert(input: unknown, pathPrefix = ''): Promise<UpsertStatus> {
     const parsed = UserInputSchema.safeParse(input);
     if (!parsed.success) throw new ValidationError('invalid user', fieldErrorsFromZod(parsed.error.issues, pathPrefix));
     const u = parsed.data;
     const data = rowData(u);
-    const created = await this.db.$transaction(async (tx) => {
-      const [before] = await tx.user.findMany({ where: { uid: u.uid } });
+    const status = await this.db.$transaction(async (tx): Promise<UpsertStatus> => {
+      const before = (await lockRows(tx, 'User', [u.uid])).size ? await tx.user.findFirst({ where: { uid: u.uid } }) : null;
+      const changes = changesBetween(before, data, AUDITED);
+      if (before && !Object.keys(changes).length) return 'unchanged';
+      if (!before || changes.email) await this.emailFree(tx, data.email, u.uid);
       if (before) await tx.user.updateMany({ where: { uid: u.uid }, data });
       else await tx.user.create({ data: { uid: u.uid, ...data } });
-      const changes = changesBetween(before ?? null, data, AUDITED);
-      if (Object.keys(changes).length) await recordAudit(tx, this.actor(), { entity: 'user', entityId: u.uid, action: before ? 'updated' : 'created', changes });
-      return !before;
+      await recordAudit(tx, this.actor(), { entity: 'user', entityId: u.uid, action: before ? 'updated' : 'created', changes });
+      return before ? 'updated' : 'created';
     });
     this.loader.clear(u.uid);
-    return created ? 'created' : 'updated';
+    return status;
   }
 }

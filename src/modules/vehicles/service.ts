@@ -9,7 +9,9 @@ import { exactSum } from '../../lib/decimal.js';
 import { newUid } from '../../lib/ids.js';
 import { withKeys, type RowQuery } from '../../db/selection.js';
 import { readPage, type Page } from '../../db/keyset.js';
-import { lockedWrite, type LockTarget } from '../../db/row-locks.js';
+import { lockedWrite, lockRows, type LockTarget } from '../../db/row-locks.js';
+import { retrying } from '../../db/retry.js';
+import type { UpsertStatus } from '../../lib/write-result.js';
 import { batchList, runSetBatch } from '../../lib/batch.js';
 import { jsonEqual } from '../../lib/json.js';
 import { asNumberMap, type TrackingMap } from '../tracking/schema.js';
@@ -160,24 +162,36 @@ export class VehicleService {
 
   /**
    * Creates or updates a vehicle by uid (import, demo). `input` is a VehicleImport, or an import file's entry as
-   * it came: checked here, as a request body is.
+   * it came: checked here, as a request body is. Read and written under the vehicle's row lock, as every change of
+   * its totals is: an odometer reading committed meanwhile is kept, never overwritten with the figures read before
+   * it. `unchanged` when the vehicle is as the input says.
    */
-  async upsert(input: unknown, pathPrefix = ''): Promise<'created' | 'updated'> {
+  async upsert(input: unknown, pathPrefix = ''): Promise<UpsertStatus> {
     const parsed = VehicleImportSchema.safeParse(input);
     if (!parsed.success) throw new ValidationError('invalid vehicle', fieldErrorsFromZod(parsed.error.issues, pathPrefix));
     const { uid, ...v } = parsed.data;
-    const existing = await this.db.vehicle.findFirst({ where: { uid } });
-    let data;
-    try {
-      data = withDefaults(existing ? { ...pick(existing), ...v } : v, existing);
-    } catch (e) {
-      if (e instanceof ValidationError) throw new ValidationError(e.message, e.errors?.map((f) => ({ ...f, path: pathPrefix + f.path })));
-      throw e;
-    }
-    if (existing) await this.db.vehicle.updateMany({ where: { uid }, data });
-    else await this.db.vehicle.create({ data: { uid, status: 'active', ...data } });
+    const status = await retrying(() =>
+      this.db.$transaction(async (tx): Promise<UpsertStatus> => {
+        const existing = (await lockRows(tx, 'Vehicle', [uid])).size ? await tx.vehicle.findFirst({ where: { uid } }) : null;
+        let data;
+        try {
+          data = withDefaults(existing ? { ...pick(existing), ...v } : v, existing);
+        } catch (e) {
+          if (e instanceof ValidationError) throw new ValidationError(e.message, e.errors?.map((f) => ({ ...f, path: pathPrefix + f.path })));
+          throw e;
+        }
+        if (!existing) {
+          await tx.vehicle.create({ data: { uid, status: 'active', ...data } });
+          return 'created';
+        }
+        const row = existing as unknown as Record<string, unknown>;
+        if (Object.entries(data).every(([k, value]) => jsonEqual(row[k] ?? null, value ?? null))) return 'unchanged';
+        await tx.vehicle.updateMany({ where: { uid }, data });
+        return 'updated';
+      }),
+    );
     this.loader.clear(uid);
-    return existing ? 'updated' : 'created';
+    return status;
   }
 }
 

@@ -1,0 +1,59 @@
+// Configuration by environment (docs/contract/gaps.md §1, README "Configuration"): a number is written in decimal
+// digits within its range, or the server does not start (exit 1, the variable named); a variable set to nothing or
+// to spaces is unset (its default applies, never 0); DATABASE_URL is a PostgreSQL URL; `--help` needs no valid
+// configuration; a database that cannot be reached is said so, without a stack trace.
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../src/config.js';
+import { runCli } from '../src/cli/main.js';
+
+const load = (env: Record<string, string>) => loadConfig(env, { dotenv: false });
+const refusal = (env: Record<string, string>) => {
+  try {
+    load(env);
+  } catch (e) {
+    expect(e).toBeInstanceOf(ConfigError);
+    return (e as Error).message;
+  }
+  throw new Error(`accepted ${JSON.stringify(env)}`);
+};
+
+describe('configuration', () => {
+  it('numbers are whole decimal numbers in range; anything else names the variable', () => {
+    expect(load({ PORT: '8080', RATE_LIMIT_PER_MINUTE: ' 60 ', WEBHOOK_TIMEOUT_MS: '2500' })).toMatchObject({ port: 8080, rateLimitPerMinute: 60, webhookTimeoutMs: 2500 });
+    for (const PORT of ['0x50', '1e3', '80.0', 'abc', '-1', '+80']) expect(refusal({ PORT }), PORT).toMatch(/^invalid configuration: PORT: PORT must be a whole number \(decimal digits\) from 0 to 65535$/);
+    expect(refusal({ PORT: '70000' })).toBe('invalid configuration: PORT: PORT must be at most 65535');
+    expect(refusal({ WEBHOOK_TIMEOUT_MS: '0' })).toBe('invalid configuration: WEBHOOK_TIMEOUT_MS: WEBHOOK_TIMEOUT_MS must be at least 1');
+    expect(refusal({ WEBHOOK_TIMEOUT_MS: '0x10' })).toMatch(/WEBHOOK_TIMEOUT_MS must be a whole number/);
+  });
+  it('a variable set to nothing or to spaces takes its default (limits stay on)', () => {
+    const c = load({ PORT: ' ', RATE_LIMIT_PER_MINUTE: '  ', AUTH_FAIL_LIMIT_PER_MINUTE: '\t', SHUTDOWN_TIMEOUT_MS: '', DATA_DIR: ' ' });
+    expect(c).toMatchObject({ port: 3000, rateLimitPerMinute: 120, authFailLimitPerMinute: 30, shutdownTimeoutMs: 10000 });
+    expect(c.dataDir.endsWith('/data')).toBe(true);
+  });
+  it('DATABASE_URL is a PostgreSQL URL', () => {
+    expect(load({ DATABASE_URL: 'postgres://u@db/fleet' }).databaseUrl).toBe('postgres://u@db/fleet');
+    expect(load({ DATABASE_URL: 'postgresql://u@db/fleet' }).databaseUrl).toBe('postgresql://u@db/fleet');
+    expect(refusal({ DATABASE_URL: 'mysql://db.example/fleet' })).toMatch(/DATABASE_URL must be a PostgreSQL URL/);
+  });
+});
+
+describe('the command with a configuration it cannot use', () => {
+  const base = { LOG_LEVEL: 'silent', PATH: process.env.PATH ?? '' };
+  it('--help works whatever the configuration; a command that needs it exits 1 naming the variable', async () => {
+    for (const args of [['--help'], ['keys', '--help']]) {
+      const r = await runCli(args, { env: { ...base, PORT: 'abc' } });
+      expect(r.code, args.join(' ')).toBe(0);
+      expect(r.stdout).toMatch(/^Usage: fleetops/);
+    }
+    const r = await runCli(['migrate'], { env: { ...base, PORT: 'abc' } });
+    expect(r).toMatchObject({ code: 1, stdout: '' });
+    expect(r.stderr).toBe('fleetops: invalid configuration: PORT: PORT must be a whole number (decimal digits) from 0 to 65535\n');
+  });
+  it('a database that cannot be reached is said so, without a stack trace', async () => {
+    // nothing listens on port 1
+    const r = await runCli(['migrate'], { env: { ...base, DATABASE_URL: 'postgres://postgres@127.0.0.1:1/none' } });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/^fleetops: cannot use the database: .*ECONNREFUSED.*\n$/);
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+  });
+});

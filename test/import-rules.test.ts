@@ -1,0 +1,99 @@
+// An import file's entries obey the rules every channel obeys (docs/import.md; docs/api-notes.md, aircraft and users):
+// an aircraft's maintenance key that flight logs carry is not removed or retyped (the import is refused, naming the
+// entry, and nothing is written); a new registration follows the aircraft onto its logs; a registration or an email
+// (case-insensitive) another record of the company has is refused by JSON Pointer, not by a database error; and
+// importing the same file twice changes nothing the second time (no write, `updatedAt` kept, "unchanged" counted).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { importData, formatSummary } from '../src/modules/companies/import.js';
+import { ValidationError } from '../src/errors.js';
+import { companyFixture, createTestEnv, flightLogBody, newKey, uniq, type TestEnv } from './helpers.js';
+
+let env: TestEnv;
+beforeAll(async () => {
+  env = await createTestEnv();
+});
+afterAll(async () => env?.close());
+
+/** A company of its own per test, as an import file. */
+function file(id: string, key: string, change: (c: ReturnType<typeof companyFixture>) => void = () => {}) {
+  const c = companyFixture(id, key, id);
+  change(c);
+  return { companies: [c] };
+}
+
+async function refused(raw: unknown): Promise<ValidationError> {
+  const e = await importData(env.database, raw).then(() => null, (x: unknown) => x);
+  expect(e).toBeInstanceOf(ValidationError);
+  return e as ValidationError;
+}
+
+describe('import', () => {
+  it('refuses to drop or retype a maintenance key that flight logs carry, names the entry, and writes nothing', async () => {
+    const id = `imp-${uniq()}`;
+    const key = newKey();
+    await importData(env.database, file(id, key));
+    const as = { key };
+    const log = await env.json('POST', '/api/v1/flight-logs', { ...as, body: flightLogBody({ aircraftId: `${id}-ac-1`, aircraftRegistration: `VH-${id.toUpperCase().slice(0, 3)}`, pilot: `${id}-pilot`, hobbs: 1.5, landings: 2 }) });
+    expect(log.status, JSON.stringify(log.body)).toBe(201);
+    const before = (await env.json('GET', `/api/v1/aircraft/${id}-ac-1`, as)).body;
+    expect(before.totals).toEqual({ hobbs: 1202, landings: 3002 });
+
+    const dropped = file(id, key, (c) => {
+      c.name = 'Renamed in a refused file';
+      delete (c.aircraft[0].maintenanceTrackingItems as Record<string, unknown>).landings;
+      (c.aircraft[0].logTrackingItems as Record<string, unknown>).landings = { displayText: 'Landings', type: 'string' };
+      delete (c.aircraft[0].initialValues as Record<string, unknown>).landings;
+    });
+    const e = await refused(dropped);
+    expect(e.errors).toEqual([{ path: `/companies/0/aircraft/0/maintenanceTrackingItems/landings`, message: expect.stringMatching(/1 flight log of this aircraft carry landings: it cannot be changed in type or kind/) }]);
+    expect((await env.json('GET', `/api/v1/aircraft/${id}-ac-1`, as)).body).toEqual(before);
+    expect((await env.json('GET', `/api/v1/users/${id}-pilot`, as)).status).toBe(200);
+  });
+
+  it('a new registration is written to the aircraft\u2019s logs; a registration another aircraft has is refused by JSON Pointer', async () => {
+    const id = `reg-${uniq()}`;
+    const key = newKey();
+    await importData(env.database, file(id, key));
+    const as = { key };
+    const created = await env.json('POST', '/api/v1/flight-logs', { ...as, body: flightLogBody({ aircraftId: `${id}-ac-1`, aircraftRegistration: `VH-${id.toUpperCase().slice(0, 3)}`, pilot: `${id}-pilot`, hobbs: 0.5, landings: 1 }) });
+    await importData(env.database, file(id, key, (c) => (c.aircraft[0].registration = 'VH-NEW')));
+    expect((await env.json('GET', `/api/v1/flight-logs/${created.body.uid}`, as)).body.aircraftRegistration).toBe('VH-NEW');
+
+    const clash = await refused(file(id, key, (c) => (c.aircraft[0].registration = c.aircraft[1].registration = 'VH-NEW')));
+    expect(clash.errors).toEqual([{ path: '/companies/0/aircraft/1/registration', message: expect.stringMatching(/registration VH-NEW is already aircraft/) }]);
+    const twice = await refused(file(`two-${uniq()}`, newKey(), (c) => (c.aircraft[1].registration = c.aircraft[0].registration)));
+    expect(twice.errors?.[0].path).toBe('/companies/0/aircraft/1/registration');
+  });
+
+  it('refuses a user whose email is another user\u2019s in another case', async () => {
+    const e = await refused(file(`mail-${uniq()}`, newKey(), (c) => (c.users[1].email = c.users[0].email.toUpperCase())));
+    expect(e.errors).toEqual([{ path: '/companies/0/users/1/email', message: expect.stringMatching(/is already user/) }]);
+  });
+
+  it('an entry without a uid is told so, not "listed twice"', async () => {
+    const e = await refused(file(`nouid-${uniq()}`, newKey(), (c) => c.aircraft.forEach((a) => delete (a as { uid?: string }).uid)));
+    expect(e.errors?.[0]).toEqual({ path: '/companies/0/aircraft/0/uid', message: expect.stringMatching(/required|expected string/i) });
+  });
+
+  it('the same file imported again writes nothing: every entry unchanged, updatedAt kept, no audit entry', async () => {
+    const id = `same-${uniq()}`;
+    const key = newKey();
+    const f = file(id, key);
+    const [first] = await importData(env.database, f);
+    expect(formatSummary(first)).toBe(`${id}: company created; users 3 created, 0 updated, 0 unchanged; aircraft 2 created, 0 updated, 0 unchanged; vehicles 1 created, 0 updated, 0 unchanged; API keys 1 created, 0 updated, 0 unchanged`);
+    const as = { key };
+    const read = async () => ({
+      aircraft: (await env.json('GET', '/api/v1/aircraft', as)).body,
+      vehicles: (await env.json('GET', '/api/v1/vehicles', as)).body,
+      users: (await env.json('GET', '/api/v1/users', as)).body,
+    });
+    const before = await read();
+    const audit = await env.database.prisma.auditEntry.count({ where: { companyId: id } });
+    const [again] = await importData(env.database, f);
+    expect(formatSummary(again)).toBe(`${id}: company unchanged; users 0 created, 0 updated, 3 unchanged; aircraft 0 created, 0 updated, 2 unchanged; vehicles 0 created, 0 updated, 1 unchanged; API keys 0 created, 0 updated, 1 unchanged`);
+    expect(await read()).toEqual(before);
+    expect(await env.database.prisma.auditEntry.count({ where: { companyId: id } })).toBe(audit);
+    const rows = await env.database.prisma.vehicle.findMany({ where: { companyId: id } });
+    expect(rows.map((v) => v.updatedAt)).toEqual(before.vehicles.data.map((v: { updatedAt: string }) => new Date(v.updatedAt)));
+  });
+});
