@@ -217,3 +217,43 @@ describe('MCP batches are charged per call', () => {
     expect(remaining(probe) - remaining(res)).toBe(5);
   });
 });
+
+describe('the key scope is decided for the operation before its input is checked, on every channel', () => {
+  it('a key out of scope with an input that fails the service check is a 403, not a 400 (REST, GraphQL, MCP)', async () => {
+    // inputs of the right GraphQL types that the service's own check refuses
+    const cases: { key: () => string; rest: [string, string, unknown]; gql: [string, Record<string, unknown>]; tool: [string, Record<string, unknown>] }[] = [
+      {
+        key: () => env.a.key, // read_write: settings are the company's management
+        rest: ['PUT', '/api/v1/settings/alerts', { dueSoonDays: -1 }],
+        gql: ['mutation($i: AlertSettingsInput!) { putAlertSettings(input: $i) { dueSoonDays } }', { i: { dueSoonDays: -1 } }],
+        tool: ['putAlertSettings', { body: { dueSoonDays: -1 } }],
+      },
+      {
+        key: () => readKey,
+        rest: ['POST', '/api/v1/vehicles', { make: 'M', model: 'M', registration: 'R'.repeat(500) }],
+        gql: ['mutation($i: CreateVehicleInput!) { createVehicle(input: $i) { uid } }', { i: { make: 'M', model: 'M', registration: 'R'.repeat(500) } }],
+        tool: ['createVehicle', { body: { make: 'M', model: 'M', registration: 'R'.repeat(500) } }],
+      },
+    ];
+    for (const c of cases) {
+      const [method, path, body] = c.rest;
+      expectProblem(await env.json(method, path, { key: c.key(), body }), 403, 'forbidden');
+      const g = await env.gql(c.gql[0], c.gql[1], c.key());
+      expect(g.status, c.gql[0]).toBe(403);
+      expect(g.body.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
+      const res = await env.request('POST', '/mcp', { key: c.key(), headers: { accept: 'application/json, text/event-stream' }, body: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: c.tool[0], arguments: c.tool[1] } } });
+      const tool = (await res.json()).result;
+      expect(tool.isError, c.tool[0]).toBe(true);
+      expect(JSON.parse(tool.content[1].text)).toMatchObject({ status: 403, code: 'forbidden' });
+    }
+  });
+  it('a mutation document with a field the key may not call writes nothing, not even its fields before it', async () => {
+    const before = await env.json('GET', '/api/v1/vehicles?limit=500');
+    const g = await env.gql(
+      `mutation { first: createVehicle(input: { make: "Ran", model: "Before", registration: "SCOPE-1" }) { uid } second: putAlertSettings(input: { dueSoonDays: 3 }) { dueSoonDays } }`,
+    );
+    expect(g.status).toBe(403);
+    expect(g.body.data ?? null).toBeNull();
+    expect((await env.json('GET', '/api/v1/vehicles?limit=500')).body).toEqual(before.body);
+  });
+});

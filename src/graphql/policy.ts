@@ -313,6 +313,15 @@ export function operationPolicy(deps: PolicyDeps = {}): Plugin<{ fleet?: Request
           : null;
       const refused = checkVariables(executed, variables);
       if (refused) return setResultAndStopExecution(errorResult(refused));
+      // the key's scope, decided for the operation before anything runs: a field the key may not call refuses the
+      // whole operation (403), before its arguments are checked (Pothos validates arguments before the field's own
+      // scope check) and before any other field of it has written
+      const forbidden = outOfScope(executed, op.operation, ctx);
+      if (forbidden) {
+        const result = errorResult(forbidden);
+        audit?.(result);
+        return setResultAndStopExecution(result);
+      }
 
       // the rate limit: an operation is one unit, or one per executed root mutation field
       const units = op.operation === 'mutation' ? Math.max(1, executed.length) : 1;
@@ -364,10 +373,9 @@ export function operationPolicy(deps: PolicyDeps = {}): Plugin<{ fleet?: Request
       return {
         async onExecuteDone({ result, setResult }) {
           if (Symbol.asyncIterator in (result as object)) return; // no streamed results here
-          // variables GraphQL's types refused: the service's own check says what is wrong, in its words; but a
-          // key whose scope does not reach a field the operation runs is told that first, as when its input is valid
-          const refusedBeforeRunning = explainRefusedVariables(args.schema, op, variables, result as ExecutionResult);
-          const explained = refusedBeforeRunning ? (outOfScope(executed, op.operation, ctx) ?? refusedBeforeRunning) : null;
+          // variables GraphQL's types refused: the service's own check says what is wrong, in its words (the key's
+          // scope was decided before, whatever its input)
+          const explained = explainRefusedVariables(args.schema, op, variables, result as ExecutionResult);
           const final = explained ? errorResult(explained) : (result as ExecutionResult);
           if (explained) setResult(final);
           await claim?.settle(final);
