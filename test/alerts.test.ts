@@ -319,4 +319,49 @@ describe('maintenance alerts', () => {
       await other.close();
     }
   });
+  it('settings without recipients raise nothing: the items due are alerted once recipients are saved', async () => {
+    const none = await env.json('PUT', '/api/v1/settings/alerts', { key: adminB, body: { dueSoonHours: 10 } });
+    expect(none.status, JSON.stringify(none.body)).toBe(200);
+    const uid = await item({ name: 'Overdue with nobody to tell', relatedTo: 'globex-ac-1', relatedToType: 'aircraft', trackingItem: 'hobbs', dueAtInterval: 1000, recurring: false }, env.b.key);
+    await settle(env);
+    await env.app.alerts!.sweep();
+    await settle(env);
+    expect(await env.database.prisma.maintenanceAlert.count({ where: { companyId: env.b.id, scheduleItemId: uid } })).toBe(0);
+    const put = await env.json('PUT', '/api/v1/settings/alerts', { key: adminB, body: { dueSoonHours: 10, recipients: [{ url: p.url('/told-b') }] } });
+    expect(put.status, JSON.stringify(put.body)).toBe(200);
+    await settle(env);
+    expect(ofItem(uid).hooks().map((h) => [h.path, JSON.parse(h.body).event])).toEqual([['/told-b', 'maintenance.overdue']]);
+  });
+
+  it('one recipient however it is written: an email or URL listed twice in another case is a 400', async () => {
+    for (const recipients of [
+      [{ email: 'Maint@Example.com' }, { email: 'maint@example.com' }],
+      [{ url: 'http://127.0.0.1:9/x' }, { url: 'HTTP://127.0.0.1:9/x' }],
+    ]) {
+      const r = await env.json('PUT', '/api/v1/settings/alerts', { key: adminB, body: { recipients } });
+      expect(r.status, JSON.stringify(recipients)).toBe(400);
+      expect(r.body.errors).toEqual([{ path: '/recipients/1', message: expect.stringMatching(/is listed twice \(as recipients\/0 /) }]);
+    }
+  });
+
+  it('a re-send while a retry waits takes the retry\u2019s place: each later attempt goes out once', async () => {
+    const put = await env.json('PUT', '/api/v1/settings/alerts', { key: adminB, body: { recipients: [{ url: p.url('/fail-again') }] } });
+    expect(put.status, JSON.stringify(put.body)).toBe(200);
+    const uid = await item({ name: 'Retried and re-sent', relatedTo: 'globex-ac-1', relatedToType: 'aircraft', trackingItem: 'hobbs', dueAtInterval: 1000, recurring: false }, env.b.key);
+    await settle(env);
+    const hits = () => p.hooks.filter((h) => h.path === '/fail-again' && JSON.parse(h.body).itemUid === uid);
+    expect(hits()).toHaveLength(1);
+    const rows = async (): Promise<Body[]> =>
+      (await env.json('GET', '/api/v1/alerts/deliveries?channel=webhook&limit=500', { key: env.b.key })).body.data.filter((d: Body) => JSON.parse(JSON.stringify(d.payload)).itemUid === uid);
+    const first = (await rows()).find((d) => d.attempt === 1)!;
+    expect((await env.json('POST', `/api/v1/deliveries/${first.uid}/resend`, { key: env.b.key })).status).toBe(202);
+    await settle(env);
+    expect(hits()).toHaveLength(2);
+    const superseded = (await rows()).filter((d) => d.status === 'skipped');
+    expect(superseded.map((d) => [d.attempt, d.error])).toEqual([[2, expect.stringMatching(/^not sent: superseded by the re-send dl/)]]);
+    setClock(new Date(start.getTime() + 61_000));
+    env.app.dispatcher!.wake();
+    await settle(env);
+    expect(hits()).toHaveLength(3);
+  });
 });

@@ -172,9 +172,14 @@ export class AlertService {
       const kept = r.secret === undefined ? old?.recipients.find((o) => o.url === r.url)?.secret : (r.secret ?? undefined);
       return kept ? { url: r.url, secret: kept } : { url: r.url };
     });
-    const urls = recipients.map((r) => r.email ?? r.phone ?? r.url);
-    const dup = urls.findIndex((u, i) => urls.indexOf(u) !== i);
-    if (dup >= 0) invalid('alert settings', [{ path: `/recipients/${dup}`, message: `${urls[dup]} is listed twice` }]);
+    // one mailbox or endpoint however it is written: email addresses and URLs' schemes and hosts in any case
+    const same = recipients.map((r) => (r.email ? r.email.toLowerCase() : r.phone ? r.phone : new URL(r.url!).href));
+    const dup = same.findIndex((u, i) => same.indexOf(u) !== i);
+    if (dup >= 0) {
+      const first = same.indexOf(same[dup]);
+      const shown = (i: number) => recipients[i].email ?? recipients[i].phone ?? recipients[i].url;
+      invalid('alert settings', [{ path: `/recipients/${dup}`, message: `${shown(dup)} is listed twice (as recipients/${first} ${shown(first)})` }]);
+    }
     return { dueSoonDays: checked.dueSoonDays, dueSoonHours: checked.dueSoonHours, timezone: checked.timezone, recipients };
   }
 
@@ -194,11 +199,13 @@ export class AlertService {
    * totals and today's date (in the settings' time zone), the alert of that level for its current cycle, unless it
    * was raised before. An item found overdue without a due-soon alert records that one unsent, so a later move
    * back (a log corrected) does not send it after the overdue one. Returns the alerts raised and the deliveries
-   * written (the caller wakes the dispatcher). Does nothing for a company without saved settings.
+   * written (the caller wakes the dispatcher). Does nothing for a company without saved settings or recipients.
    */
   async evaluate(at: Date = now()): Promise<{ raised: number; deliveries: number }> {
     const settings = await alertSettingsOf(this.db);
-    if (!settings) return { raised: 0, deliveries: 0 };
+    // without recipients an alert would be raised and sent to nobody, and not raised again once recipients are
+    // added: nothing is raised until there is someone to tell (saving recipients evaluates at once)
+    if (!settings?.recipients.length) return { raised: 0, deliveries: 0 };
     const status = await this.schedule.allStatus({ timezone: settings.timezone }, at);
     const soon = { hours: settings.dueSoonHours, days: settings.dueSoonDays };
     const due = status
