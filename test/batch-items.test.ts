@@ -100,6 +100,14 @@ describe('the batch runner, at the service', () => {
     const proto = ['timeDate,pilot,aircraftId,aircraftRegistration,startLocation,endLocation,pax,__proto__', '2026-04-03T08:00:00Z,acme-pilot,acme-ac-2,VH-ACZ,YSSY,YSBK,1,7'].join('\n');
     await expect(importFlightLogsCsv(s.flightLogs, proto, { aircraft: (uid) => s.aircraft.find(uid) })).rejects.toThrow(/__proto__ is not allowed as a key/);
   });
+  it('CSV import-logs: a file without a pax column imports its rows with pax null, as empty cells', async () => {
+    const csv = ['timeDate,pilot,aircraftId,aircraftRegistration,startLocation,endLocation,tacho', '2026-04-05T08:00:00Z,acme-pilot,acme-ac-2,VH-ACZ,YSSY,YSBK,1.25'].join('\n');
+    const s = services();
+    const r = await importFlightLogsCsv(s.flightLogs, csv, { aircraft: (uid) => s.aircraft.find(uid) });
+    expect(r).toMatchObject({ imported: 1, rejected: [] });
+    const [log] = (await env.rest.get('/flight-logs?aircraftId=acme-ac-2&startDate=2026-04-05&endDate=2026-04-05')).body.data;
+    expect(log).toMatchObject({ pax: null, tacho: 1.25 });
+  });
 });
 
 describe('the batch routes', () => {

@@ -85,6 +85,8 @@ export async function importFlightLogsCsv(
     if (!aircraftCache.has(id)) aircraftCache.set(id, id ? await opts.aircraft(id) : null);
     try {
       const input = cellsToInput(record, aircraftCache.get(id) ?? null);
+      // a file without a pax column says no more about it than an empty cell does: null (docs/import.md)
+      if (!header.includes('pax')) input.pax = null;
       checkItemText(input); // a row is an item of a batch: NUL is its own error
       // the same check as the API's (the flat form: tracking columns are top-level keys)
       await service.create(CreateFlightLogCheck.parse(fromFlatBody(input)));
