@@ -364,4 +364,25 @@ describe('maintenance alerts', () => {
     await settle(env);
     expect(hits()).toHaveLength(3);
   });
+  it('an alert email or SMS to a recipient the settings no longer list is not sent (a retry or a re-send), as a webhook is not', async () => {
+    const put = await env.json('PUT', '/api/v1/settings/alerts', { key: adminB, body: { recipients: [{ email: 'gone@globex.test' }, { phone: '+61412000777' }] } });
+    expect(put.status, JSON.stringify(put.body)).toBe(200);
+    const uid = await item({ name: 'Told, then recipients changed', relatedTo: 'globex-ac-1', relatedToType: 'aircraft', trackingItem: 'hobbs', dueAtInterval: 1000, recurring: false }, env.b.key);
+    await settle(env);
+    const sent = (await env.json('GET', '/api/v1/alerts/deliveries?limit=500', { key: env.b.key })).body.data.filter((d: Body) => JSON.parse(JSON.stringify(d.payload)).itemUid === uid);
+    expect(sent.map((d: Body) => [d.channel, d.status]).sort()).toEqual([['email', 'delivered'], ['sms', 'delivered']]);
+    const mails = p.mails.length;
+    const texts = p.texts.length;
+    expect((await env.json('PUT', '/api/v1/settings/alerts', { key: adminB, body: { recipients: [{ email: 'GONE@globex.test' }] } })).status).toBe(200);
+    for (const d of sent) expect((await env.json('POST', `/api/v1/deliveries/${d.uid}/resend`, { key: env.b.key })).status).toBe(202);
+    await settle(env);
+    const again = (await env.json('GET', '/api/v1/alerts/deliveries?limit=500', { key: env.b.key })).body.data.filter((d: Body) => d.resendOf && sent.some((x: Body) => x.uid === d.resendOf));
+    // the address is listed still, in another case: sent; the phone is not: skipped
+    expect(again.map((d: Body) => [d.channel, d.status, d.error ?? null]).sort()).toEqual([
+      ['email', 'delivered', null],
+      ['sms', 'skipped', 'not sent: the alert settings no longer have this recipient'],
+    ]);
+    expect(p.mails.length).toBe(mails + 1);
+    expect(p.texts.length).toBe(texts);
+  });
 });

@@ -139,6 +139,16 @@ export function createDispatcher(opts: DispatcherOptions) {
     const hook = Array.isArray(hooks) ? hooks.find((w) => w.url === row.target) : undefined;
     return hook ? { secret: hook.secret ?? undefined } : null;
   }
+  /**
+   * An alert's email or SMS goes only to a recipient the alert settings still list, as its webhook does: a retry (or
+   * a re-send) to an address the owner took off is not sent.
+   */
+  async function alertRecipientListed(row: ClaimedRow): Promise<boolean> {
+    const recipients = (await alertSettingsOf(scopedPrisma(prisma, row.companyId)))?.recipients ?? [];
+    if (row.channel === 'email') return recipients.some((r) => r.email?.toLowerCase() === row.target.toLowerCase());
+    return recipients.some((r) => r.phone === row.target);
+  }
+  const unlistedRecipient: AttemptResult = { status: 'skipped', durationMs: 0, error: 'not sent: the alert settings no longer have this recipient' };
   const unlisted = (alert: boolean): AttemptResult => ({
     status: 'skipped',
     durationMs: 0,
@@ -188,7 +198,9 @@ export function createDispatcher(opts: DispatcherOptions) {
     let result: AttemptResult;
     try {
       const alert = row.alertId !== null;
-      if (row.channel === 'email') {
+      if (alert && row.channel !== 'webhook' && !(await alertRecipientListed(row))) {
+        result = unlistedRecipient;
+      } else if (row.channel === 'email') {
         result = await sender.email(row.target, alert ? alertEmail(row.payload) : notificationEmail(row.payload));
       } else if (row.channel === 'sms') {
         result = await sender.sms(await smsProviderOf(scopedPrisma(prisma, row.companyId)), row.target, alert ? alertSms(row.payload) : notificationSms(row.payload));
