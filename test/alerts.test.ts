@@ -385,4 +385,29 @@ describe('maintenance alerts', () => {
     expect(p.mails.length).toBe(mails + 1);
     expect(p.texts.length).toBe(texts);
   });
+  it('retries waiting for their backoff are not sent once the item is completed or deleted: they would say "overdue" of work done', async () => {
+    expect((await env.json('PUT', '/api/v1/settings/alerts', { key: adminB, body: { recipients: [{ url: p.url('/fail-done') }] } })).status).toBe(200);
+    for (const [name, finish, why] of [
+      ['Completed while its alert is retried', (uid: string) => env.json('POST', `/api/v1/schedule-items/${uid}/complete`, { key: env.b.key, body: {} }), 'completed'],
+      ['Deleted while its alert is retried', (uid: string) => env.json('DELETE', `/api/v1/schedule-items/${uid}`, { key: env.b.key }), 'deleted'],
+    ] as const) {
+      const uid = await item({ name, relatedTo: 'globex-ac-1', relatedToType: 'aircraft', trackingItem: 'hobbs', dueAtInterval: 1000, recurring: false }, env.b.key);
+      await settle(env);
+      const hits = () => p.hooks.filter((h) => h.path === '/fail-done' && JSON.parse(h.body).itemUid === uid);
+      expect(hits()).toHaveLength(1);
+      const done = await finish(uid);
+      expect(done.status, JSON.stringify(done.body)).toBeLessThan(300);
+      await settle(env);
+      setClock(new Date(start.getTime() + 24 * 3_600_000));
+      env.app.dispatcher!.wake();
+      await settle(env);
+      setClock(start);
+      expect(hits(), name).toHaveLength(1);
+      const rows: Body[] = (await env.json('GET', '/api/v1/alerts/deliveries?limit=500', { key: env.b.key })).body.data.filter((d: Body) => JSON.parse(JSON.stringify(d.payload)).itemUid === uid);
+      expect(rows.map((d) => [d.attempt, d.status, d.error]).sort()).toEqual([
+        [1, 'failed', expect.any(String)],
+        [2, 'skipped', `not sent: the schedule item was ${why} since the alert`],
+      ]);
+    }
+  });
 });
