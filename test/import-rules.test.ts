@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importData, formatSummary } from '../src/modules/companies/import.js';
 import { ValidationError } from '../src/errors.js';
-import { companyFixture, createTestEnv, flightLogBody, newKey, uniq, type TestEnv } from './helpers.js';
+import { adminKey, companyFixture, createTestEnv, flightLogBody, newKey, uniq, type TestEnv } from './helpers.js';
 
 let env: TestEnv;
 beforeAll(async () => {
@@ -95,5 +95,20 @@ describe('import', () => {
     expect(await env.database.prisma.auditEntry.count({ where: { companyId: id } })).toBe(audit);
     const rows = await env.database.prisma.vehicle.findMany({ where: { companyId: id } });
     expect(rows.map((v) => v.updatedAt)).toEqual(before.vehicles.data.map((v: { updatedAt: string }) => new Date(v.updatedAt)));
+  });
+  it('a key revoked since the file was imported stays revoked when it is imported again', async () => {
+    const id = `rev-${uniq()}`;
+    const key = newKey();
+    const f = file(id, key);
+    await importData(env.database, f);
+    expect((await env.json('GET', '/api/v1/aircraft', { key })).status).toBe(200);
+    const admin = await adminKey(env, id);
+    const listed = (await env.json('GET', '/api/v1/api-keys', { key: admin })).body.data as { id: string; name: string }[];
+    const imported = listed.find((k) => k.name === 'integration')!;
+    expect((await env.json('DELETE', `/api/v1/api-keys/${imported.id}`, { key: admin })).status).toBe(200);
+    expect((await env.json('GET', '/api/v1/aircraft', { key })).status).toBe(401);
+    const [again] = await importData(env.database, f);
+    expect(again.apiKeys).toEqual({ created: 0, updated: 0, unchanged: 1 });
+    expect((await env.json('GET', '/api/v1/aircraft', { key })).status).toBe(401);
   });
 });

@@ -132,12 +132,14 @@ export async function importData(database: Database, raw: unknown): Promise<Comp
             throw new ValidationError('invalid import file', [{ path: `${at}/apiKeys/${i}/userId`, message: `user ${k.userId} is not a user of company ${c.id}` }]);
           }
           if (found) {
-            const changes = changesBetween(found, { ...found, name: k.name, userId: k.userId ?? null, scope: k.scope, revokedAt: null }, ['name', 'userId', 'scope', 'revokedAt']);
+            // a key revoked since it was imported stays revoked: a file imported again (a provisioning script) must
+            // not bring back a key someone revoked, perhaps because it leaked; a revoked key never comes back
+            const changes = changesBetween(found, { ...found, name: k.name, userId: k.userId ?? null, scope: k.scope }, ['name', 'userId', 'scope']);
             if (!Object.keys(changes).length) {
               s.apiKeys.unchanged++;
               continue;
             }
-            await tx.apiKey.update({ where: { id: found.id }, data: { name: k.name, userId: k.userId ?? null, scope: k.scope, revokedAt: null } });
+            await tx.apiKey.update({ where: { id: found.id }, data: { name: k.name, userId: k.userId ?? null, scope: k.scope } });
             await recordAudit(scoped, IMPORT_ACTOR, { entity: 'api_key', entityId: found.id, action: 'updated', changes });
             // a server may hold this key with its former user: it must re-read it
             await notifyKeyChange(tx, found.hash);
