@@ -698,7 +698,7 @@ describe.skipIf(!PG_URL)('on PostgreSQL (DATABASE_URL)', () => {
 
     const again = await fleetops(['import', file], { env });
     expect(again.code).toBe(0);
-    expect(lines(again.stdout).every((l) => /company updated/.test(l))).toBe(true);
+    expect(lines(again.stdout).every((l) => /company unchanged; users 0 created, 0 updated, 2 unchanged; aircraft 0 created, 0 updated, 2 unchanged/.test(l))).toBe(true);
 
     const created = await fleetops(['keys', 'create', '--company', 'globex', '--name', 'ci'], { env });
     expect(created.code).toBe(0);

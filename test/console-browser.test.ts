@@ -1000,6 +1000,8 @@ describe.skipIf(!chromiumAvailable)('the console when the API refuses a request 
     await page.goto(`${server.base}/console`);
     await page.getByLabel('API key').fill(env.a.key);
     await page.getByRole('button', { name: 'Sign in' }).click();
+    // signed in (the fleet page), or already refused at signing in (its alert)
+    await page.getByRole('alert').or(page.locator('h1', { hasText: 'Fleet' })).first().waitFor();
     for (let i = 0; i < 4 && !refused.length; i++) {
       await page.goto(`${server.base}/console/flight-logs`);
       await page.getByRole('alert').or(page.locator('table')).first().waitFor();
