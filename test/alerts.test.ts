@@ -357,12 +357,13 @@ describe('maintenance alerts', () => {
     expect((await env.json('POST', `/api/v1/deliveries/${first.uid}/resend`, { key: env.b.key })).status).toBe(202);
     await settle(env);
     expect(hits()).toHaveLength(2);
-    const superseded = (await rows()).filter((d) => d.status === 'skipped');
-    expect(superseded.map((d) => [d.attempt, d.error])).toEqual([[2, expect.stringMatching(/^not sent: superseded by the re-send dl/)]]);
     setClock(new Date(start.getTime() + 61_000));
     env.app.dispatcher!.wake();
     await settle(env);
     expect(hits()).toHaveLength(3);
+    const resent = (await rows()).find((d) => d.attempt === 1 && d.resendOf === first.uid)!;
+    const superseded = (await rows()).filter((d) => d.status === 'skipped');
+    expect(superseded.map((d) => [d.attempt, d.resendOf, d.error])).toEqual([[2, first.uid, `not sent: superseded by the re-send ${resent.uid}`]]);
   });
   it('an alert email or SMS to a recipient the settings no longer list is not sent (a retry or a re-send), as a webhook is not', async () => {
     const put = await env.json('PUT', '/api/v1/settings/alerts', { key: adminB, body: { recipients: [{ email: 'gone@globex.test' }, { phone: '+61412000777' }] } });
@@ -385,11 +386,12 @@ describe('maintenance alerts', () => {
     expect(p.mails.length).toBe(mails + 1);
     expect(p.texts.length).toBe(texts);
   });
-  it('retries waiting for their backoff are not sent once the item is completed or deleted: they would say "overdue" of work done', async () => {
+  it('retries are not sent once the item is completed, deleted or its due point moved: they would say "overdue" of work done', async () => {
     expect((await env.json('PUT', '/api/v1/settings/alerts', { key: adminB, body: { recipients: [{ url: p.url('/fail-done') }] } })).status).toBe(200);
-    for (const [name, finish, why] of [
-      ['Completed while its alert is retried', (uid: string) => env.json('POST', `/api/v1/schedule-items/${uid}/complete`, { key: env.b.key, body: {} }), 'completed'],
-      ['Deleted while its alert is retried', (uid: string) => env.json('DELETE', `/api/v1/schedule-items/${uid}`, { key: env.b.key }), 'deleted'],
+    for (const [name, finish] of [
+      ['Completed while its alert is retried', (uid: string) => env.json('POST', `/api/v1/schedule-items/${uid}/complete`, { key: env.b.key, body: {} })],
+      ['Deleted while its alert is retried', (uid: string) => env.json('DELETE', `/api/v1/schedule-items/${uid}`, { key: env.b.key })],
+      ['Put off while its alert is retried', (uid: string) => env.json('PATCH', `/api/v1/schedule-items/${uid}`, { key: env.b.key, body: { dueAtInterval: 999_999 } })],
     ] as const) {
       const uid = await item({ name, relatedTo: 'globex-ac-1', relatedToType: 'aircraft', trackingItem: 'hobbs', dueAtInterval: 1000, recurring: false }, env.b.key);
       await settle(env);
@@ -406,7 +408,7 @@ describe('maintenance alerts', () => {
       const rows: Body[] = (await env.json('GET', '/api/v1/alerts/deliveries?limit=500', { key: env.b.key })).body.data.filter((d: Body) => JSON.parse(JSON.stringify(d.payload)).itemUid === uid);
       expect(rows.map((d) => [d.attempt, d.status, d.error]).sort()).toEqual([
         [1, 'failed', expect.any(String)],
-        [2, 'skipped', `not sent: the schedule item was ${why} since the alert`],
+        [2, 'skipped', 'not sent: the schedule item was completed, changed or deleted since the alert'],
       ]);
     }
   });

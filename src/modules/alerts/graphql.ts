@@ -21,7 +21,7 @@ export const AlertRecipientType = builder.objectRef<AlertRecipientView>('AlertRe
 export const AlertSettingsType = builder.objectRef<AlertSettingsView>('AlertSettings').implement({
   description: 'When schedule items count as due soon, and who is told when one becomes due soon or overdue.',
   fields: (t) => ({
-    enabled: t.exposeBoolean('enabled', { description: 'false until the settings are saved: alerts are evaluated only for a company that saved them' }),
+    enabled: t.exposeBoolean('enabled', { description: 'false until the settings are saved with at least one recipient: alerts are evaluated only for a company that did' }),
     dueSoonDays: t.exposeInt('dueSoonDays', { description: 'Due soon this many calendar days before the due date' }),
     dueSoonHours: t.exposeFloat('dueSoonHours', { description: 'Due soon this many usage units (hours, landings ...) before the threshold' }),
     timezone: t.exposeString('timezone', { description: 'The IANA time zone whose calendar days count' }),

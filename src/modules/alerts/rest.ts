@@ -12,7 +12,7 @@ export const alertRoutes = defineRoutes([
     path: '/settings/alerts',
     tag: 'Settings',
     summary: 'Maintenance alert settings',
-    description: 'Due-soon thresholds, the time zone of calendar days and the recipients (secrets never shown); `enabled` is false until saved.',
+    description: 'Due-soon thresholds, the time zone of calendar days and the recipients (secrets never shown); `enabled` is false until saved with at least one recipient.',
     status: 200,
     errors: [],
   },

@@ -16,7 +16,7 @@ import { PhoneSchema } from '../settings/service.js';
 import type { AssetReader, AssetType } from '../assets/live.js';
 import type { ScheduleReader } from '../schedule/read-model.js';
 import { CHANNELS, DELIVERY_STATUSES } from '../webhooks/service.js';
-import { ALERT_DEFAULTS, ALERT_EVENTS, ALERT_STATUSES, alertSettingsOf, type AlertEvent, type AlertPayload, type StoredAlertSettings, type StoredRecipient } from './stored.js';
+import { cycleOf, ALERT_DEFAULTS, ALERT_EVENTS, ALERT_STATUSES, alertSettingsOf, type AlertEvent, type AlertPayload, type StoredAlertSettings, type StoredRecipient } from './stored.js';
 
 export { ALERT_BACKOFF_MINUTES, ALERT_EVENTS, ALERT_MAX_ATTEMPTS, ALERT_STATUSES, AlertPayloadSchema, alertSettingsOf, type AlertEvent, type AlertPayload } from './stored.js';
 
@@ -100,7 +100,8 @@ export interface AlertSettingsView {
 function view(s: StoredAlertSettings | null): AlertSettingsView {
   const v = s ?? { ...ALERT_DEFAULTS, recipients: [] };
   return {
-    enabled: s !== null,
+    // alerts are raised for a company that saved its settings with someone to tell (evaluate)
+    enabled: s !== null && s.recipients.length > 0,
     dueSoonDays: v.dueSoonDays,
     dueSoonHours: v.dueSoonHours,
     timezone: v.timezone,
@@ -125,9 +126,6 @@ export interface AlertDeliveryPage {
   nextCursor: string | null;
 }
 
-/** The thresholds an item is judged against: a completion or an edit that moves them starts a new cycle (new alerts). */
-export const cycleOf = (s: Pick<MaintenanceStatusItem, 'dueAtInterval' | 'calendarDateDue'>) =>
-  `${s.dueAtInterval ?? '-'}|${s.calendarDateDue ? s.calendarDateDue.toISOString().slice(0, 10) : '-'}`;
 
 /** Settings as their audit entry records them: each webhook secret only as `[secret]` / `[new secret]`. */
 function audited(s: StoredAlertSettings, old: StoredAlertSettings | null) {

@@ -11,6 +11,13 @@ import { isTimeZone } from '../schedule/rules.js';
 export const ALERT_BACKOFF_MINUTES = [1, 5, 15, 30, 60] as const;
 export const ALERT_MAX_ATTEMPTS = ALERT_BACKOFF_MINUTES.length + 1;
 
+/**
+ * An item's due cycle: the thresholds it is judged against (its due reading as a number, its due date). A completion
+ * or an edit that moves them starts a new cycle (new alerts); an alert is of the cycle it was raised in.
+ */
+export const cycleOf = (s: { dueAtInterval: number | null; calendarDateDue: Date | null }) =>
+  `${s.dueAtInterval ?? '-'}|${s.calendarDateDue ? s.calendarDateDue.toISOString().slice(0, 10) : '-'}`;
+
 export const ALERT_EVENTS = ['maintenance.due_soon', 'maintenance.overdue'] as const;
 export type AlertEvent = (typeof ALERT_EVENTS)[number];
 /** What an item's payload says it is: due soon, due (a threshold reached exactly, or due today) or overdue. */

@@ -1,6 +1,6 @@
 import { Prisma, type CompletedScheduleItem, type ScheduleItem } from '../../generated/prisma/client.js';
 import { lockedWrite, type LockTarget } from '../../db/row-locks.js';
-import type { ScopedPrisma, ScopedUpdate } from '../../db/scoped.js';
+import type { ScopedUpdate } from '../../db/scoped.js';
 import { ConflictError, invalid, type FieldError } from '../../errors.js';
 import { now } from '../../lib/clock.js';
 import { newUid } from '../../lib/ids.js';
@@ -168,9 +168,6 @@ export class ScheduleService extends ScheduleReader {
         throw new ConflictError(`schedule item ${JSON.stringify(uid)} changed while it was being updated; send the update again`);
       }
       await tx.scheduleItem.updateMany({ where: { uid }, data: rowData(next) });
-      const moved =
-        next.dueAtInterval !== before.dueAtInterval || next.calendarDateDue !== before.calendarDateDue || assetChanged || next.status !== before.status;
-      if (moved) await dropWaitingAlertRetries(tx, uid, 'the schedule item was changed since the alert');
       return { uid, status: 'updated' as const };
     });
   }
@@ -180,7 +177,6 @@ export class ScheduleService extends ScheduleReader {
     return lockedWrite(this.db, SCHEDULE_ITEM, uid, async (tx, item) => {
       if (item.status !== 'active') throw new ConflictError(`schedule item ${JSON.stringify(uid)} is already inactive`);
       await tx.scheduleItem.updateMany({ where: { uid }, data: { status: 'inactive' } });
-      await dropWaitingAlertRetries(tx, uid, 'the schedule item was deleted since the alert');
       return { uid, status: 'deleted' as const };
     });
   }
@@ -274,7 +270,6 @@ export class ScheduleService extends ScheduleReader {
         data.status = 'inactive';
       }
       await tx.scheduleItem.updateMany({ where: { uid }, data });
-      await dropWaitingAlertRetries(tx, uid, 'the schedule item was completed since the alert');
     });
     return { uid: completionUid, status: 'created' };
   }
@@ -320,18 +315,4 @@ export class ScheduleService extends ScheduleReader {
     }
     if (errors.length) invalid('schedule item', errors);
   }
-}
-
-/**
- * The retries of an item's maintenance alerts still waiting for their backoff are not sent once the item is
- * completed, deleted or its due point changed: they would tell of a due point it no longer has ("overdue" after the
- * work was done). Recorded `skipped` with the reason, in the write's transaction.
- */
-async function dropWaitingAlertRetries(tx: ScopedPrisma, uid: string, why: string): Promise<void> {
-  const alerts = await tx.maintenanceAlert.findMany({ where: { scheduleItemId: uid }, select: { uid: true } });
-  if (!alerts.length) return;
-  await tx.webhookDelivery.updateMany({
-    where: { alertId: { in: alerts.map((a) => a.uid) }, status: 'pending', nextAttemptAt: { not: null } },
-    data: { status: 'skipped', error: `not sent: ${why}`, attemptedAt: now() },
-  });
 }

@@ -4,7 +4,7 @@ import type { Database } from '../../db/database.js';
 import { crossCompany, scopedPrisma } from '../../db/scoped.js';
 import { smsProviderOf } from '../settings/service.js';
 import { alertEmail, alertSms } from '../alerts/messages.js';
-import { ALERT_BACKOFF_MINUTES, ALERT_MAX_ATTEMPTS, alertSettingsOf } from '../alerts/stored.js';
+import { ALERT_BACKOFF_MINUTES, ALERT_MAX_ATTEMPTS, alertSettingsOf, cycleOf } from '../alerts/stored.js';
 import { now } from '../../lib/clock.js';
 import { newUid } from '../../lib/ids.js';
 import type { Prisma } from '../../generated/prisma/client.js';
@@ -51,6 +51,8 @@ interface ClaimedRow {
   formId: string | null;
   alertId: string | null;
   attempt: number;
+  /** the delivery this one follows (a retry's failed attempt, a re-send's original) */
+  resendOf: string | null;
   channel: string;
   target: string;
   messageId: string;
@@ -99,7 +101,7 @@ export function createDispatcher(opts: DispatcherOptions) {
                           AND l.classid = $1::int::oid AND l.objid = (${ROW_LOCK_KEY})::oid))
                ORDER BY "createdAt", uid LIMIT $2::int FOR UPDATE SKIP LOCKED) c
          WHERE d."companyId" = c."companyId" AND d.uid = c.uid
-         RETURNING d."companyId", d.uid, d."formId", d."alertId", d.attempt, d.channel, d.target, d."messageId", d.payload,
+         RETURNING d."companyId", d.uid, d."formId", d."alertId", d.attempt, d.channel, d.target, d."messageId", d.payload, d."resendOf",
                    pg_try_advisory_lock($1::int, ${ROW_LOCK_KEY}) AS locked, ${ROW_LOCK_KEY} AS "lockKey"`,
         [DELIVERY_LOCK, batch, now()],
       );
@@ -122,7 +124,7 @@ export function createDispatcher(opts: DispatcherOptions) {
                OR (status = 'sending' AND "claimedAt" < now() - (${lease}::int * interval '1 millisecond'))
             ORDER BY "createdAt", uid LIMIT ${batch}::int FOR UPDATE SKIP LOCKED) c
       WHERE d."companyId" = c."companyId" AND d.uid = c.uid
-      RETURNING d."companyId", d.uid, d."formId", d."alertId", d.attempt, d.channel, d.target, d."messageId", d.payload`;
+      RETURNING d."companyId", d.uid, d."formId", d."alertId", d.attempt, d.channel, d.target, d."messageId", d.payload, d."resendOf"`;
   }
 
   /**
@@ -149,6 +151,33 @@ export function createDispatcher(opts: DispatcherOptions) {
     return recipients.some((r) => r.phone === row.target);
   }
   const unlistedRecipient: AttemptResult = { status: 'skipped', durationMs: 0, error: 'not sent: the alert settings no longer have this recipient' };
+
+  /**
+   * Why an alert's attempt is not to be made, decided when it is due (so an attempt that was in flight when things
+   * changed, and the retries it leaves, are covered too): its item was completed, deleted or its due point moved
+   * since the alert was raised (the alert would tell of a due point the item no longer has: "overdue" after the
+   * work was done); or, for a retry, a re-send made after this chain's last attempt has taken its place (two chains
+   * would send every later attempt twice). Null: the attempt is made.
+   */
+  async function staleAlert(row: ClaimedRow): Promise<string | null> {
+    const db = scopedPrisma(prisma, row.companyId);
+    const alert = await db.maintenanceAlert.findFirst({ where: { uid: row.alertId! }, select: { scheduleItemId: true, cycle: true } });
+    if (!alert) return null;
+    const item = await db.scheduleItem.findFirst({ where: { uid: alert.scheduleItemId }, select: { status: true, dueAtInterval: true, calendarDateDue: true } });
+    const cycle = item && cycleOf({ dueAtInterval: item.dueAtInterval === null ? null : Number(item.dueAtInterval), calendarDateDue: item.calendarDateDue });
+    if (!item || item.status !== 'active' || cycle !== alert.cycle) return 'not sent: the schedule item was completed, changed or deleted since the alert';
+    if (row.attempt > 1) {
+      const previous = await db.webhookDelivery.findFirst({ where: { uid: row.resendOf ?? '' }, select: { createdAt: true } });
+      const later = previous
+        ? await db.webhookDelivery.findFirst({
+            where: { alertId: row.alertId, channel: row.channel, target: row.target, attempt: 1, resendOf: { not: null }, createdAt: { gt: previous.createdAt } },
+            select: { uid: true },
+          })
+        : null;
+      if (later) return `not sent: superseded by the re-send ${later.uid}`;
+    }
+    return null;
+  }
   const unlisted = (alert: boolean): AttemptResult => ({
     status: 'skipped',
     durationMs: 0,
@@ -198,7 +227,10 @@ export function createDispatcher(opts: DispatcherOptions) {
     let result: AttemptResult;
     try {
       const alert = row.alertId !== null;
-      if (alert && row.channel !== 'webhook' && !(await alertRecipientListed(row))) {
+      const stale = alert ? await staleAlert(row) : null;
+      if (stale) {
+        result = { status: 'skipped', durationMs: 0, error: stale };
+      } else if (alert && row.channel !== 'webhook' && !(await alertRecipientListed(row))) {
         result = unlistedRecipient;
       } else if (row.channel === 'email') {
         result = await sender.email(row.target, alert ? alertEmail(row.payload) : notificationEmail(row.payload));

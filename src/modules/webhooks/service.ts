@@ -1,4 +1,3 @@
-import { now } from '../../lib/clock.js';
 import { z } from 'zod';
 import type { Form, FormCompletion, Prisma, WebhookDelivery } from '../../generated/prisma/client.js';
 import type { ScopedCreate, ScopedPrisma } from '../../db/scoped.js';
@@ -121,29 +120,21 @@ export class DeliveryService {
   async resend(uid: string): Promise<{ uid: string; status: 'pending' }> {
     const d = await this.get(uid);
     const next = newUid('dl');
-    await this.db.$transaction(async (tx) => {
-      // an alert's retry still waiting for its backoff is superseded by the re-send, which is retried in its place:
-      // two chains of retries would send each later attempt twice (an email or SMS cannot be told apart)
-      if (d.alertId) {
-        await tx.webhookDelivery.updateMany({
-          where: { alertId: d.alertId, channel: d.channel, target: d.target, status: 'pending', nextAttemptAt: { not: null } },
-          data: { status: 'skipped', error: `not sent: superseded by the re-send ${next}`, attemptedAt: now() },
-        });
-      }
-      await tx.webhookDelivery.create({
-        data: {
-          uid: next,
-          formId: d.formId,
-          completionId: d.completionId,
-          // an alert's re-send is a first attempt again (retried with backoff if it fails)
-          alertId: d.alertId,
-          channel: d.channel,
-          target: d.target,
-          messageId: d.messageId,
-          payload: d.payload as Prisma.InputJsonValue,
-          resendOf: d.uid,
-        },
-      });
+    // an alert's re-send takes the place of its chain's retries: the dispatcher does not send a retry whose chain a
+    // later re-send superseded (two chains would send every later attempt twice)
+    await this.db.webhookDelivery.create({
+      data: {
+        uid: next,
+        formId: d.formId,
+        completionId: d.completionId,
+        // an alert's re-send is a first attempt again (retried with backoff if it fails)
+        alertId: d.alertId,
+        channel: d.channel,
+        target: d.target,
+        messageId: d.messageId,
+        payload: d.payload as Prisma.InputJsonValue,
+        resendOf: d.uid,
+      },
     });
     notifyPending();
     return { uid: next, status: 'pending' };
