@@ -49,6 +49,12 @@ describe('the command with a configuration it cannot use', () => {
     expect(r).toMatchObject({ code: 1, stdout: '' });
     expect(r.stderr).toBe('fleetops: invalid configuration: PORT: PORT must be a whole number (decimal digits) from 0 to 65535\n');
   });
+  it('a DATA_DIR that cannot be made is said so, without a stack trace', async () => {
+    // a path under a file: no directory can be made there, whoever runs the command
+    const r = await runCli(['migrate'], { env: { ...base, DATA_DIR: '/etc/hostname/fleetops-data' } });
+    expect(r).toMatchObject({ code: 1, stdout: '' });
+    expect(r.stderr).toMatch(/^fleetops: ENOTDIR: not a directory, .*\/etc\/hostname\/fleetops-data.*\n$/);
+  });
   it('a database that cannot be reached is said so, without a stack trace', async () => {
     // nothing listens on port 1
     const r = await runCli(['migrate'], { env: { ...base, DATABASE_URL: 'postgres://postgres@127.0.0.1:1/none' } });

@@ -59,7 +59,7 @@ describe('refusals', () => {
     for (const a of refused) {
       expect(a.error, `id ${a.id}`).toMatchObject({ code: -32000, message: expect.stringMatching(/rate limit/), data: { status: 429, code: 'rate_limited' } });
     }
-    expect(refused.map((a) => a.id)).toContain(3);
+    expect(refused.length).toBeGreaterThanOrEqual(2);
   });
 });
 

@@ -247,6 +247,22 @@ describe('the key scope is decided for the operation before its input is checked
       expect(JSON.parse(tool.content[1].text)).toMatchObject({ status: 403, code: 'forbidden' });
     }
   });
+  it('the scope comes first on MCP too, before missing or bad arguments; NUL in a variable of a key out of scope is its 403', async () => {
+    const tool = async (key: string, name: string, args: Record<string, unknown>) => {
+      const res = await env.request('POST', '/mcp', { key, headers: { accept: 'application/json, text/event-stream' }, body: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } } });
+      const result = (await res.json()).result;
+      expect(result.isError, name).toBe(true);
+      return JSON.parse(result.content[1].text) as { status: number; code: string };
+    };
+    expect(await tool(env.a.key, 'putAlertSettings', {})).toMatchObject({ status: 403, code: 'forbidden' });
+    expect(await tool(readKey, 'createVehicle', {})).toMatchObject({ status: 403, code: 'forbidden' });
+    expect(await tool(readKey, 'deleteVehicle', { id: '' })).toMatchObject({ status: 403, code: 'forbidden' });
+    const nul = await env.gql('mutation($i: CreateVehicleInput!) { createVehicle(input: $i) { uid } }', { i: { make: 'M\u0000', model: 'M', registration: 'NUL-1' } }, readKey);
+    expect(nul.status).toBe(403);
+    // __typename reads the schema, not the company: every key may ask it, in a mutation too
+    const typename = await env.gql('mutation { __typename }', undefined, readKey);
+    expect(typename).toMatchObject({ status: 200, body: { data: { __typename: 'Mutation' } } });
+  });
   it('a mutation document with a field the key may not call writes nothing, not even its fields before it', async () => {
     const before = await env.json('GET', '/api/v1/vehicles?limit=500');
     const g = await env.gql(

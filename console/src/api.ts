@@ -41,8 +41,8 @@ export class ApiError extends Error {
 /** Fired when the server refuses the key (unknown, revoked): the app goes back to the sign-in page. */
 export const UNAUTHORIZED_EVENT = 'fleetops:unauthorized';
 
-/** A problem+json body's fields, from its text (or the object, should the client have read it). */
-function problemOf(body: unknown): { detail?: string; title?: string } | null {
+/** A refusal's words from its body: its text (or the object, should the client have read it). */
+function problemOf(body: unknown): { detail?: string; title?: string; error?: string } | null {
   let value = body;
   if (typeof value === 'string') {
     try {
@@ -52,8 +52,10 @@ function problemOf(body: unknown): { detail?: string; title?: string } | null {
     }
   }
   if (!value || typeof value !== 'object') return null;
-  const { detail, title } = value as Record<string, unknown>;
-  return { detail: typeof detail === 'string' ? detail : undefined, title: typeof title === 'string' ? title : undefined };
+  // a problem+json answer's detail and title; `error`, as a proxy in front of the server may answer
+  const { detail, title, error } = value as Record<string, unknown>;
+  const text = (v: unknown) => (typeof v === 'string' ? v : undefined);
+  return { detail: text(detail), title: text(title), error: text(error) };
 }
 
 function toApiError(e: unknown): ApiError {
@@ -68,7 +70,7 @@ function toApiError(e: unknown): ApiError {
     // that media type as JSON, so its text arrives as the response's `body`
     if (!errors.length) {
       const body = problemOf((e.response as unknown as { body?: unknown }).body);
-      return new ApiError(body?.detail ?? body?.title ?? `The server answered ${status}.`, String(status));
+      return new ApiError(body?.detail ?? body?.title ?? body?.error ?? `The server answered ${status}.`, String(status));
     }
     const first = errors[0];
     return new ApiError(

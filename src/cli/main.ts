@@ -276,9 +276,15 @@ async function execute(io: Io, argv: string[], withDb: DbRunner, config: () => C
       io.err(`fleetops: ${e.message}`);
       return 1;
     }
-    // the listen address is taken or not allowed (PORT, HOST): the message says which
-    if ((e as { code?: unknown })?.code === 'EADDRINUSE' || (e as { code?: unknown })?.code === 'EACCES') {
-      io.err(`fleetops: cannot listen: ${(e as Error).message} (set PORT or HOST)`);
+    // the listen address is taken or not allowed (PORT, HOST), or a file the command needs cannot be read or
+    // written (DATA_DIR, a backup file): the operator's to fix, said without a stack trace
+    const sys = e as { code?: unknown; syscall?: unknown; message?: string };
+    if (sys?.syscall === 'listen') {
+      io.err(`fleetops: cannot listen: ${sys.message} (set PORT or HOST)`);
+      return 1;
+    }
+    if (typeof sys?.syscall === 'string' && ['EACCES', 'EPERM', 'ENOENT', 'EROFS', 'ENOSPC', 'EISDIR', 'ENOTDIR'].includes(String(sys.code))) {
+      io.err(`fleetops: ${sys.message}`);
       return 1;
     }
     const unreachable = connectionFailure(e);

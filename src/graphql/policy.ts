@@ -247,6 +247,8 @@ const indexed = (e: ValidationError, index: number) =>
  */
 function outOfScope(executed: ReturnType<typeof executedRootFields>, operation: string, ctx: RequestContext): AppError | null {
   for (const { node, def } of executed) {
+    // `__typename` (and the introspection fields) read the schema, not the company: every key may
+    if (node.name.value.startsWith('__')) continue;
     const required = (def?.extensions?.requiredScope as RequiredScope | undefined) ?? (operation === 'mutation' ? 'write' : 'read');
     if (!mayCall(ctx.actor.scope, required)) return new ForbiddenError(forbiddenMessage(ctx.actor.scope, required, node.name.value));
   }
@@ -311,17 +313,17 @@ export function operationPolicy(deps: PolicyDeps = {}): Plugin<{ fleet?: Request
               );
             }
           : null;
-      const refused = checkVariables(executed, variables);
-      if (refused) return setResultAndStopExecution(errorResult(refused));
       // the key's scope, decided for the operation before anything runs: a field the key may not call refuses the
-      // whole operation (403), before its arguments are checked (Pothos validates arguments before the field's own
-      // scope check) and before any other field of it has written
+      // whole operation (403), whatever its input (Pothos validates arguments before the field's own scope check),
+      // and before any other field of it has written
       const forbidden = outOfScope(executed, op.operation, ctx);
       if (forbidden) {
         const result = errorResult(forbidden);
         audit?.(result);
         return setResultAndStopExecution(result);
       }
+      const refused = checkVariables(executed, variables);
+      if (refused) return setResultAndStopExecution(errorResult(refused));
 
       // the rate limit: an operation is one unit, or one per executed root mutation field
       const units = op.operation === 'mutation' ? Math.max(1, executed.length) : 1;

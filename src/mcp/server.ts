@@ -18,14 +18,14 @@ import type { RouteSpec } from '../rest/contract.js';
 import type { RestFacade } from '../rest/facade.js';
 import type { buildOpenApi } from '../rest/openapi.js';
 import { asTrackingMap } from '../modules/tracking/schema.js';
-import { AppError, BadRequestError, MethodNotAllowedError, ReportedError, ValidationError } from '../errors.js';
+import { AppError, BadRequestError, ForbiddenError, MethodNotAllowedError, ReportedError, ValidationError } from '../errors.js';
 import { INTERNAL_ERROR, problemFromError } from '../http/problem.js';
 import { databaseError } from '../db/errors.js';
 import { reportUnexpected } from '../lib/unexpected.js';
 import { argumentErrors, buildTools, toolInput, type ToolDef } from './tools.js';
 import { INSTRUCTIONS } from './guidance.js';
 import type { GraphQLSchema } from 'graphql';
-import { mayCall, type RequiredScope } from '../auth/scopes.js';
+import { forbiddenMessage, mayCall, type RequiredScope } from '../auth/scopes.js';
 
 /**
  * The MCP channel at /mcp (docs/contract/gaps.md §8; docs/mcp.md): Streamable HTTP, stateless (a server per request, bound to the
@@ -66,8 +66,10 @@ export const REFUSED = -32000;
 function mcpError(e: unknown, uri: string, ctx: RequestContext): McpError {
   if (e instanceof McpError) return e;
   const known = databaseError(e);
-  if (known instanceof AppError && known.status < 500) {
+  if (known instanceof AppError) {
     if (known.status === 404) return new McpError(RESOURCE_NOT_FOUND, `resource not found: ${uri}`, { uri });
+    // a 5xx the service answered (an outage it names): in its words, logged where it arose
+    if (known.status >= 500) return new McpError(ErrorCode.InternalError, known.message);
     const problem = problemFromError(known);
     return new McpError(known.status === 400 ? ErrorCode.InvalidParams : REFUSED, known.message, problem);
   }
@@ -99,6 +101,12 @@ export function createMcpHandler(opts: McpOptions) {
   const listed = tools.map(({ route: _r, ...t }) => t);
 
   async function callTool(tool: ToolDef, args: Record<string, unknown>, ctx: RequestContext): Promise<CallToolResult> {
+    // the key's scope first, whatever the arguments, as the operation decides it (decision 0006): a key that may not
+    // call the tool is told so, not that its arguments are wrong
+    const required = requiredOf.get(tool.name)!;
+    if (!mayCall(ctx.actor.scope, required)) {
+      return toolError(problemFromError(new ForbiddenError(forbiddenMessage(ctx.actor.scope, required, tool.route.field.split('.')[1]))));
+    }
     const known = new Set(Object.keys(tool.inputSchema.properties as object));
     const unknown = Object.keys(args).filter((k) => !known.has(k));
     const missing = ((tool.inputSchema.required as string[] | undefined) ?? []).filter((k) => args[k] === undefined || args[k] === null);
