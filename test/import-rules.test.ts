@@ -27,14 +27,20 @@ async function refused(raw: unknown): Promise<ValidationError> {
   return e as ValidationError;
 }
 
+/** A company imported from its file, with one flight log of its first aircraft: the key and the log as created. */
+async function importedWithLog(prefix: string, hobbs: number, landings: number) {
+  const id = `${prefix}-${uniq()}`;
+  const key = newKey();
+  await importData(env.database, file(id, key));
+  const body = flightLogBody({ aircraftId: `${id}-ac-1`, aircraftRegistration: `VH-${id.toUpperCase().slice(0, 3)}`, pilot: `${id}-pilot`, hobbs, landings });
+  const log = await env.json('POST', '/api/v1/flight-logs', { key, body });
+  expect(log.status, JSON.stringify(log.body)).toBe(201);
+  return { id, key, as: { key }, log: log.body as { uid: string } };
+}
+
 describe('import', () => {
   it('refuses to drop or retype a maintenance key that flight logs carry, names the entry, and writes nothing', async () => {
-    const id = `imp-${uniq()}`;
-    const key = newKey();
-    await importData(env.database, file(id, key));
-    const as = { key };
-    const log = await env.json('POST', '/api/v1/flight-logs', { ...as, body: flightLogBody({ aircraftId: `${id}-ac-1`, aircraftRegistration: `VH-${id.toUpperCase().slice(0, 3)}`, pilot: `${id}-pilot`, hobbs: 1.5, landings: 2 }) });
-    expect(log.status, JSON.stringify(log.body)).toBe(201);
+    const { id, key, as } = await importedWithLog('imp', 1.5, 2);
     const before = (await env.json('GET', `/api/v1/aircraft/${id}-ac-1`, as)).body;
     expect(before.totals).toEqual({ hobbs: 1202, landings: 3002 });
 
@@ -51,13 +57,9 @@ describe('import', () => {
   });
 
   it('a new registration is written to the aircraft\u2019s logs; a registration another aircraft has is refused by JSON Pointer', async () => {
-    const id = `reg-${uniq()}`;
-    const key = newKey();
-    await importData(env.database, file(id, key));
-    const as = { key };
-    const created = await env.json('POST', '/api/v1/flight-logs', { ...as, body: flightLogBody({ aircraftId: `${id}-ac-1`, aircraftRegistration: `VH-${id.toUpperCase().slice(0, 3)}`, pilot: `${id}-pilot`, hobbs: 0.5, landings: 1 }) });
+    const { id, key, as, log } = await importedWithLog('reg', 0.5, 1);
     await importData(env.database, file(id, key, (c) => (c.aircraft[0].registration = 'VH-NEW')));
-    expect((await env.json('GET', `/api/v1/flight-logs/${created.body.uid}`, as)).body.aircraftRegistration).toBe('VH-NEW');
+    expect((await env.json('GET', `/api/v1/flight-logs/${log.uid}`, as)).body.aircraftRegistration).toBe('VH-NEW');
 
     const clash = await refused(file(id, key, (c) => (c.aircraft[0].registration = c.aircraft[1].registration = 'VH-NEW')));
     expect(clash.errors).toEqual([{ path: '/companies/0/aircraft/1/registration', message: expect.stringMatching(/registration VH-NEW is already aircraft/) }]);
