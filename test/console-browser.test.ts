@@ -973,3 +973,46 @@ describe.skipIf(!chromiumAvailable)('operator console in chromium', () => {
     expect(errors).toEqual([]);
   });
 });
+
+// The console's message for a refusal the server makes outside GraphQL (problem+json: the rate limit, a body too large).
+// The refusal is a real one from the server; the browser is then answered with it for every GraphQL request
+// (Playwright's route), so which request meets the limit does not depend on when a minute's window turns.
+describe.skipIf(!chromiumAvailable)('the console when the API refuses a request outside GraphQL', () => {
+  let env: TestEnv;
+  let server: Listening;
+  let browser: Browser;
+  /** A real refusal by the server's rate limit: status, headers and body as the console would receive them. */
+  let refusal: { status: number; headers: Record<string, string>; body: string };
+  beforeAll(async () => {
+    await buildConsole();
+    env = await createTestEnv({ rateLimitPerMinute: 1 });
+    server = await serveApp(env.app);
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+    // one request a minute: ask until the server refuses (a minute's window may turn between two asks)
+    for (let i = 0; i < 5 && !refusal; i++) {
+      const r = await env.app.fetch(
+        new Request('http://x/graphql', { method: 'POST', headers: { authorization: `Bearer ${env.a.key}`, 'content-type': 'application/json', accept: 'application/graphql-response+json' }, body: JSON.stringify({ query: '{ __typename }' }) }),
+      );
+      if (r.status === 429) refusal = { status: r.status, headers: Object.fromEntries(r.headers), body: await r.text() };
+    }
+  }, 180_000);
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+    await env?.close();
+  });
+
+  it("shows the API's own words for a 429 (problem+json), not only its status", async () => {
+    expect(refusal?.headers['content-type']).toMatch(/^application\/problem\+json/);
+    const detail = (JSON.parse(refusal.body) as { detail: string }).detail;
+    expect(detail).toMatch(/^rate limit of 1 requests? per minute exceeded; retry in \d+ s/);
+    const page = await browser.newPage();
+    page.setDefaultTimeout(30_000);
+    // every GraphQL request the console makes is answered with that refusal, so the outcome does not depend on time
+    await page.route('**/graphql', (route) => route.fulfill({ status: refusal.status, headers: refusal.headers, body: refusal.body }));
+    await page.addInitScript((key) => sessionStorage.setItem('fleetops.console.key', key), env.a.key);
+    await page.goto(`${server.base}/console/flight-logs`);
+    await expect(page.getByRole('alert').first().textContent()).resolves.toContain(detail);
+    await expect(page.getByRole('alert').first().textContent()).resolves.not.toContain('The server answered 429');
+  });
+});
