@@ -2,6 +2,7 @@
 // digits within its range, or the server does not start (exit 1, the variable named); a variable set to nothing or
 // to spaces is unset (its default applies, never 0); DATABASE_URL is a PostgreSQL URL; `--help` needs no valid
 // configuration; a database that cannot be reached is said so, without a stack trace.
+import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../src/config.js';
 import { runCli } from '../src/cli/main.js';
@@ -48,6 +49,16 @@ describe('the command with a configuration it cannot use', () => {
     const r = await runCli(['migrate'], { env: { ...base, PORT: 'abc' } });
     expect(r).toMatchObject({ code: 1, stdout: '' });
     expect(r.stderr).toBe('fleetops: invalid configuration: PORT: PORT must be a whole number (decimal digits) from 0 to 65535\n');
+  });
+  it('--version prints the package version; a usage error exits 2 with what was wrong', async () => {
+    const version = JSON.parse(fs.readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version as string;
+    for (const args of [['--version'], ['-V']]) expect(await runCli(args, { env: { ...base, PORT: 'abc' } })).toMatchObject({ code: 0, stdout: `${version}\n`, stderr: '' });
+    const unknown = await runCli(['launch'], { env: base });
+    expect(unknown).toMatchObject({ code: 2, stdout: '' });
+    expect(unknown.stderr).toMatch(/^error: unknown command 'launch'/);
+    const missing = await runCli(['import'], { env: base });
+    expect(missing).toMatchObject({ code: 2, stdout: '' });
+    expect(missing.stderr).toMatch(/^error: missing required argument 'file'/);
   });
   it('a DATA_DIR that cannot be made is said so, without a stack trace', async () => {
     // a path under a file: no directory can be made there, whoever runs the command

@@ -13,6 +13,7 @@ import { adminSocketPath } from '../db/data-dir-lock.js';
 import type { RelayedCommand } from '../server.js';
 import { registerBackupCommands } from './backup.js';
 import { terminalBar } from './progress.js';
+import pkg from '../../package.json' with { type: 'json' };
 // The commands' heavy modules (the services, the GraphQL schema and HTTP app) are imported when a command needs
 // them, so `fleetops keys list` does not load the server, and `serve` opens its database while they load.
 
@@ -71,6 +72,7 @@ type DbRunner = <T>(fn: (db: Database) => Promise<T>, opts?: { migrate?: boolean
 function program(io: Io, withDb: DbRunner, config: () => Config, serve: () => Promise<void>): Command {
   const cmd = new Command('fleetops')
     .description('Fleet Ops: operations back end for aircraft and vehicle fleets')
+    .version(pkg.version, '-V, --version', 'print the version of fleetops')
     .exitOverride()
     .configureOutput({ writeOut: (s) => io.out(s.replace(/\n$/, '')), writeErr: (s) => io.err(s.replace(/\n$/, '')) });
 
