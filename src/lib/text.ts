@@ -45,3 +45,6 @@ export function oneLine(text: string): string {
   }
   return from === 0 ? text : out + text.slice(from);
 }
+
+/** `1 flight log`, `2 flight logs`: a count and its noun. */
+export const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;

@@ -16,6 +16,8 @@ import type { UpsertStatus, WriteResult } from '../../lib/write-result.js';
 import { changesBetween, recordAudit, type AuditActor } from '../audit/service.js';
 import { trackingValue } from '../tracking/value.js';
 import { recomputeAircraftTotals } from './totals.js';
+import { keysInUse, leavingNumberItems } from '../assets/tracked-keys.js';
+import { plural } from '../../lib/text.js';
 import { NumberMapSchema, RESERVED_TRACKING_KEYS, TrackingItemMetadataSchema, TrackingKeySchema, TrackingMapSchema, asNumberMap, asTrackingMap, type NumberMap, type TrackingMap } from '../tracking/schema.js';
 
 export type { Aircraft };
@@ -171,7 +173,6 @@ const asRow = (a: Aircraft): AircraftRow => ({
   initialValues: asNumberMap(a.initialValues),
 });
 
-const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
 /** What a tracking key is on an aircraft: which map holds it and its type (null: neither). */
 function kindOf(a: Pick<AircraftRow, 'maintenanceTrackingItems' | 'logTrackingItems'>, key: string): string | null {
@@ -292,7 +293,10 @@ export class AircraftService {
     return 'updated';
   }
 
-  /** 409 when logs carry a key being removed, retyped or moved, or when schedule items track a maintenance key going away. */
+  /**
+   * 409 when logs carry a key being removed, retyped or moved, or when a number maintenance item going away (removed,
+   * retyped, moved) is tracked by active schedule items or counted by fitted components (../assets/tracked-keys.ts).
+   */
   private async refuseOrphans(tx: ScopedPrisma, uid: string, current: AircraftRow, next: AircraftRow, keys: string[]): Promise<void> {
     const counts = await tx.$queryRaw<{ key: string; n: number }[]>(Prisma.sql`
       SELECT k.key, count(f.uid)::int AS n
@@ -306,17 +310,8 @@ export class AircraftService {
       const map = current.maintenanceTrackingItems[key] ? 'maintenanceTrackingItems' : 'logTrackingItems';
       errors.push({ path: `/${map}/${key}`, message: `${plural(n, 'flight log')} of this aircraft carry ${key}: it cannot be ${what} while they do` });
     }
-    const leaving = keys.filter((k) => current.maintenanceTrackingItems[k] && !next.maintenanceTrackingItems[k]);
-    if (leaving.length) {
-      const tracked = await tx.scheduleItem.groupBy({
-        by: ['trackingItem'],
-        where: { relatedTo: uid, relatedToType: 'aircraft', status: 'active', trackingItem: { in: leaving } },
-        _count: { _all: true },
-      });
-      for (const t of tracked) {
-        errors.push({ path: `/maintenanceTrackingItems/${t.trackingItem}`, message: `${plural(t._count._all, 'active schedule item')} of this aircraft track ${t.trackingItem}: it cannot be removed while they do` });
-      }
-    }
+    const leaving = leavingNumberItems(current.maintenanceTrackingItems, next.maintenanceTrackingItems).filter((k) => keys.includes(k));
+    errors.push(...(await keysInUse(tx, 'aircraft', uid, leaving, next.maintenanceTrackingItems)));
     if (errors.length) throw new ConflictError(errors.map((e) => e.message).join('; '), errors);
   }
 

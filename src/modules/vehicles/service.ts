@@ -14,7 +14,8 @@ import { retrying } from '../../db/retry.js';
 import type { UpsertStatus } from '../../lib/write-result.js';
 import { batchList, runSetBatch } from '../../lib/batch.js';
 import { jsonEqual } from '../../lib/json.js';
-import { asNumberMap, type TrackingMap } from '../tracking/schema.js';
+import { asNumberMap, asTrackingMap, type TrackingMap } from '../tracking/schema.js';
+import { keysInUse, leavingNumberItems } from '../assets/tracked-keys.js';
 import { VEHICLE_ORDER, CreateVehicleCheck, primaryTotalKey, type VehicleFilter, type NewVehicle, type VehiclePatch, type VehicleWriteStatus, type VehicleTracking, VehicleFieldsSchema, VehicleImportSchema, DEFAULT_TRACKING, defaultMaintenanceItems } from './schema.js';
 import type { ReadingVehicle } from './readings.js';
 /** The vehicle's schemas and checks (./schema.ts) and its odometer readings (./readings.ts), for callers that import the service. */
@@ -96,6 +97,7 @@ export class VehicleService {
       const next = withDefaults({ ...pick(current), ...patch }, current);
       const changed = Object.entries(next).filter(([k, v]) => !jsonEqual(v, (current as Record<string, unknown>)[k]));
       if (!changed.length) return { uid, status: 'no_changes' };
+      await refuseTakenKeys(tx, uid, current, next);
       await tx.vehicle.updateMany({ where: { uid }, data: Object.fromEntries(changed) });
       return { uid, status: 'updated' };
     });
@@ -186,6 +188,7 @@ export class VehicleService {
         }
         const row = existing as unknown as Record<string, unknown>;
         if (Object.entries(data).every(([k, value]) => jsonEqual(row[k] ?? null, value ?? null))) return 'unchanged';
+        await refuseTakenKeys(tx, uid, existing, data);
         await tx.vehicle.updateMany({ where: { uid }, data });
         return 'updated';
       }),
@@ -193,6 +196,16 @@ export class VehicleService {
     this.loader.clear(uid);
     return status;
   }
+}
+
+/**
+ * 409 when the change takes away a number maintenance item that active schedule items track or fitted components
+ * count (../assets/tracked-keys.ts, the aircraft's rule too): the item's total holds the vehicle's readings.
+ */
+async function refuseTakenKeys(tx: ScopedPrisma, uid: string, current: Vehicle, next: VehicleColumns): Promise<void> {
+  const now = asTrackingMap(next.maintenanceTrackingItems);
+  const errors = await keysInUse(tx, 'vehicle', uid, leavingNumberItems(asTrackingMap(current.maintenanceTrackingItems), now), now);
+  if (errors.length) throw new ConflictError(errors.map((e) => e.message).join('; '), errors);
 }
 
 /** A checked new vehicle as the row to insert. */
