@@ -6,6 +6,7 @@ import { AircraftService, createAircraftLoader } from './modules/aircraft/servic
 import { UserService, createUserLoader } from './modules/users/service.js';
 import { VehicleService, createVehicleLoader } from './modules/vehicles/service.js';
 import { AssetReader } from './modules/assets/live.js';
+import { TotalsMoves } from './modules/assets/totals-moves.js';
 import { FormService } from './modules/forms/service.js';
 import { FlightLogService } from './modules/flight-logs/service.js';
 import { ComponentService } from './modules/components/service.js';
@@ -82,9 +83,11 @@ export function createServices(
     form: uidLoader((args) => db.form.findMany(args)),
     scheduleItem: uidLoader((args) => db.scheduleItem.findMany(args)),
   };
-  const aircraft = new AircraftService(db, loaders.aircraft, auditActor);
-  const vehicles = new VehicleService(db, loaders.vehicle);
-  const assets = new AssetReader(aircraft, vehicles);
+  // the request's writes of totals: component counters read before one are read again after it
+  const moves = new TotalsMoves();
+  const aircraft = new AircraftService(db, loaders.aircraft, auditActor, moves);
+  const vehicles = new VehicleService(db, loaders.vehicle, moves);
+  const assets = new AssetReader(aircraft, vehicles, undefined, moves);
   const users = new UserService(db, loaders.user, auditActor);
   const components = new ComponentService(db, assets);
   const deliveries = new DeliveryService(db);
@@ -99,7 +102,7 @@ export function createServices(
     vehicles,
     assets,
     forms: new FormService(db),
-    flightLogs: new FlightLogService(db, loaders.aircraft),
+    flightLogs: new FlightLogService(db, aircraft),
     components,
     schedule,
     alerts: new AlertService(db, schedule, assets, auditActor),

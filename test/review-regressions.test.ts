@@ -40,6 +40,51 @@ describe('review regressions', () => {
     expect(item.body.dueAtInterval).toBe(before + 10 + 100);
   });
 
+  it('a component item completed later in the same operation sees its counter moved by an earlier flight log or odometer reading', async () => {
+    const post = async (path: string, body: unknown) => {
+      const r = await env.json('POST', `/api/v1${path}`, { body });
+      expect(r.status, JSON.stringify(r.body)).toBeLessThan(300);
+      return r.body;
+    };
+    /** A component with an hours counter fitted to the asset, counting its key, and a recurring 100 item on the counter. */
+    async function fittedWithItem(parentType: string, parentUid: string, sourceKey: string) {
+      const { uid } = await post('/components', { name: 'Starter', type: 'Part', partNumber: 'PN-9', serialNumber: `S-${uniq()}`, counters: [{ displayText: 'Hours', unit: 'hours' }] });
+      await post(`/components/${uid}/install`, { parentType, parentUid, mappings: [{ counterKey: 'hours', sourceKey }] });
+      const item = await post('/schedule-items', { name: 'Starter 100', type: 'Inspection', relatedTo: uid, relatedToType: 'component', recurring: true, trackingItem: 'hours', dueAtInterval: 100, recurringInterval: 100 });
+      return { uid, item: item.uid as string };
+    }
+    // another item of the component first reads its counter within the operation (and caches it)
+    const other = (uid: string) => ({ name: 'Starter 500', type: 'Inspection', relatedTo: uid, relatedToType: 'component', recurring: false, trackingItem: 'hours', dueAtInterval: 500 });
+
+    const onAircraft = await fittedWithItem('aircraft', 'acme-ac-1', 'hobbs');
+    const flown = await env.gql(
+      `mutation($other: CreateScheduleItemInput!, $log: CreateFlightLogInput!, $id: ID!) {
+         p: createScheduleItem(input: $other) { uid }
+         a: createFlightLog(input: $log) { uid }
+         b: completeScheduleItem(id: $id) { uid }
+       }`,
+      { other: other(onAircraft.uid), log: { ...log, trackingItems: { hobbs: 10 } }, id: onAircraft.item },
+    );
+    expect(flown.body.errors, JSON.stringify(flown.body.errors)).toBeUndefined();
+    expect((await env.json('GET', `/api/v1/components/${onAircraft.uid}`)).body.totals.hours).toBe(10);
+    expect((await env.json('GET', `/api/v1/schedule-items/${onAircraft.item}`)).body).toMatchObject({ lastCarriedOutValue: 10, dueAtInterval: 110 });
+
+    const vehicle = (await post('/vehicles', { make: 'Toyota', model: 'Hilux', registration: `R${uniq().slice(0, 6).toUpperCase()}`, tracking: { kilometers: true, miles: false, hours: false } })).uid;
+    const form = (await post('/forms', { name: 'Odometer', code: `odo-${uniq()}`, department: 'Ground ops', sections: [{ name: 'Asset', fields: [{ name: 'vehicle', label: 'Vehicle', type: 'vehicle', required: true }, { name: 'odo', label: 'Odometer', type: 'odometer', vehicleField: 'vehicle' }] }] })).uid;
+    const onVehicle = await fittedWithItem('vehicle', vehicle, 'odometer');
+    const driven = await env.gql(
+      `mutation($other: CreateScheduleItemInput!, $c: CreateFormCompletionInput!, $id: ID!) {
+         p: createScheduleItem(input: $other) { uid }
+         a: createFormCompletion(input: $c) { uid }
+         b: completeScheduleItem(id: $id) { uid }
+       }`,
+      { other: other(onVehicle.uid), c: { formId: form, answers: { vehicle, odo: 42 } }, id: onVehicle.item },
+    );
+    expect(driven.body.errors, JSON.stringify(driven.body.errors)).toBeUndefined();
+    expect((await env.json('GET', `/api/v1/components/${onVehicle.uid}`)).body.totals.hours).toBe(42);
+    expect((await env.json('GET', `/api/v1/schedule-items/${onVehicle.item}`)).body).toMatchObject({ lastCarriedOutValue: 42, dueAtInterval: 142 });
+  });
+
   it('a query string cannot stand in for the request body', async () => {
     const sneaky = encodeURIComponent(JSON.stringify(log));
     const r = await env.json('POST', `/api/v1/flight-logs?input=${sneaky}`, { body: { foo: 1 } });

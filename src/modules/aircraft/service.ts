@@ -17,6 +17,7 @@ import { changesBetween, recordAudit, type AuditActor } from '../audit/service.j
 import { trackingValue } from '../tracking/value.js';
 import { recomputeAircraftTotals } from './totals.js';
 import { keysInUse, leavingNumberItems } from '../assets/tracked-keys.js';
+import { TotalsMoves } from '../assets/totals-moves.js';
 import { plural } from '../../lib/text.js';
 import { NumberMapSchema, RESERVED_TRACKING_KEYS, TrackingItemMetadataSchema, TrackingKeySchema, TrackingMapSchema, asNumberMap, asTrackingMap, type NumberMap, type TrackingMap } from '../tracking/schema.js';
 
@@ -188,7 +189,14 @@ export class AircraftService {
     private readonly loader: DataLoader<string, Aircraft | null>,
     /** Who is acting, for the audit log (the request's key and user and its channel). */
     private readonly actor: () => AuditActor = () => ({ keyId: null, userId: null, channel: 'internal' }),
+    private readonly moves: TotalsMoves = new TotalsMoves(),
   ) {}
+
+  /** A write changed the aircraft (its totals perhaps): later reads in the request read it again. */
+  forget(uid: string): void {
+    this.loader.clear(uid);
+    this.moves.moved();
+  }
 
   /** A page of aircraft by registration, then uid (docs/api-notes.md, lists). */
   async list(page: PageArgs = {}): Promise<Page<Aircraft>> {
@@ -226,7 +234,7 @@ export class AircraftService {
         await recordAudit(tx, this.actor(), { entity: 'aircraft', entityId: uid, action: 'created', changes: changesBetween(null, data, AUDITED) });
       }),
     );
-    this.loader.clear(uid);
+    this.forget(uid);
     return { uid, status: 'created' };
   }
 
@@ -266,7 +274,7 @@ export class AircraftService {
         return this.change(tx, uid, current, next);
       }),
     );
-    this.loader.clear(uid);
+    this.forget(uid);
     return { uid, status };
   }
 
@@ -340,7 +348,7 @@ export class AircraftService {
         await recordAudit(tx, this.actor(), { entity: 'aircraft', entityId: uid, action: 'deleted', changes: changesBetween(asRow(current), null, AUDITED) });
       }),
     );
-    this.loader.clear(uid);
+    this.forget(uid);
     return { uid, status: 'deleted' };
   }
 
@@ -371,7 +379,7 @@ export class AircraftService {
         return 'created';
       }),
     );
-    this.loader.clear(a.uid);
+    this.forget(a.uid);
     return status;
   }
 }

@@ -2,6 +2,7 @@ import type { AircraftService } from '../aircraft/service.js';
 import { totalsOf } from '../aircraft/service.js';
 import type { VehicleService } from '../vehicles/service.js';
 import { asTrackingMap } from '../tracking/schema.js';
+import { TotalsMoves } from './totals-moves.js';
 
 /**
  * Live usage totals of any asset that carries them, in one shape: aircraft (totals from flight logs), vehicles
@@ -39,6 +40,8 @@ export class AssetReader {
     private readonly aircraft: AircraftService,
     private readonly vehicles: VehicleService,
     private components?: ComponentLiveSource,
+    /** The request's writes of totals, shared with the aircraft and vehicle services (src/context.ts). */
+    readonly moves: TotalsMoves = new TotalsMoves(),
   ) {}
 
   /** Late binding: the component service itself reads its parents through this reader. */

@@ -227,11 +227,27 @@ export function transactionAssets(tx: ScopedPrisma): AssetReader {
  * are computed once per request for all the rows that ask for them (DataLoader).
  */
 export class ComponentReader implements ComponentLiveSource {
-  private ev!: Evaluator;
-  private readingLoader!: DataLoader<CounterRow, Readings, string>;
+  private evaluator!: Evaluator;
+  private readings!: DataLoader<CounterRow, Readings, string>;
+  /** The request's writes of totals when the caches were made (AssetReader.moves). */
+  private movesSeen = 0;
   /** Per selection (a request's `query`): the rows it asks for with the same selection are read in one query. */
   private rowLoaders!: Map<string, DataLoader<string, Component | null>>;
   private childLoaders!: Map<string, DataLoader<string, ComponentList>>;
+
+  /**
+   * The evaluator and the readings derive counters from the assets' totals: once a write of this request moved
+   * totals (a flight log, an odometer reading, an initial value), they start again, so a later read in the same
+   * operation (a schedule completion after a flight log) sees the counters moved.
+   */
+  private get ev(): Evaluator {
+    if (this.movesSeen !== this.assets.moves.count) this.resetCaches();
+    return this.evaluator;
+  }
+  private get readingLoader(): DataLoader<CounterRow, Readings, string> {
+    if (this.movesSeen !== this.assets.moves.count) this.resetCaches();
+    return this.readings;
+  }
 
   constructor(
     protected readonly db: ScopedPrisma,
@@ -243,8 +259,9 @@ export class ComponentReader implements ComponentLiveSource {
   /** After a write, later reads in the same request see it. */
   protected resetCaches() {
     const ev = new Evaluator(this.db, this.assets);
-    this.ev = ev;
-    this.readingLoader = new DataLoader(
+    this.evaluator = ev;
+    this.movesSeen = this.assets.moves.count;
+    this.readings = new DataLoader(
       async (rows) => {
         const read = await ev.readings(rows);
         return rows.map((r) => read.get(r.uid) ?? {});

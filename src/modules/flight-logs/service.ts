@@ -70,8 +70,8 @@ const LOG_ROW: LockTarget<FlightLog> = { table: 'FlightLog', what: 'flight log',
 export class FlightLogService {
   constructor(
     private readonly db: ScopedPrisma,
-    /** Cleared for the aircraft a write changed, so later reads in the same request see the new totals. */
-    private readonly aircraftCache?: { clear(uid: string): unknown },
+    /** Told of the aircraft a write changed, so later reads in the same request see the new totals. */
+    private readonly aircraftCache?: { forget(uid: string): unknown },
   ) {}
 
   /**
@@ -156,7 +156,7 @@ export class FlightLogService {
         }),
       );
     }
-    for (const id of ids) this.aircraftCache?.clear(id);
+    for (const id of ids) this.aircraftCache?.forget(id);
     return plan;
   }
 
@@ -208,7 +208,7 @@ export class FlightLogService {
         return { uid, status: 'updated' as const, aircraft: [current.aircraftId, aircraft.uid] };
       }),
     );
-    for (const a of result.aircraft) this.aircraftCache?.clear(a);
+    for (const a of result.aircraft) this.aircraftCache?.forget(a);
     return { uid: result.uid, status: result.status };
   }
 
@@ -222,7 +222,7 @@ export class FlightLogService {
         return current.aircraftId;
       }),
     );
-    this.aircraftCache?.clear(aircraftId);
+    this.aircraftCache?.forget(aircraftId);
     return { uid, status: 'deleted' };
   }
 
@@ -293,7 +293,7 @@ export class FlightLogService {
           deleted.delete(w.uid); // the same id again is not found: it is gone
         } else out.errors.push({ index: w.index, error: new NotFoundError('flight log', w.uid).message });
       }
-      for (const l of found) this.aircraftCache?.clear(l.aircraftId);
+      for (const l of found) this.aircraftCache?.forget(l.aircraftId);
     }
     out.errors.sort((a, b) => a.index - b.index);
     return out;

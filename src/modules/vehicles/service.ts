@@ -16,6 +16,7 @@ import { batchList, runSetBatch } from '../../lib/batch.js';
 import { jsonEqual } from '../../lib/json.js';
 import { asNumberMap, asTrackingMap, type TrackingMap } from '../tracking/schema.js';
 import { keysInUse, leavingNumberItems } from '../assets/tracked-keys.js';
+import { TotalsMoves } from '../assets/totals-moves.js';
 import { VEHICLE_ORDER, CreateVehicleCheck, primaryTotalKey, type VehicleFilter, type NewVehicle, type VehiclePatch, type VehicleWriteStatus, type VehicleTracking, VehicleFieldsSchema, VehicleImportSchema, DEFAULT_TRACKING, defaultMaintenanceItems } from './schema.js';
 import type { ReadingVehicle } from './readings.js';
 /** The vehicle's schemas and checks (./schema.ts) and its odometer readings (./readings.ts), for callers that import the service. */
@@ -36,6 +37,7 @@ export class VehicleService {
   constructor(
     private readonly db: ScopedPrisma,
     private readonly loader: DataLoader<string, Vehicle | null> = createVehicleLoader(db),
+    private readonly moves: TotalsMoves = new TotalsMoves(),
   ) {}
 
   /** A vehicle of the company (deleted ones too), or null. */
@@ -132,7 +134,7 @@ export class VehicleService {
    */
   private async locked<R>(uid: string, fn: (tx: ScopedPrisma, current: Vehicle) => Promise<R>): Promise<R> {
     const result = await lockedWrite(this.db, VEHICLE_ROW, uid, fn);
-    this.loader.clear(uid);
+    this.forget([uid]);
     return result;
   }
 
@@ -160,6 +162,7 @@ export class VehicleService {
   /** Forgets what this request's loader holds of vehicles another statement changed (readings). */
   forget(uids: Iterable<string>): void {
     for (const uid of uids) this.loader.clear(uid);
+    this.moves.moved();
   }
 
   /**
@@ -193,7 +196,7 @@ export class VehicleService {
         return 'updated';
       }),
     );
-    this.loader.clear(uid);
+    this.forget([uid]);
     return status;
   }
 }
