@@ -108,6 +108,21 @@ describe('the batch runner, at the service', () => {
     const [log] = (await env.rest.get('/flight-logs?aircraftId=acme-ac-2&startDate=2026-04-05&endDate=2026-04-05')).body.data;
     expect(log).toMatchObject({ pax: null, tacho: 1.25 });
   });
+  it('CSV import-logs: a figure is plain decimal digits with at most 6 decimal places, checked on the cell as written', async () => {
+    const row = (line: string) => `2026-04-06T08:00:00Z,acme-pilot,acme-ac-2,VH-ACZ,YSSY,YSBK,1,${line}`;
+    const csv = ['timeDate,pilot,aircraftId,aircraftRegistration,startLocation,endLocation,pax,tacho', row('0x10'), row('0b11'), row('1e3'), row('1.00000000000000001'), row('0.1234567'), row('2.5000000'), row('-0'), row(' 12.75 ')].join('\n');
+    const s = services();
+    const before = (await env.rest.get('/aircraft/acme-ac-2')).body.totals.tacho;
+    const r = await importFlightLogsCsv(s.flightLogs, csv, { aircraft: (uid) => s.aircraft.find(uid) });
+    // JavaScript's number literals are not figures (Number('0x10') is 16); the API refuses the same strings
+    expect(r.rejected.map((x) => x.line)).toEqual([2, 3, 4, 5, 6]);
+    for (const x of r.rejected.slice(0, 3)) expect(x.error).toMatch(/\/tacho: .*must be a number/);
+    // digits a double would round away are refused, not rounded to another figure
+    for (const x of r.rejected.slice(3)) expect(x.error).toBe('invalid flight log: /tacho: tacho must have at most 6 decimal places');
+    // trailing zeros are no decimal places; a cell is trimmed
+    expect(r.imported).toBe(3);
+    expect((await env.rest.get('/aircraft/acme-ac-2')).body.totals.tacho).toBe(before + 2.5 + 12.75);
+  });
 });
 
 describe('the batch routes', () => {

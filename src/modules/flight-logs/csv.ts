@@ -4,6 +4,7 @@ import type { Aircraft } from '../../generated/prisma/client.js';
 import { AppError, oneLineMessage } from '../../errors.js';
 import { checkItemText } from '../../lib/batch.js';
 import { asTrackingMap, declaredItem } from '../tracking/schema.js';
+import { figureFromText } from '../tracking/value.js';
 import { CORE_FIELDS, CreateFlightLogCheck, SERVER_CONTROLLED, fromFlatBody, type FlightLogService } from './service.js';
 
 /**
@@ -38,23 +39,17 @@ function cellsToInput(row: Record<string, string>, aircraft: Aircraft | null): R
     const cell = raw.trim();
     if (IGNORED.has(column)) continue;
     if (column === 'pax') {
-      input.pax = cell === '' ? null : toNumber(cell);
+      input.pax = cell === '' ? null : figureFromText(cell, 'pax', 'flight log');
       continue;
     }
     if (cell === '') continue;
     if (core.has(column)) input[column] = cell;
     else {
       const item = declaredItem(maint, column) ?? declaredItem(log, column);
-      input[column] = item?.type === 'number' ? toNumber(cell) : cell;
+      input[column] = item?.type === 'number' ? figureFromText(cell, column, 'flight log') : cell;
     }
   }
   return input;
-}
-
-/** A number when the cell is one (leaving it a string lets the service report the wrong type). */
-function toNumber(cell: string): number | string {
-  const n = Number(cell);
-  return cell !== '' && Number.isFinite(n) ? n : cell;
 }
 
 export async function importFlightLogsCsv(

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { invalid } from '../../errors.js';
 import { TRACKING_SCALE, decimalPlaces } from '../../lib/decimal.js';
 
 /**
@@ -42,4 +43,19 @@ export function trackingFigureError(n: unknown, what: string): string | null {
   if (!(n > -TRACKING_VALUE_LIMIT && n < TRACKING_VALUE_LIMIT)) return rangeMessage(what);
   if (decimalPlaces(n) > TRACKING_VALUE_PLACES) return placesMessage(what);
   return null;
+}
+
+/** Plain decimal notation, as a spreadsheet writes a figure: digits, an optional sign and fraction (no exponent). */
+const PLAIN_DECIMAL = /^[+-]?\d+(?:\.\d+)?$/;
+
+/**
+ * A figure written as text (a CSV cell) as the number a JSON body would carry, its digits checked before it becomes
+ * a double: text that is not plain decimal notation (`0x10`, `1e3`, `12 h`) stays text, for the service to refuse
+ * as it refuses a string; more than 6 decimal places (trailing zeros aside) makes `entity` invalid at `/<what>`,
+ * since the double would round them away (`1.00000000000000001` is 1).
+ */
+export function figureFromText(text: string, what: string, entity: string): number | string {
+  if (!PLAIN_DECIMAL.test(text)) return text;
+  if (decimalPlaces(text) > TRACKING_VALUE_PLACES) invalid(entity, [{ path: `/${what}`, message: placesMessage(what) }]);
+  return Number(text);
 }
