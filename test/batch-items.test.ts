@@ -110,7 +110,7 @@ describe('the batch runner, at the service', () => {
   });
   it('CSV import-logs: a figure is plain decimal digits with at most 6 decimal places, checked on the cell as written', async () => {
     const row = (line: string) => `2026-04-06T08:00:00Z,acme-pilot,acme-ac-2,VH-ACZ,YSSY,YSBK,1,${line}`;
-    const csv = ['timeDate,pilot,aircraftId,aircraftRegistration,startLocation,endLocation,pax,tacho', row('0x10'), row('0b11'), row('1e3'), row('1.00000000000000001'), row('0.1234567'), row('2.5000000'), row('-0'), row(' 12.75 ')].join('\n');
+    const csv = ['timeDate,pilot,aircraftId,aircraftRegistration,startLocation,endLocation,pax,tacho', row('0x10'), row('0b11'), row('12 h'), row('1.00000000000000001'), row('1E-7'), row('2.5000000'), row('25E-1'), row(' 12.75 ')].join('\n');
     const s = services();
     const before = (await env.rest.get('/aircraft/acme-ac-2')).body.totals.tacho;
     const r = await importFlightLogsCsv(s.flightLogs, csv, { aircraft: (uid) => s.aircraft.find(uid) });
@@ -119,9 +119,9 @@ describe('the batch runner, at the service', () => {
     for (const x of r.rejected.slice(0, 3)) expect(x.error).toMatch(/\/tacho: .*must be a number/);
     // digits a double would round away are refused, not rounded to another figure
     for (const x of r.rejected.slice(3)) expect(x.error).toBe('invalid flight log: /tacho: tacho must have at most 6 decimal places');
-    // trailing zeros are no decimal places; a cell is trimmed
+    // trailing zeros are no decimal places; an exponent is decimal notation too; a cell is trimmed
     expect(r.imported).toBe(3);
-    expect((await env.rest.get('/aircraft/acme-ac-2')).body.totals.tacho).toBe(before + 2.5 + 12.75);
+    expect((await env.rest.get('/aircraft/acme-ac-2')).body.totals.tacho).toBe(before + 2.5 + 2.5 + 12.75);
   });
 });
 

@@ -45,12 +45,12 @@ export function trackingFigureError(n: unknown, what: string): string | null {
   return null;
 }
 
-/** Plain decimal notation, as a spreadsheet writes a figure: digits, an optional sign and fraction (no exponent). */
-const PLAIN_DECIMAL = /^[+-]?\d+(?:\.\d+)?$/;
+/** Decimal notation, as a spreadsheet writes a figure: digits, an optional sign, fraction and exponent (`1.5E-3`). */
+const PLAIN_DECIMAL = /^[+-]?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
 
 /**
  * A figure written as text (a CSV cell) as the number a JSON body would carry, its digits checked before it becomes
- * a double: text that is not plain decimal notation (`0x10`, `1e3`, `12 h`) stays text, for the service to refuse
+ * a double: text that is not decimal notation (`0x10`, `0b11`, `12 h`) stays text, for the service to refuse
  * as it refuses a string; more than 6 decimal places (trailing zeros aside) makes `entity` invalid at `/<what>`,
  * since the double would round them away (`1.00000000000000001` is 1).
  */
