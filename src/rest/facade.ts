@@ -135,9 +135,19 @@ export function createRestFacade(opts: FacadeOptions) {
       if (m.kind === 'method') throw new MethodNotAllowedError(`${request.method} is not allowed on ${url.pathname}`, m.allow);
       const { spec, params } = m;
       const query: Record<string, string> = {};
-      for (const key of Object.keys(spec.query?.shape ?? {})) {
+      const declared = Object.keys(spec.query?.shape ?? {});
+      for (const key of declared) {
         const v = url.searchParams.get(key); // the first value
         if (v !== null) query[key] = v;
+      }
+      // a parameter the route does not take is a mistake (a misspelt filter would answer the whole list): 400, as an
+      // unknown body field is (docs/contract/gaps.md §2)
+      const unknown = [...new Set(url.searchParams.keys())].filter((k) => !declared.includes(k));
+      if (unknown.length) {
+        throw new ValidationError(
+          `unknown query parameter${unknown.length === 1 ? '' : 's'}: ${unknown.join(', ')}`,
+          unknown.map((k) => ({ path: `/query/${k}`, message: declared.length ? `unknown query parameter: ${k} (this route takes ${declared.join(', ')})` : `unknown query parameter: ${k} (this route takes none)` })),
+        );
       }
 
       const alternate = spec.alternates && preferredAlternate(request.headers.get('accept'), Object.keys(spec.alternates));
@@ -150,6 +160,18 @@ export function createRestFacade(opts: FacadeOptions) {
       }
 
       const body = spec.body ? await readJsonBody(request, opts.bodyLimitBytes, { optional: spec.optionalBody }) : undefined;
+      // a route without a body (restore, remove, delete) reads what it was sent all the same: malformed JSON or a
+      // field is refused before anything is done, rather than ignored; nothing or `{}` is fine
+      if (!spec.body && request.method !== 'GET' && request.method !== 'HEAD') {
+        const sent = await readJsonBody(request, opts.bodyLimitBytes, { optional: true });
+        if (sent !== undefined && !(isPlainObject(sent) && Object.keys(sent).length === 0)) {
+          const fields = isPlainObject(sent) ? Object.keys(sent) : [];
+          throw new ValidationError(
+            `${request.method} ${url.pathname} takes no request body (send none, or {})`,
+            fields.length ? fields.map((k) => ({ path: `/${k}`, message: `unknown field: ${k}` })) : [{ path: '', message: 'this route takes no request body' }],
+          );
+        }
+      }
       const answer = await invoke(spec, { params, query, body }, ctx);
       if (answer.problem) {
         return new Response(JSON.stringify(answer.problem), {
