@@ -6,10 +6,9 @@
 //   process), after ABANDONED_MS on the embedded database;
 // - on PostgreSQL, while another process holds the claim's lock (it is alive and running the request): 409.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHash } from 'node:crypto';
 import { createTestEnv, flightLogBody, onPostgres, openTestDatabase, uniq, type TestEnv } from './helpers.js';
 import { expectProblem } from './assertions.js';
-import { IDEMPOTENCY_LOCK } from '../src/graphql/idempotency.js';
+import { IDEMPOTENCY_LOCK, lockKey } from '../src/graphql/idempotency.js';
 import type { Database } from '../src/db/database.js';
 
 let env: TestEnv;
@@ -129,12 +128,11 @@ describe('Idempotency-Key after the process running the first request died', () 
     expect(first.status).toBe(201);
     expect((await env.json('DELETE', `/api/v1/flight-logs/${first.body.uid}`)).status).toBe(200);
     await leftBehind(key, 'running');
-    const keyRow = (await env.database.sql.query<{ apiKeyId: string }>(`SELECT "apiKeyId" FROM "IdempotencyKey" WHERE "companyId" = $1 AND key = $2`, [env.a.id, key]))[0];
-    const lockKey = createHash('md5').update(`${env.a.id}\u0000${keyRow.apiKeyId}\u0000${key}`).digest().readInt32BE(0);
+    const claimLock = lockKey(env.a.id, key);
     // another process: its own connection, holding the claim's lock
     const other: Database = await openTestDatabase();
     try {
-      const [held] = await other.session!.query<{ ok: boolean }>('SELECT pg_try_advisory_lock($1::int, $2::int) AS ok', [IDEMPOTENCY_LOCK, lockKey]);
+      const [held] = await other.session!.query<{ ok: boolean }>('SELECT pg_try_advisory_lock($1::int, $2::int) AS ok', [IDEMPOTENCY_LOCK, claimLock]);
       expect(held.ok).toBe(true);
       const before = await logCount();
       expectProblem(await post(key), 409, 'conflict');

@@ -86,6 +86,25 @@ describe('Idempotency-Key', () => {
     expect(other.res.headers.get('idempotent-replayed')).toBeNull();
   });
 
+  it('keys are per company, not per API key: a repeat under another key of the company (a rotated key) is a replay', async () => {
+    const second = (await new ApiKeyService(env.database.prisma).create({ companyId: env.a.id, name: 'rotated' })).key;
+    const before = await logCount();
+    const body = flightLogBody({ timeDate: '2025-07-07T07:07:07Z', hobbs: 2.5 });
+    const first = await post('/flight-logs', body, 'idem-rotated');
+    expect(first.status).toBe(201);
+    const again = await env.json('POST', '/api/v1/flight-logs', { key: second, body, headers: { 'idempotency-key': 'idem-rotated' } });
+    expect(again.status).toBe(201);
+    expect(again.body).toEqual(first.body);
+    expect(again.res.headers.get('idempotent-replayed')).toBe('true');
+    expect(await logCount()).toBe(before + 1);
+    // another body under the other key is the same key misused
+    const other = await env.json('POST', '/api/v1/flight-logs', { key: second, body: { ...body, hobbs: 3 }, headers: { 'idempotency-key': 'idem-rotated' } });
+    expectProblem(other, 422, 'idempotency_mismatch');
+    // a read key of the company is refused for the write, whatever was stored (its scope is decided first)
+    expectProblem(await env.json('POST', '/api/v1/flight-logs', { key: readKey, body, headers: { 'idempotency-key': 'idem-rotated' } }), 403);
+    expect(await logCount()).toBe(before + 1);
+  });
+
   it('a 4xx first answer is replayed too; a request in flight with the key is 409', async () => {
     const bad = await post('/vehicles', { make: 'A' }, 'idem-3');
     expectValidation(bad);
@@ -106,10 +125,10 @@ describe('Idempotency-Key', () => {
     // another connection holds it here, as the process running the first request would
     const { onPostgres, openTestDatabase } = await import('./helpers.js');
     const { IDEMPOTENCY_LOCK } = await import('../src/graphql/idempotency.js');
-    const { createHash } = await import('node:crypto');
+    const { lockKey } = await import('../src/graphql/idempotency.js');
     const owner = onPostgres ? await openTestDatabase() : null;
     try {
-      const k = createHash('md5').update(`${env.a.id}\u0000${apiKeyId}\u0000idem-running`).digest().readInt32BE(0);
+      const k = lockKey(env.a.id, 'idem-running');
       await owner?.session!.query('SELECT pg_advisory_lock($1::int, $2::int)', [IDEMPOTENCY_LOCK, k]);
       expectProblem(await post('/vehicles', vehicle, 'idem-running'), 409, 'conflict');
     } finally {

@@ -10,11 +10,13 @@ import { appErrorAsGraphQL } from './errors.js';
 /**
  * `Idempotency-Key` (docs/contract/gaps.md §11; IETF httpapi idempotency-key draft, Stripe's behaviour), decided at
  * the operation (docs/decisions/0006-policy-at-the-operation.md): the first result of a mutation sent with a key is
- * stored for 24 h per company and API key; the same operation with the same variables is answered with that result
+ * stored for 24 h per company and key; the same operation with the same variables is answered with that result
  * again without running (header `Idempotent-Replayed: true`); another operation or other variables with the key is
  * a 422; while the first still runs, a 409. A first attempt that failed unexpectedly (a 5xx) is not kept, so it can
- * be retried. Stored in the database, so it holds across server processes; bound to the API key, so no other key
- * (a read key, another company's) can replay it. A REST request and an MCP tool call are one operation each, so the
+ * be retried. Stored in the database, so it holds across server processes. Whichever of the company's API keys sends
+ * the repeat (a client's key rotated between two attempts) gets the first result: the write is not made twice. The
+ * key's scope is decided before (policy.ts), so a read key resending a write gets its own 403, and another company's
+ * key never sees the record (the scoped client). A REST request and an MCP tool call are one operation each, so the
  * same rules hold there.
  */
 const TTL_MS = 24 * 3_600_000;
@@ -86,8 +88,8 @@ const ABANDONED_MS = 120_000;
 
 /** The first key of the claims' advisory locks (`pg_try_advisory_lock(IDEMPOTENCY_LOCK, key)`): "foik". */
 export const IDEMPOTENCY_LOCK = 0x666f696b;
-const lockKey = (companyId: string, apiKeyId: string, key: string) =>
-  createHash('md5').update(`${companyId}\u0000${apiKeyId}\u0000${key}`).digest().readInt32BE(0);
+/** The advisory lock's second key for a company's Idempotency-Key (the first is IDEMPOTENCY_LOCK). */
+export const lockKey = (companyId: string, key: string) => createHash('md5').update(`${companyId}\u0000${key}`).digest().readInt32BE(0);
 
 /**
  * `session` (PostgreSQL: this process's own connection) makes a claim a session-level advisory lock as well as a
@@ -113,10 +115,12 @@ export function createIdempotency(opts: { session?: Session } = {}) {
       const apiKeyId = ctx.actor.keyId;
       const hash = createHash('sha256').update(`${documentText(document)}\n${operationName ?? ''}\n${canonical(variables)}`).digest('hex');
       const db = ctx.db;
-      const where = { key, apiKeyId };
+      // per company (the scoped client) and Idempotency-Key, whichever of the company's keys sends it (gaps.md §11);
+      // apiKeyId only records who made it
+      const where = { key };
       const busy = () => ({ kind: 'refused' as const, error: new ConflictError('a request with this Idempotency-Key is in progress; retry later') });
 
-      const local = `${ctx.companyId}\u0000${apiKeyId}\u0000${key}`;
+      const local = `${ctx.companyId}\u0000${key}`;
       if (mine.has(local)) return busy();
       mine.add(local);
       // the lock says whether the owner of a record is alive; null: no session (or it is down), time decides
@@ -124,7 +128,7 @@ export function createIdempotency(opts: { session?: Session } = {}) {
       let lock: { generation: number; k: number } | null = null;
       let ownerAlive: boolean | null = null;
       if (session) {
-        const k = lockKey(ctx.companyId, apiKeyId, key);
+        const k = lockKey(ctx.companyId, key);
         try {
           const [row] = await session.query<{ ok: boolean }>('SELECT pg_try_advisory_lock($1::int, $2::int) AS ok', [IDEMPOTENCY_LOCK, k]);
           if (row.ok) lock = { generation: session.generation, k };

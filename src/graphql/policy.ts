@@ -54,7 +54,7 @@ import { fieldsOf } from './selections.js';
  * - execution (the operation with its variables as received): variables nested at most MAX_JSON_DEPTH deep and
  *   without NUL or a `__proto__` key (same exception); the rate-limit charge, one unit per operation or per executed
  *   root mutation field, whichever is more (a request's first unit is charged when its key authenticates);
- *   idempotency per company, API key and Idempotency-Key for mutations;
+ *   idempotency per company and Idempotency-Key for mutations;
  * - per field: the key's scope (Pothos scope-auth, src/graphql/builder.ts).
  */
 export const LIMITS = { maxDepth: 10, maxAliases: 20, maxTokens: 3000, maxDirectives: 20, maxCost: 20_000, maxMutations: 10, maxValueDepth: MAX_JSON_DEPTH };
