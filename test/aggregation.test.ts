@@ -409,6 +409,12 @@ describe('other collections', () => {
     expect((await env.json('DELETE', `${API}/schedule-items/${ids[3]}`)).status).toBe(200);
     const due = await agg({ collection: 'schedule', metric: 'dueAtInterval', groupBy: 'type', filters: { name } });
     expect(due.results).toEqual([row('Inspection', null, 4400.75, 2), row('Renewal', null, 0, 1)]);
+    // numbers group as written, not at the numeric(20, 6) column's scale (1300.500000)
+    const byDueAt = await agg({ collection: 'schedule', metric: '__count__', groupBy: 'dueAtInterval', filters: { name } });
+    expect(byDueAt.results).toEqual([row('(none)', null, 1, 1), row('1300.5', null, 1, 1), row('3100.25', null, 1, 1)]);
+    const byInterval = await agg({ collection: 'schedule', metric: '__count__', groupBy: 'recurringInterval', filters: { name } });
+    expect(byInterval.results.map((r: { group: string }) => r.group)).toEqual(['(none)', '100']);
+    expect((await agg({ collection: 'schedule', metric: '__count__', filters: { name, dueAtInterval: '1300.5' } })).totalCount).toBe(1);
     const byRecurring = await agg({ collection: 'schedule', metric: '__count__', groupBy: 'recurring', filters: { name } });
     expect(byRecurring.results).toEqual([row('false', null, 2, 2), row('true', null, 1, 1)]);
     expect((await agg({ collection: 'schedule', metric: '__count__', filters: { name, recurring: 'true' } })).totalCount).toBe(1);

@@ -1,3 +1,4 @@
+import type { GraphQLSchema } from 'graphql';
 /**
  * API key scopes (docs/contract/gaps.md §11-12): `read` keys read; `read_write` keys also write; `admin` keys also
  * manage the company (aircraft, users, API keys, settings). Enforced per GraphQL field by Pothos' scope-auth plugin
@@ -18,6 +19,14 @@ export function forbiddenMessage(scope: KeyScope | undefined, required: Required
 
 /** What a GraphQL field needs: `read` (queries), `write` (mutations), or `admin` (fields that manage the company). */
 export type RequiredScope = 'read' | 'write' | 'admin';
+
+/** The scope a root field (`Mutation.createAircraft`) needs: what the field says (adminOnly), else write for a mutation, read for a query. */
+export function requiredScopeOf(schema: GraphQLSchema, rootField: string): RequiredScope {
+  const [root, name] = rootField.split('.');
+  const field = (root === 'Query' ? schema.getQueryType() : schema.getMutationType())?.getFields()[name];
+  const declared = field?.extensions?.requiredScope as RequiredScope | undefined;
+  return declared ?? (root === 'Mutation' ? 'write' : 'read');
+}
 
 /** Whether a key of `scope` may call a field that needs `required`. */
 export function mayCall(scope: KeyScope | undefined, required: RequiredScope): boolean {

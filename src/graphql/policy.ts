@@ -258,6 +258,27 @@ function outOfScope(executed: ReturnType<typeof executedRootFields>, operation: 
 /** An AppError as the operation's only error: every channel maps it as it maps a resolver's. */
 export const errorResult = (e: AppError) => ({ errors: [appErrorAsGraphQL(e)] });
 
+/**
+ * Uses `units` of the request's rate-limit budget (the request paid one when it authenticated; more are charged
+ * to the key as its operations use them). The 429 when the key is over its limit, else null. An operation uses its
+ * units here; a channel that refuses a call before it reaches an operation (an MCP tool call in a batch) uses one
+ * the same way, so N calls cost N units whatever becomes of them.
+ */
+export async function useUnits(ctx: RequestContext, units: number): Promise<RateLimitedError | null> {
+  const state = ctx.request;
+  state.units.used += units;
+  if (state.units.used <= state.units.charged) return null;
+  const more = state.units.used - state.units.charged;
+  state.units.charged = state.units.used;
+  try {
+    await state.charge(more);
+    return null;
+  } catch (e) {
+    if (e instanceof RateLimitedError) return e;
+    throw e;
+  }
+}
+
 export interface PolicyDeps {
   /** Honour Idempotency-Key (records in the database). */
   idempotency?: boolean;
@@ -327,18 +348,9 @@ export function operationPolicy(deps: PolicyDeps = {}): Plugin<{ fleet?: Request
 
       // the rate limit: an operation is one unit, or one per executed root mutation field
       const units = op.operation === 'mutation' ? Math.max(1, executed.length) : 1;
+      const limited = await useUnits(ctx, units);
+      if (limited) return setResultAndStopExecution(errorResult(limited));
       const state = ctx.request;
-      state.units.used += units;
-      if (state.units.used > state.units.charged) {
-        const more = state.units.used - state.units.charged;
-        state.units.charged = state.units.used;
-        try {
-          await state.charge(more);
-        } catch (e) {
-          if (e instanceof RateLimitedError) return setResultAndStopExecution(errorResult(e));
-          throw e;
-        }
-      }
 
       let claim: Extract<Awaited<ReturnType<NonNullable<typeof idempotency>['claim']>>, { kind: 'run' }> | null = null;
       if (op.operation === 'mutation' && state.idempotencyKey && idempotency) {

@@ -25,7 +25,8 @@ import { reportUnexpected } from '../lib/unexpected.js';
 import { argumentErrors, buildTools, toolInput, type ToolDef } from './tools.js';
 import { INSTRUCTIONS } from './guidance.js';
 import type { GraphQLSchema } from 'graphql';
-import { forbiddenMessage, mayCall, type RequiredScope } from '../auth/scopes.js';
+import { forbiddenMessage, mayCall, requiredScopeOf } from '../auth/scopes.js';
+import { useUnits } from '../graphql/policy.js';
 
 /**
  * The MCP channel at /mcp (docs/contract/gaps.md §8; docs/mcp.md): Streamable HTTP, stateless (a server per request, bound to the
@@ -43,14 +44,6 @@ export interface McpOptions {
   openapi: () => ReturnType<typeof buildOpenApi>;
   /** The GraphQL schema: which scope a tool's field needs (src/auth/scopes.ts). */
   schema: GraphQLSchema;
-}
-
-/** The scope a route's GraphQL field needs: what the field says (adminOnly), else write for a mutation, read for a query. */
-function requiredScopeOf(schema: GraphQLSchema, route: RouteSpec): RequiredScope {
-  const [root, name] = route.field.split('.');
-  const field = (root === 'Query' ? schema.getQueryType() : schema.getMutationType())?.getFields()[name];
-  const declared = field?.extensions?.requiredScope as RequiredScope | undefined;
-  return declared ?? (root === 'Mutation' ? 'write' : 'read');
 }
 
 /** MCP's code for a resource that does not exist (the specification's resources section). */
@@ -97,28 +90,40 @@ function paramsOf<S extends z.ZodType>(schema: S, request: unknown): z.output<S>
 export function createMcpHandler(opts: McpOptions) {
   const tools = buildTools(opts.routes);
   const byName = new Map(tools.map((t) => [t.name, t]));
-  const requiredOf = new Map(tools.map((t) => [t.name, requiredScopeOf(opts.schema, t.route)]));
+  const requiredOf = new Map(tools.map((t) => [t.name, requiredScopeOf(opts.schema, t.route.field)]));
   const listed = tools.map(({ route: _r, ...t }) => t);
 
-  async function callTool(tool: ToolDef, args: Record<string, unknown>, ctx: RequestContext): Promise<CallToolResult> {
-    // the key's scope first, whatever the arguments, as the operation decides it (decision 0006): a key that may not
-    // call the tool is told so, not that its arguments are wrong
+  /**
+   * Why the call is refused before its operation runs, or null: the key's scope first, whatever the arguments, as
+   * the operation decides it (decision 0006), then the arguments the tool does not take or lacks, at the JSON
+   * Pointers REST gives them (`/query/<name>` on a route without a body, `/path/<name>`), then their checks.
+   */
+  function refusalOf(tool: ToolDef, args: Record<string, unknown>, ctx: RequestContext): ReturnType<typeof problemFromError> | null {
     const required = requiredOf.get(tool.name)!;
-    if (!mayCall(ctx.actor.scope, required)) {
-      return toolError(problemFromError(new ForbiddenError(forbiddenMessage(ctx.actor.scope, required, tool.route.field.split('.')[1]))));
-    }
+    if (!mayCall(ctx.actor.scope, required)) return problemFromError(new ForbiddenError(forbiddenMessage(ctx.actor.scope, required, tool.route.field.split('.')[1])));
     const known = new Set(Object.keys(tool.inputSchema.properties as object));
+    const inPath = new Set(Object.keys(tool.route.params?.shape ?? {}));
     const unknown = Object.keys(args).filter((k) => !known.has(k));
     const missing = ((tool.inputSchema.required as string[] | undefined) ?? []).filter((k) => args[k] === undefined || args[k] === null);
     if (unknown.length || missing.length) {
       const errors = [
-        ...unknown.map((k) => ({ path: `/${k}`, message: `unknown argument ${k} (arguments: ${[...known].join(', ') || 'none'})` })),
-        ...missing.map((k) => ({ path: `/${k}`, message: `${k} is required` })),
+        ...unknown.map((k) => ({ path: tool.route.body ? `/${k}` : `/query/${k}`, message: `unknown argument ${k} (arguments: ${[...known].join(', ') || 'none'})` })),
+        ...missing.map((k) => ({ path: inPath.has(k) ? `/path/${k}` : `/${k}`, message: `${k} is required` })),
       ];
-      return toolError({ status: 400, code: 'validation_error', detail: `invalid arguments: ${errors.map((e) => e.message).join('; ')}`, errors });
+      return { ...problemFromError(new ValidationError(`invalid arguments: ${errors.map((e) => e.message).join('; ')}`, errors)) };
     }
     const invalid = argumentErrors(tool, args);
-    if (invalid) return toolError(problemFromError(new ValidationError(invalid.detail, invalid.errors)));
+    return invalid ? problemFromError(new ValidationError(invalid.detail, invalid.errors)) : null;
+  }
+
+  async function callTool(tool: ToolDef, args: Record<string, unknown>, ctx: RequestContext): Promise<CallToolResult> {
+    const refused = refusalOf(tool, args, ctx);
+    if (refused) {
+      // a refused call costs a unit of the rate limit as any call does (its operation would have used it): a batch
+      // of N calls costs N, as N REST requests would
+      const limited = await useUnits(ctx, 1);
+      return toolError(limited ? problemFromError(limited) : refused);
+    }
     let answer;
     try {
       answer = await opts.rest.invoke(tool.route, toolInput(tool, args), ctx);

@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import {
   AppError,
   BadRequestError,
+  ForbiddenError,
   MethodNotAllowedError,
   NotFoundError,
   RateLimitedError,
@@ -11,6 +12,7 @@ import {
   isPlainObject,
 } from '../errors.js';
 import type { RequestContext } from '../context.js';
+import { forbiddenMessage, mayCall, requiredScopeOf, type RequiredScope } from '../auth/scopes.js';
 import type { Executor } from '../graphql/executor.js';
 import { internalErrorResponse, problemFromError, problemResponse, type Problem } from '../http/problem.js';
 import { readJsonBody } from '../http/body.js';
@@ -61,7 +63,10 @@ export function createRestFacade(opts: FacadeOptions) {
   const presenters = new Map<RouteSpec, (data: unknown) => unknown>();
   /** A body whose keys are the field's arguments (a batch's `{items}`): the keys it may have, its envelope. */
   const envelopes = new Map<RouteSpec, Set<string>>();
+  /** The scope each route's field needs (decided before anything of the request is read: decision 0006). */
+  const required = new Map<RouteSpec, RequiredScope>();
   for (const r of opts.routes) {
+    required.set(r, requiredScopeOf(opts.schema, r.field));
     documents.set(r, opts.executor.prepare(routeOperation(opts.schema, r), r.operationId));
     const [root, field] = r.field.split('.');
     const rootType = root === 'Query' ? opts.schema.getQueryType() : opts.schema.getMutationType();
@@ -134,6 +139,10 @@ export function createRestFacade(opts: FacadeOptions) {
       if (m.kind === 'none') throw new NotFoundError('route', `${request.method} ${url.pathname}`);
       if (m.kind === 'method') throw new MethodNotAllowedError(`${request.method} is not allowed on ${url.pathname}`, m.allow);
       const { spec, params } = m;
+      // the key's scope first, as the operation decides it and MCP does: a key that may not call the route is told
+      // so (403), whatever its parameters and body, which are not even read
+      const need = required.get(spec)!;
+      if (!mayCall(ctx.actor.scope, need)) throw new ForbiddenError(forbiddenMessage(ctx.actor.scope, need, spec.field.split('.')[1]));
       const query: Record<string, string> = {};
       const declared = Object.keys(spec.query?.shape ?? {});
       for (const key of declared) {

@@ -151,6 +151,10 @@ export function textExpr(f: ResolvedField): Prisma.Sql {
       return Prisma.sql`to_char(${col(f.column)} AT TIME ZONE 'UTC', 'YYYY-MM-DD')`;
     case 'json':
       return Prisma.sql`(${col(f.column)} #>> '{}')`;
+    case 'number':
+      // as written (`1300.5`, `100`), not at the column's scale (`1300.500000` from a numeric(20, 6) column): the
+      // same number groups under the same key whichever column holds it
+      return Prisma.sql`(trim_scale((${col(f.column)})::numeric))::text`;
     default:
       return Prisma.sql`(${col(f.column)})::text`;
   }
