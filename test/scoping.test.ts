@@ -191,7 +191,7 @@ const OTHER_COMPANY_ROW: {
   },
   IdempotencyKey: async (db, b) => {
     await db.idempotencyKey.create({ data: { key: 'scoping', apiKeyId: 'k', requestHash: 'h', expiresAt: new Date(Date.now() + 60_000) } });
-    return { where: { key: 'scoping' }, unique: { companyId_apiKeyId_key: { companyId: b.id, apiKeyId: 'k', key: 'scoping' } }, data: { state: 'moved' } };
+    return { where: { key: 'scoping' }, unique: { companyId_key: { companyId: b.id, key: 'scoping' } }, data: { state: 'moved' } };
   },
   MaintenanceAlert: async (db, b) => {
     await db.maintenanceAlert.create({ data: { uid: 'scoping-alert', scheduleItemId: 'si', event: 'maintenance.due_soon', cycle: '-|-', payload: {} } });
