@@ -1005,7 +1005,7 @@ describe.skipIf(!chromiumAvailable)('the console when the API refuses a request 
   it("shows the API's own words for a 429 (problem+json), not only its status", async () => {
     expect(refusal?.headers['content-type']).toMatch(/^application\/problem\+json/);
     const detail = (JSON.parse(refusal.body) as { detail: string }).detail;
-    expect(detail).toMatch(/^rate limit of 1 requests? per minute exceeded; retry in \d+ s/);
+    expect(detail).toMatch(/^rate limit of 1 request per minute exceeded; retry in \d+ s/);
     const page = await browser.newPage();
     page.setDefaultTimeout(30_000);
     // every GraphQL request the console makes is answered with that refusal, so the outcome does not depend on time

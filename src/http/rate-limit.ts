@@ -1,6 +1,7 @@
 import type { Redis } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import { RateLimitedError } from '../errors.js';
+import { plural } from '../lib/text.js';
 
 /**
  * Per-API-key rate limit (docs/contract/gaps.md §2): N requests a minute, counted in memory, or in Redis when REDIS_URL is set so
@@ -37,7 +38,7 @@ export function createRateLimit(opts: { perMinute: number; redisUrl?: string; pr
         if (e instanceof RateLimiterRes) {
           const retry = Math.max(1, Math.ceil(e.msBeforeNext / 1000));
           const err = new RateLimitedError(
-            `rate limit of ${opts.perMinute} requests per minute exceeded; retry in ${retry} s`,
+            `rate limit of ${plural(opts.perMinute, 'request')} per minute exceeded; retry in ${retry} s`,
             retry,
           );
           // the answer's headers whatever the channel: the budget as it now is, and when to come back
