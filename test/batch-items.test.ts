@@ -110,17 +110,19 @@ describe('the batch runner, at the service', () => {
   });
   it('CSV import-logs: a figure is plain decimal digits with at most 6 decimal places, checked on the cell as written', async () => {
     const row = (line: string) => `2026-04-06T08:00:00Z,acme-pilot,acme-ac-2,VH-ACZ,YSSY,YSBK,1,${line}`;
-    const csv = ['timeDate,pilot,aircraftId,aircraftRegistration,startLocation,endLocation,pax,tacho', row('0x10'), row('0b11'), row('12 h'), row('1.00000000000000001'), row('1E-7'), row('2.5000000'), row('25E-1'), row(' 12.75 ')].join('\n');
+    const csv = ['timeDate,pilot,aircraftId,aircraftRegistration,startLocation,endLocation,pax,tacho', row('0x10'), row('0b11'), row('12 h'), row('1.00000000000000001'), row('1E-7'), row('2.5000000'), row('25E-1'), row(' 12.75 '), row('1e9999999'), row('5e-99999999'), row('0e-99999999')].join('\n');
     const s = services();
     const before = (await env.rest.get('/aircraft/acme-ac-2')).body.totals.tacho;
     const r = await importFlightLogsCsv(s.flightLogs, csv, { aircraft: (uid) => s.aircraft.find(uid) });
     // JavaScript's number literals are not figures (Number('0x10') is 16); the API refuses the same strings
-    expect(r.rejected.map((x) => x.line)).toEqual([2, 3, 4, 5, 6]);
+    expect(r.rejected.map((x) => x.line)).toEqual([2, 3, 4, 5, 6, 10, 11]);
     for (const x of r.rejected.slice(0, 3)) expect(x.error).toMatch(/\/tacho: .*must be a number/);
     // digits a double would round away are refused, not rounded to another figure
-    for (const x of r.rejected.slice(3)) expect(x.error).toBe('invalid flight log: /tacho: tacho must have at most 6 decimal places');
+    for (const x of [...r.rejected.slice(3, 5), r.rejected[6]]) expect(x.error).toBe('invalid flight log: /tacho: tacho must have at most 6 decimal places');
+    // a huge exponent is out of range, said at once (its digits are not worked out)
+    expect(r.rejected[5].error).toMatch(/\/tacho: tacho must be less than 1000000000/);
     // trailing zeros are no decimal places; an exponent is decimal notation too; a cell is trimmed
-    expect(r.imported).toBe(3);
+    expect(r.imported).toBe(4);
     expect((await env.rest.get('/aircraft/acme-ac-2')).body.totals.tacho).toBe(before + 2.5 + 2.5 + 12.75);
   });
 });
