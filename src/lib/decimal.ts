@@ -80,13 +80,15 @@ export function decimalPlaces(value: DecInput): number {
       return point < 0 ? 0 : s.length - point - 1;
     }
   }
-  const d = parseDec(value);
-  let { units, scale } = d;
-  while (scale > 0 && units % 10n === 0n) {
-    units /= 10n;
-    scale--;
-  }
-  return scale;
+  // counted on the digits, in time linear in the text whatever its exponent (a CSV cell `1e-99999999`: no 10^n)
+  const s = String(value).trim();
+  const m = DECIMAL.exec(s);
+  if (!m) throw new RangeError(`not a decimal number: ${s}`);
+  const [, , int, frac = '', exp = '0'] = m;
+  const digits = int + frac;
+  const significant = trimTrailing(digits, '0');
+  if (!/[1-9]/.test(significant)) return 0;
+  return Math.max(0, frac.length - Number(exp) - (digits.length - significant.length));
 }
 
 /** Rounds to 6 decimal places, half away from zero (a live total with more digits, stored as a completion value). */

@@ -110,7 +110,7 @@ export function createMcpHandler(opts: McpOptions) {
         ...unknown.map((k) => ({ path: tool.route.body ? `/${k}` : `/query/${k}`, message: `unknown argument ${k} (arguments: ${[...known].join(', ') || 'none'})` })),
         ...missing.map((k) => ({ path: inPath.has(k) ? `/path/${k}` : `/${k}`, message: `${k} is required` })),
       ];
-      return { ...problemFromError(new ValidationError(`invalid arguments: ${errors.map((e) => e.message).join('; ')}`, errors)) };
+      return problemFromError(new ValidationError(`invalid arguments: ${errors.map((e) => e.message).join('; ')}`, errors));
     }
     const invalid = argumentErrors(tool, args);
     return invalid ? problemFromError(new ValidationError(invalid.detail, invalid.errors)) : null;

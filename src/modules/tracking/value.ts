@@ -56,15 +56,6 @@ const PLAIN_DECIMAL = /^[+-]?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
  */
 export function figureFromText(text: string, what: string, entity: string): number | string {
   if (!PLAIN_DECIMAL.test(text)) return text;
-  const n = Number(text);
-  // a figure's exponent is small: a large one is out of range, or more places than allowed (unless the figure is 0),
-  // said without working the digits out (1e-99999999 would take 10^8 steps)
-  const exp = Math.abs(Number(/[eE]([+-]?\d+)$/.exec(text)?.[1] ?? 0));
-  if (exp > 30) {
-    const zero = !/[1-9]/.test(text.slice(0, text.search(/[eE]/)));
-    if (!zero && Math.abs(n) < 1) invalid(entity, [{ path: `/${what}`, message: placesMessage(what) }]);
-    return n;
-  }
   if (decimalPlaces(text) > TRACKING_VALUE_PLACES) invalid(entity, [{ path: `/${what}`, message: placesMessage(what) }]);
-  return n;
+  return Number(text);
 }
