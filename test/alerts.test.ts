@@ -412,4 +412,40 @@ describe('maintenance alerts', () => {
       ]);
     }
   });
+
+  it('a deleted vehicle raises no alert and its alert is not retried; restoring it alerts what is due then', async () => {
+    expect((await env.json('PUT', '/api/v1/settings/alerts', { key: adminB, body: { recipients: [{ url: p.url('/fail-retired') }] } })).status).toBe(200);
+    const made = await env.json('POST', '/api/v1/vehicles', { key: env.b.key, body: { make: 'Ford', model: 'Ranger', registration: 'RETIRED-1' } });
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    const vehicle = made.body.uid as string;
+    const day = (n: number) => new Date(Date.parse(start.toISOString().slice(0, 10)) + n * 86_400_000).toISOString().slice(0, 10);
+    const soon = await item({ name: 'Retired rego check', relatedTo: vehicle, relatedToType: 'vehicle', calendarDateDue: day(5), recurring: false }, env.b.key);
+    const later = await item({ name: 'Retired service', relatedTo: vehicle, relatedToType: 'vehicle', calendarDateDue: day(30), recurring: false }, env.b.key);
+    await settle(env);
+    const events = (uid: string) => p.hooks.filter((h) => h.path === '/fail-retired' && JSON.parse(h.body).itemUid === uid).map((h) => JSON.parse(h.body).event);
+    expect(events(soon)).toEqual(['maintenance.due_soon']);
+    expect(events(later)).toEqual([]);
+
+    // deleted: the first alert's retry is not sent, and neither item alerts while the vehicle stays deleted
+    expect((await env.json('DELETE', `/api/v1/vehicles/${vehicle}`, { key: env.b.key })).status).toBe(200);
+    await settle(env);
+    setClock(new Date(start.getTime() + 20 * 86_400_000)); // soon is 15 days overdue, later 10 days away
+    env.app.dispatcher!.wake();
+    await settle(env);
+    await env.app.alerts!.sweep();
+    await settle(env);
+    expect(events(soon)).toEqual(['maintenance.due_soon']);
+    expect(events(later)).toEqual([]);
+    const rows: Body[] = (await env.json('GET', '/api/v1/alerts/deliveries?limit=500', { key: env.b.key })).body.data.filter((d: Body) => d.target.endsWith('/fail-retired'));
+    expect(rows.map((d) => [d.payload.itemUid, d.attempt, d.status, d.error]).sort()).toEqual([
+      [soon, 1, 'failed', expect.any(String)],
+      [soon, 2, 'skipped', 'not sent: the vehicle was deleted since the alert'],
+    ]);
+
+    // restored: what is due now is alerted at once
+    expect((await env.json('POST', `/api/v1/vehicles/${vehicle}/restore`, { key: env.b.key })).status).toBe(200);
+    await settle(env);
+    expect(events(soon)).toEqual(['maintenance.due_soon', 'maintenance.overdue']);
+    expect(events(later)).toEqual(['maintenance.due_soon']);
+  });
 });

@@ -206,9 +206,13 @@ export class AlertService {
     if (!settings?.recipients.length) return { raised: 0, deliveries: 0 };
     const status = await this.schedule.allStatus({ timezone: settings.timezone }, at);
     const soon = { hours: settings.dueSoonHours, days: settings.dueSoonDays };
-    const due = status
+    const leveled = status
       .map((s) => ({ s, level: alertLevel(s, soon) }))
       .filter((x): x is { s: MaintenanceStatusItem; level: 'overdue' | 'due_soon' } => x.level !== null);
+    // a deleted vehicle or component is out of service: its items raise nothing until it is restored (the alert
+    // is raised then, as the restore is a write that evaluates the company)
+    const retired = await this.deletedAssets(leveled.map((x) => x.s));
+    const due = leveled.filter((x) => !retired.has(`${x.s.relatedToType}\u0000${x.s.relatedTo}`));
     if (!due.length) return { raised: 0, deliveries: 0 };
 
     const raised = await this.db.maintenanceAlert.findMany({
@@ -252,6 +256,17 @@ export class AlertService {
       if (outbox.length) await tx.webhookDelivery.createMany({ data: outbox });
       return { raised: inserted.filter((a) => a.notified).length, deliveries: outbox.length };
     });
+  }
+
+  /** The soft-deleted vehicles and components among the items' assets, as `type\u0000uid` keys. */
+  private async deletedAssets(items: MaintenanceStatusItem[]): Promise<Set<string>> {
+    const keys = new Map<string, { type: AssetType; uid: string }>();
+    for (const i of items) {
+      if (i.relatedToType === 'vehicle' || i.relatedToType === 'component') keys.set(`${i.relatedToType}\u0000${i.relatedTo}`, { type: i.relatedToType, uid: i.relatedTo });
+    }
+    const out = new Set<string>();
+    await Promise.all([...keys].map(async ([k, a]) => ((await this.assets.live(a.type, a.uid))?.deleted ? out.add(k) : undefined)));
+    return out;
   }
 
   private async assetNames(items: MaintenanceStatusItem[]): Promise<Map<string, string>> {

@@ -18,6 +18,16 @@ export const ALERT_MAX_ATTEMPTS = ALERT_BACKOFF_MINUTES.length + 1;
 export const cycleOf = (s: { dueAtInterval: number | null; calendarDateDue: Date | null }) =>
   `${s.dueAtInterval ?? '-'}|${s.calendarDateDue ? s.calendarDateDue.toISOString().slice(0, 10) : '-'}`;
 
+/**
+ * Whether a schedule item's asset is a soft-deleted vehicle or component: out of service, so its items raise no alert
+ * and an alert's pending attempts are not sent (docs/notifications.md). Other kinds are never soft-deleted.
+ */
+export async function assetDeleted(db: ScopedPrisma, type: string, uid: string): Promise<boolean> {
+  if (type === 'vehicle') return (await db.vehicle.findFirst({ where: { uid }, select: { status: true } }))?.status === 'deleted';
+  if (type === 'component') return (await db.component.findFirst({ where: { uid }, select: { status: true } }))?.status === 'deleted';
+  return false;
+}
+
 export const ALERT_EVENTS = ['maintenance.due_soon', 'maintenance.overdue'] as const;
 export type AlertEvent = (typeof ALERT_EVENTS)[number];
 /** What an item's payload says it is: due soon, due (a threshold reached exactly, or due today) or overdue. */

@@ -4,7 +4,7 @@ import type { Database } from '../../db/database.js';
 import { crossCompany, scopedPrisma } from '../../db/scoped.js';
 import { smsProviderOf } from '../settings/service.js';
 import { alertEmail, alertSms } from '../alerts/messages.js';
-import { ALERT_BACKOFF_MINUTES, ALERT_MAX_ATTEMPTS, alertSettingsOf, cycleOf } from '../alerts/stored.js';
+import { ALERT_BACKOFF_MINUTES, ALERT_MAX_ATTEMPTS, alertSettingsOf, assetDeleted, cycleOf } from '../alerts/stored.js';
 import { now } from '../../lib/clock.js';
 import { newUid } from '../../lib/ids.js';
 import type { Prisma } from '../../generated/prisma/client.js';
@@ -156,16 +156,20 @@ export function createDispatcher(opts: DispatcherOptions) {
    * Why an alert's attempt is not to be made, decided when it is due (so an attempt that was in flight when things
    * changed, and the retries it leaves, are covered too): its item was completed, deleted or its due point moved
    * since the alert was raised (the alert would tell of a due point the item no longer has: "overdue" after the
-   * work was done); or, for a retry, a re-send made after this chain's last attempt has taken its place (two chains
+   * work was done), or its asset (a vehicle or component) was deleted (out of service); or, for a retry, a re-send made after this chain's last attempt has taken its place (two chains
    * would send every later attempt twice). Null: the attempt is made.
    */
   async function staleAlert(row: ClaimedRow): Promise<string | null> {
     const db = scopedPrisma(prisma, row.companyId);
     const alert = await db.maintenanceAlert.findFirst({ where: { uid: row.alertId! }, select: { scheduleItemId: true, cycle: true } });
     if (!alert) return null;
-    const item = await db.scheduleItem.findFirst({ where: { uid: alert.scheduleItemId }, select: { status: true, dueAtInterval: true, calendarDateDue: true } });
+    const item = await db.scheduleItem.findFirst({
+      where: { uid: alert.scheduleItemId },
+      select: { status: true, dueAtInterval: true, calendarDateDue: true, relatedTo: true, relatedToType: true },
+    });
     const cycle = item && cycleOf({ dueAtInterval: item.dueAtInterval === null ? null : Number(item.dueAtInterval), calendarDateDue: item.calendarDateDue });
     if (!item || item.status !== 'active' || cycle !== alert.cycle) return 'not sent: the schedule item was completed, changed or deleted since the alert';
+    if (await assetDeleted(db, item.relatedToType, item.relatedTo)) return `not sent: the ${item.relatedToType} was deleted since the alert`;
     if (row.attempt > 1) {
       const previous = await db.webhookDelivery.findFirst({ where: { uid: row.resendOf ?? '' }, select: { createdAt: true } });
       const later = previous
