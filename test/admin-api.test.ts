@@ -259,6 +259,11 @@ describe('users', () => {
     expect(r.status, JSON.stringify(r.body)).toBe(201);
     expect(r.body).toEqual({ uid: 'idp|123', status: 'created' });
     expect((await env.rest.get('/users/idp%7C123')).body).toMatchObject({ email: 'cara@acme.test', status: 'Active', roles: ['pilot'], timezone: 'Australia/Perth' });
+    // a zone name in another case is the same zone: stored and shown as the time zone database spells it
+    const cased = await as(admin).post('/users', { email: 'cased@acme.test', displayName: 'Case', timezone: 'australia/PERTH' });
+    expect(cased.status, JSON.stringify(cased.body)).toBe(201);
+    expect((await env.rest.get(`/users/${cased.body.uid}`)).body.timezone).toBe('Australia/Perth');
+    expect((await as(admin).patch(`/users/${cased.body.uid}`, { timezone: 'AUSTRALIA/PERTH' })).body.status).toBe('no_changes');
     const made = await as(admin).post('/users', { email: 'dan@acme.test', displayName: 'Dan', status: 'Pending' });
     expect(made.body.uid).toMatch(/^usr_/);
     expectProblem(await as(admin).post('/users', { uid: 'idp|123', email: 'other@acme.test', displayName: 'X' }), 409, 'conflict');

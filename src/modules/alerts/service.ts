@@ -10,7 +10,7 @@ import { newUid } from '../../lib/ids.js';
 import { now } from '../../lib/clock.js';
 import { LimitParam, PAGE_DEFAULT, parseFilter } from '../../lib/params.js';
 import { HttpUrl, WebhookInputSchema } from '../forms/schema.js';
-import { alertLevel, isTimeZone } from '../schedule/rules.js';
+import { alertLevel, isTimeZone, zoneSpelling } from '../schedule/rules.js';
 import type { MaintenanceStatusItem } from '../schedule/read-model.js';
 import { PhoneSchema } from '../settings/service.js';
 import type { AssetReader, AssetType } from '../assets/live.js';
@@ -68,6 +68,7 @@ export const AlertSettingsInputSchema = z
     timezone: z
       .string({ error: 'timezone must be a string' })
       .refine((tz) => isTimeZone(tz), 'timezone must be an IANA time zone such as Australia/Sydney or UTC')
+      .overwrite(zoneSpelling)
       .default(ALERT_DEFAULTS.timezone)
       .describe('IANA zone of calendar days'),
     recipients: z

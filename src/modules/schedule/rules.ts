@@ -53,9 +53,11 @@ export function daysBetween(from: string, to: string): number {
   return dayNumber(to) - dayNumber(from);
 }
 
+/** One formatter per zone, however its name is cased (zone names are case-insensitive: the cache stays bounded). */
 const formatters = new Map<string, Intl.DateTimeFormat>();
 function formatter(timeZone: string): Intl.DateTimeFormat {
-  let f = formatters.get(timeZone);
+  const key = timeZone.toLowerCase();
+  let f = formatters.get(key);
   if (!f) {
     f = new Intl.DateTimeFormat('en-US', {
       timeZone,
@@ -67,12 +69,12 @@ function formatter(timeZone: string): Intl.DateTimeFormat {
       second: '2-digit',
       hourCycle: 'h23',
     });
-    formatters.set(timeZone, f);
+    formatters.set(key, f);
   }
   return f;
 }
 
-/** An IANA time zone name the runtime knows (e.g. `Australia/Sydney`, `UTC`). */
+/** An IANA time zone name the runtime knows (e.g. `Australia/Sydney`, `UTC`), in any case. */
 export function isTimeZone(tz: string): boolean {
   if (!tz) return false;
   try {
@@ -81,6 +83,25 @@ export function isTimeZone(tz: string): boolean {
   } catch {
     return false;
   }
+}
+
+let zoneNames: Map<string, string> | undefined;
+/**
+ * A known zone name as the time zone database spells it (`australia/sydney` is stored and shown as
+ * `Australia/Sydney`); a name the runtime knows only as an alias (`US/Pacific`) is kept as sent, not replaced by the
+ * zone it links to. Zone names are case-insensitive, so the case is all that changes.
+ */
+export function zoneSpelling(tz: string): string {
+  zoneNames ??= new Map(['UTC', ...Intl.supportedValuesOf('timeZone')].map((z) => [z.toLowerCase(), z]));
+  const known = zoneNames.get(tz.toLowerCase());
+  if (known) return known;
+  try {
+    const resolved = formatter(tz).resolvedOptions().timeZone;
+    if (resolved.toLowerCase() === tz.toLowerCase()) return resolved;
+  } catch {
+    // not a zone: the caller's check refuses it
+  }
+  return tz;
 }
 
 interface WallTime {
