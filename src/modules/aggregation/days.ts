@@ -44,14 +44,15 @@ function periodOf(period: Period, local: number): number {
   }
 }
 
+/** Keyed by the zone's name in lower case (names are case-insensitive): a request cannot grow these caches by casing. */
 const formatters = new Map<string, Intl.DateTimeFormat>();
 function formatter(zone: string): Intl.DateTimeFormat {
-  let f = formatters.get(zone);
+  let f = formatters.get(zone.toLowerCase());
   if (!f) {
     f = new Intl.DateTimeFormat('en-US', {
       timeZone: zone, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric',
     });
-    formatters.set(zone, f);
+    formatters.set(zone.toLowerCase(), f);
   }
   return f;
 }
@@ -72,7 +73,7 @@ interface YearOffsets {
 const years = new Map<string, YearOffsets>();
 
 function yearOffsets(zone: string, year: number): YearOffsets {
-  const key = `${zone} ${year}`;
+  const key = `${zone.toLowerCase()} ${year}`;
   let y = years.get(key);
   if (y) return y;
   const from = Date.UTC(year, 0, 1);
