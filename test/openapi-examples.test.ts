@@ -103,24 +103,39 @@ describe('examples', () => {
 });
 
 describe('statuses and headers', () => {
-  it('each operation declares 401, 429 and 500; writes 403; bodies 400, 413 and 415; a path id 404', () => {
+  it('each operation declares 400, 401, 429 and 500; writes 403; every method but GET 413 and 415; a path id 404', () => {
     for (const r of restRoutes) {
       const op = doc.paths[r.path][r.method.toLowerCase()];
       const statuses = Object.keys(op.responses).map(Number);
-      expect(statuses, r.operationId).toEqual(expect.arrayContaining([401, 429, 500]));
+      expect(statuses, r.operationId).toEqual(expect.arrayContaining([400, 401, 429, 500]));
       if (!isReadRoute(r) || isAdminRoute(r, schema)) expect(statuses, r.operationId).toContain(403);
       else expect(statuses, r.operationId).not.toContain(403);
-      if (r.body) expect(statuses, r.operationId).toEqual(expect.arrayContaining([400, 413, 415]));
+      if (r.method !== 'GET') expect(statuses, r.operationId).toEqual(expect.arrayContaining([413, 415]));
       if (r.path.includes('{')) expect(statuses, r.operationId).toContain(404);
     }
   });
 
-  it('POST and PATCH take an Idempotency-Key header and declare its 409 and 422, and Idempotent-Replayed', () => {
+  it('every route answers a query parameter it does not take with 400, and every route but GET a text body with 415: both declared', async () => {
+    for (const r of restRoutes) {
+      const path = r.path.replace(/\{[^}]+\}/g, 'doc-probe');
+      const declared = Object.keys(doc.paths[r.path][r.method.toLowerCase()].responses).map(Number);
+      const auth = { authorization: `Bearer ${key}` };
+      const unknown = await app.fetch(new Request(`http://fleetops.test/api/v1${path}?zzUnknown=1`, { method: r.method, headers: auth }));
+      expect(unknown.status, `${r.operationId} ?zzUnknown`).toBe(400);
+      expect(declared, r.operationId).toContain(400);
+      if (r.method === 'GET') continue;
+      const text = await app.fetch(new Request(`http://fleetops.test/api/v1${path}`, { method: r.method, headers: { ...auth, 'content-type': 'text/plain' }, body: 'hello' }));
+      expect(text.status, `${r.operationId} text/plain`).toBe(415);
+      expect(declared, r.operationId).toContain(415);
+    }
+  });
+
+  it('routes that run a mutation take an Idempotency-Key header and declare its 409 and 422, and Idempotent-Replayed; reads do not', () => {
     for (const r of restRoutes) {
       const op = doc.paths[r.path][r.method.toLowerCase()];
       const header = (op.parameters ?? []).find((p: any) => p.in === 'header' && p.name === 'Idempotency-Key');
       // createApiKey's answer holds a secret, never stored: it refuses the header (docs/api-notes.md "Administration")
-      if ((r.method === 'POST' || r.method === 'PATCH') && r.operationId !== 'createApiKey') {
+      if (r.field.startsWith('Mutation.') && r.operationId !== 'createApiKey') {
         expect(header, r.operationId).toMatchObject({ required: false, schema: { type: 'string', maxLength: 255 } });
         expect(Object.keys(op.responses), r.operationId).toEqual(expect.arrayContaining(['409', '422']));
         expect(op.responses['409'].description).toMatch(/Idempotency-Key/);
@@ -160,5 +175,11 @@ describe('statuses and headers', () => {
     expect(replay.headers.get('idempotent-replayed')).toBe('true');
     expect(replay.headers.get('x-request-id')).toMatch(/\S/);
     expect((await send(key, { ...body, name: 'Another' }, 'doc-example-1')).status).toBe(422);
+    // a DELETE runs a mutation: the key used by another request is a 422 there too, as the document declares
+    const del = await app.fetch(
+      new Request('http://fleetops.test/api/v1/flight-logs/no-such-log', { method: 'DELETE', headers: { authorization: `Bearer ${key}`, 'idempotency-key': 'doc-example-1' } }),
+    );
+    expect(del.status).toBe(422);
+    expect(Object.keys(doc.paths['/flight-logs/{id}'].delete.responses)).toContain('422');
   });
 });

@@ -191,11 +191,12 @@ function projection(page: Record<string, unknown>, components: Record<string, Re
 }
 
 /**
- * POST and PATCH take an Idempotency-Key (src/graphql/idempotency.ts), except an operation whose answer holds a
- * secret (a new API key: the field says `secretResult`), which is never stored and so refuses the header.
+ * A route that runs a mutation takes an Idempotency-Key (POST, PATCH, PUT and DELETE alike: the operation's policy
+ * keeps it for mutations, src/graphql/policy.ts), except one whose answer holds a secret (a new API key: the field
+ * says `secretResult`), which is never stored and so refuses the header. A read (POST /aggregate included) has
+ * nothing to keep: the header does nothing there, so it is not declared.
  */
-const takesIdempotencyKey = (r: RouteSpec, schema?: GraphQLSchema) =>
-  (r.method === 'POST' || r.method === 'PATCH') && rootField(schema, r)?.extensions?.secretResult !== true;
+const takesIdempotencyKey = (r: RouteSpec, schema?: GraphQLSchema) => r.field.startsWith('Mutation.') && rootField(schema, r)?.extensions?.secretResult !== true;
 
 /** The GraphQL root field a route runs. */
 function rootField(schema: GraphQLSchema | undefined, r: RouteSpec) {
@@ -219,14 +220,15 @@ const IDEMPOTENCY_KEY = {
 
 /**
  * Every status an operation can answer (docs/contract/gaps.md §16): its own errors, and those of the layers it goes
- * through: the key (401), its scope (403 on writes), the rate limit (429), the body (400, 413, 415), an
- * Idempotency-Key (409, 422 on POST and PATCH), path parameters naming a record (404), the method (405), 500.
+ * through: the key (401), its scope (403 on writes), the rate limit (429), the request's form (400 on every route: a
+ * query parameter it does not take, a path parameter failing its check), a body (413, 415 on every route but GET and
+ * HEAD: a route without a body still reads what is sent, src/rest/facade.ts), an Idempotency-Key (409, 422 on
+ * mutations), path parameters naming a record (404), the method (405), 500.
  */
 export function operationStatuses(r: RouteSpec, schema?: GraphQLSchema): number[] {
-  const s = new Set([...r.errors, 401, 405, 429, 500]);
+  const s = new Set([...r.errors, 400, 401, 405, 429, 500]);
   if (!isReadRoute(r) || (schema && isAdminRoute(r, schema))) s.add(403);
-  if (r.body) for (const x of [400, 413, 415]) s.add(x);
-  if (r.query) s.add(400);
+  if (r.method !== 'GET') for (const x of [413, 415]) s.add(x);
   if (r.params && Object.keys(r.params.shape).length) s.add(404);
   if (takesIdempotencyKey(r, schema)) for (const x of [400, 409, 422]) s.add(x); // 400: a malformed key
   return [...s].sort((a, b) => a - b);
