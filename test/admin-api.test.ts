@@ -322,12 +322,12 @@ describe('API keys', () => {
     const g = await env.gql('{ apiKeys(limit: 1) { count nextCursor data { id } } }', undefined, admin);
     expect(g.body.data.apiKeys).toMatchObject({ count: 1, nextCursor: expect.any(String), data: [{ id: all.data[0].id }] });
     // a cursor whose time is not an instant this service wrote is refused like any bad cursor
-    const bad = Buffer.from(JSON.stringify(['yesterday', 'k'])).toString('base64url');
+    const bad = Buffer.from(JSON.stringify(['api-key', 'yesterday', 'k'])).toString('base64url');
     expectValidation(await as(admin).get(`/api-keys?cursor=${bad}`), '/query/cursor');
     // instants toISOString writes but no row has (years beyond 9999 or before 1): 400, not the database's 500
     for (const t of ['+275760-09-13T00:00:00.000Z', '-001000-01-01T00:00:00.000Z', '0000-01-01T00:00:00.000Z']) {
       expect(new Date(t).toISOString()).toBe(t);
-      const cursor = Buffer.from(JSON.stringify([t, 'x'])).toString('base64url');
+      const cursor = Buffer.from(JSON.stringify(['api-key', t, 'x'])).toString('base64url');
       expectValidation(await as(admin).get(`/api-keys?cursor=${cursor}`), '/query/cursor');
       const g = await env.gql(`{ apiKeys(cursor: "${cursor}") { count } }`, undefined, admin);
       expect(g.body.errors![0].extensions.code).toBe('VALIDATION_ERROR');
@@ -483,7 +483,7 @@ describe('the audit log', () => {
     expect((await as(admin).get(`/audit-log?keyId=${adminId}`)).body.data.every((e: any) => e.keyId === adminId)).toBe(true);
     expectValidation(await as(admin).get('/audit-log?entity=plane'), /entity/);
     expectValidation(await as(admin).get('/audit-log?limit=0'), /limit/);
-    expectValidation(await as(admin).get('/audit-log?cursor=nonsense'), '/cursor');
+    expectValidation(await as(admin).get('/audit-log?cursor=nonsense'), '/query/cursor');
   });
 
   it('records the integration and alert settings saved: what changed, secrets only as marks; nothing for a refusal or no change', async () => {

@@ -397,7 +397,7 @@ describe('GET /form-completions', () => {
   it('refuses bad filters (400)', async () => {
     expectValidation(await get('/form-completions?limit=0'), '/query/limit');
     expectValidation(await get('/form-completions?startDate=yesterday'), '/query/startDate');
-    expectValidation(await get('/form-completions?cursor=bogus'), '/cursor');
+    expectValidation(await get('/form-completions?cursor=bogus'), '/query/cursor');
   });
 
   it('never shows another company\u2019s completions', async () => {

@@ -69,9 +69,9 @@ describe('deep JSON', () => {
 describe('cursors and integers', () => {
   const cursor = (v: unknown) => Buffer.from(JSON.stringify(v)).toString('base64url');
   it('a crafted cursor with an out-of-range date is a 400 on every paged list', async () => {
-    for (const path of ['/flight-logs', '/schedule-completions', '/form-completions']) {
-      expectValidation(await env.json('GET', `/api/v1${path}?cursor=${cursor(['+275760-09-13T00:00:00.000Z', 'x'])}`), '/cursor');
-      expectValidation(await env.json('GET', `/api/v1${path}?cursor=${cursor(['2024-01-01T00:00:00.000Z', 'x'.repeat(500)])}`), '/cursor');
+    for (const [path, list] of [['/flight-logs', 'flight-log'], ['/schedule-completions', 'schedule-completion'], ['/form-completions', 'form-completion']]) {
+      expectValidation(await env.json('GET', `/api/v1${path}?cursor=${cursor([list, '+275760-09-13T00:00:00.000Z', 'x'])}`), '/query/cursor');
+      expectValidation(await env.json('GET', `/api/v1${path}?cursor=${cursor([list, '2024-01-01T00:00:00.000Z', 'x'.repeat(500)])}`), '/query/cursor');
     }
   });
   it('integers beyond what the column holds are a 400 naming the field', async () => {

@@ -365,7 +365,12 @@ describe('bad limit or cursor: the same 400 on every channel', () => {
     ['/maintenance-status', 'limit=501', { limit: 501 }, '/limit'],
     ['/maintenance-status', 'cursor=not-a-cursor', { cursor: 'not-a-cursor' }, '/cursor'],
     // the right shape, but not a number where the urgency key has one
-    ['/maintenance-status', `cursor=${Buffer.from('["soon","","a","b"]').toString('base64url')}`, { cursor: Buffer.from('["soon","","a","b"]').toString('base64url') }, '/cursor'],
+    ['/maintenance-status', `cursor=${Buffer.from('["maintenance-status","soon","","a","b"]').toString('base64url')}`, { cursor: Buffer.from('["maintenance-status","soon","","a","b"]').toString('base64url') }, '/cursor'],
+    // a cursor of another list of the same shape: a users cursor read as an aircraft position would skip aircraft
+    ['/aircraft', `cursor=${Buffer.from('["user","Olivia Owner","acme-owner"]').toString('base64url')}`, { cursor: Buffer.from('["user","Olivia Owner","acme-owner"]').toString('base64url') }, '/cursor'],
+    // lists ordered by time: the same check, at the same place
+    ['/flight-logs', 'cursor=not-a-cursor', { cursor: 'not-a-cursor' }, '/cursor'],
+    ['/flight-logs', `cursor=${Buffer.from('["audit-log","2026-01-01T00:00:00.000Z","u"]').toString('base64url')}`, { cursor: Buffer.from('["audit-log","2026-01-01T00:00:00.000Z","u"]').toString('base64url') }, '/cursor'],
     ['/forms', 'limit=0', { limit: 0 }, '/limit'],
     ['/forms', `cursor=${Buffer.from('["a","b","c"]').toString('base64url')}`, { cursor: Buffer.from('["a","b","c"]').toString('base64url') }, '/cursor'],
   ];
@@ -377,6 +382,7 @@ describe('bad limit or cursor: the same 400 on every channel', () => {
     '/schedule-items': 'listScheduleItems',
     '/maintenance-status': 'getMaintenanceStatus',
     '/forms': 'listForms',
+    '/flight-logs': 'listFlightLogs',
   } as Record<string, string>;
   const field = {
     '/components': 'components',
@@ -386,6 +392,7 @@ describe('bad limit or cursor: the same 400 on every channel', () => {
     '/schedule-items': 'scheduleItems',
     '/maintenance-status': 'maintenanceStatus',
     '/forms': 'forms',
+    '/flight-logs': 'flightLogs',
   } as Record<string, string>;
 
   it.each(cases)('%s?%s', async (path, qs, args, at) => {

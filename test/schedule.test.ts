@@ -524,7 +524,7 @@ describe('GET /schedule-completions', () => {
     await expectProblem(await get('/schedule-completions?limit=0'), 400, '/query/limit');
     await expectProblem(await get('/schedule-completions?limit=501'), 400, '/query/limit');
     await expectProblem(await get('/schedule-completions?limit=ten'), 400, '/query/limit');
-    await expectProblem(await get('/schedule-completions?cursor=not-a-cursor'), 400, '/cursor');
+    await expectProblem(await get('/schedule-completions?cursor=not-a-cursor'), 400, '/query/cursor');
   });
 });
 

@@ -4,50 +4,66 @@ import { LimitParam, PAGE_MAX } from '../lib/params.js';
 
 /**
  * Keyset pagination on (a timestamp, uid), both descending: stable under inserts, no offsets. The cursor is the
- * last row's pair, base64url-encoded JSON, opaque to clients.
+ * list's name and the last row's pair, base64url-encoded JSON, opaque to clients: a cursor of one list is no cursor
+ * of another (it would be read as a position in an order it was not made in, and skip records).
  */
+const BAD_CURSOR = 'cursor is not a nextCursor this service issued';
+
 export interface Cursor {
   t: Date;
   u: string;
 }
 
-export function encodeCursor(c: Cursor): string {
-  return Buffer.from(JSON.stringify([c.t.toISOString(), c.u]), 'utf8').toString('base64url');
+export function encodeCursor(list: string, c: Cursor): string {
+  return Buffer.from(JSON.stringify([list, c.t.toISOString(), c.u]), 'utf8').toString('base64url');
 }
 
-export function decodeCursor(s: string): Cursor | null {
+export function decodeCursor(list: string, s: string): Cursor | null {
   try {
     const v = JSON.parse(Buffer.from(s, 'base64url').toString('utf8'));
-    if (!Array.isArray(v) || v.length !== 2 || typeof v[0] !== 'string' || typeof v[1] !== 'string') return null;
-    const t = new Date(v[0]);
+    if (!Array.isArray(v) || v.length !== 3 || v[0] !== list || typeof v[1] !== 'string' || typeof v[2] !== 'string') return null;
+    const t = new Date(v[1]);
     // a crafted cursor must not reach the database with a time it cannot hold or a uid no row has
     const year = t.getUTCFullYear();
     if (Number.isNaN(t.getTime()) || year < 1 || year > 9999) return null;
-    if (v[1].length > 200 || v[1].includes('\u0000')) return null;
-    return { t, u: v[1] };
+    if (v[2].length > 200 || v[2].includes('\u0000')) return null;
+    return { t, u: v[2] };
   } catch {
     return null;
   }
 }
 
-/** The Prisma `where` for rows after the cursor (400 for a cursor this service did not issue). */
+/**
+ * The `cursor` argument of a list ordered by time (`list` names it, as the service's afterCursor and toPage do):
+ * checked with the other arguments, so a cursor this service did not issue for the list is refused where and as a
+ * bad limit is, on every channel (`/query/cursor` on REST and MCP).
+ */
+export const timeCursorArg = (list: string) =>
+  z
+    .string()
+    .min(1, BAD_CURSOR)
+    .max(4000, BAD_CURSOR)
+    .refine((s) => decodeCursor(list, s) !== null, BAD_CURSOR)
+    .describe('The nextCursor of the previous page');
+
+/** The Prisma `where` for rows after the cursor of the list `what` (400 for a cursor this service did not issue for it). */
 export function afterCursor(field: string, cursor: string, what: string) {
-  const c = decodeCursor(cursor);
+  const c = decodeCursor(what, cursor);
   if (!c) {
-    throw new ValidationError(`invalid ${what} query`, [{ path: '/cursor', message: 'cursor is not a nextCursor this service issued' }]);
+    throw new ValidationError(`invalid ${what} query`, [{ path: '/cursor', message: BAD_CURSOR }]);
   }
   // the first condition lets the (companyId, field desc, uid desc) index seek to the cursor; the OR breaks ties
   return { AND: [{ [field]: { lte: c.t } }, { OR: [{ [field]: { lt: c.t } }, { [field]: c.t, uid: { lt: c.u } }] }] };
 }
 
-/** Cuts the `limit + 1` rows read into a page and the cursor of the next one (null at the end). */
-export function toPage<T extends { uid: string }>(rows: T[], limit: number, time: (row: T) => Date) {
+/** Cuts the `limit + 1` rows read into a page of the list `what` and the cursor of the next one (null at the end). */
+export function toPage<T extends { uid: string }>(rows: T[], limit: number, time: (row: T) => Date, what: string) {
   const data = rows.slice(0, limit);
   const last = data[data.length - 1];
   return {
     data,
     count: data.length,
-    nextCursor: rows.length > limit && last ? encodeCursor({ t: time(last), u: last.uid }) : null,
+    nextCursor: rows.length > limit && last ? encodeCursor(what, { t: time(last), u: last.uid }) : null,
   };
 }
 
@@ -69,17 +85,17 @@ export async function* allPages<T>(list: (cursor: string | undefined) => Promise
  * exactly: each record once, none skipped, stable under inserts.
  */
 
-const BAD_CURSOR = 'cursor is not a nextCursor this service issued';
 
 /** Records a list answers when no `limit` is sent: small companies see every record, no list is unbounded. */
 export const LIST_DEFAULT = 1000;
 
 /**
  * The page arguments of every list, one definition (REST query parameters, GraphQL arguments, MCP tool inputs are
- * derived from it): spread into a list's filter schema, or used alone by a list without filters. `valid` checks a
- * cursor's values further (a list whose sort key is not all text).
+ * derived from it): spread into a list's filter schema, or used alone by a list without filters. `list` names the
+ * list (as its service's readPage does: a cursor carries it); `valid` checks a cursor's values further (a list whose
+ * sort key is not all text).
  */
-export const pageArgs = (order: readonly string[], valid: (values: string[]) => boolean = () => true) => ({
+export const pageArgs = (list: string, order: readonly string[], valid: (values: string[]) => boolean = () => true) => ({
   limit: LimitParam.optional().describe(
     `Page size, 1 to ${PAGE_MAX}; without it at most ${LIST_DEFAULT.toLocaleString('en-US')} records, and a nextCursor when there are more`,
   ),
@@ -89,7 +105,7 @@ export const pageArgs = (order: readonly string[], valid: (values: string[]) => 
     .min(1, BAD_CURSOR)
     .max(4000, BAD_CURSOR)
     .refine((s) => {
-      const values = decodeKeys(s, order.length);
+      const values = decodeKeys(list, s, order.length);
       return values !== null && valid(values);
     }, BAD_CURSOR)
     .optional()
@@ -108,12 +124,14 @@ export interface Page<T> {
 }
 
 
-function decodeKeys(s: string, size: number): string[] | null {
+/** The sort key a cursor of the list `list` carries, or null for one this service did not issue for that list. */
+function decodeKeys(list: string, s: string, size: number): string[] | null {
   try {
     const v: unknown = JSON.parse(Buffer.from(s, 'base64url').toString('utf8'));
-    if (!Array.isArray(v) || v.length !== size) return null;
-    if (!v.every((x) => typeof x === 'string' && x.length <= 1000 && !x.includes('\u0000'))) return null;
-    return v as string[];
+    if (!Array.isArray(v) || v.length !== size + 1 || v[0] !== list) return null;
+    const values = v.slice(1);
+    if (!values.every((x) => typeof x === 'string' && x.length <= 1000 && !x.includes('\u0000'))) return null;
+    return values as string[];
   } catch {
     return null;
   }
@@ -130,9 +148,9 @@ export function afterKeys(keys: readonly string[], cursor: string, what: string)
   return { AND: [{ [keys[0]!]: { gte: values[0] } }, { OR: or }] };
 }
 
-/** A cursor of a record's sort key (its values as strings, in the order's key order): opaque to clients. */
-export function encodeKeys(values: readonly string[]): string {
-  return Buffer.from(JSON.stringify(values), 'utf8').toString('base64url');
+/** A cursor of the list `list` at a record's sort key (its values as strings, in the order's key order): opaque to clients. */
+export function encodeKeys(list: string, values: readonly string[]): string {
+  return Buffer.from(JSON.stringify([list, ...values]), 'utf8').toString('base64url');
 }
 
 /**
@@ -140,7 +158,7 @@ export function encodeKeys(values: readonly string[]): string {
  * did not issue: the schema (pageArgs) refused it already on every channel; this guards a service called without it.
  */
 export function cursorKeys(cursor: string, size: number, what: string): string[] {
-  const values = decodeKeys(cursor, size);
+  const values = decodeKeys(what, cursor, size);
   if (!values) throw badCursor(what);
   return values;
 }
@@ -161,13 +179,13 @@ export const isoKey = (s: string) => {
 /** Prisma orderBy of `keys`, ascending. */
 export const orderOf = (keys: readonly string[]) => keys.map((k) => ({ [k]: 'asc' as const }));
 
-/** Cuts the `limit + 1` rows read in the order `keys` into a page and the cursor of the next one (null at the end). */
-export function pageByKeys<T>(rows: T[], limit: number, keys: readonly string[]): Page<T> {
+/** Cuts the `limit + 1` rows of the list `what` read in the order `keys` into a page and the cursor of the next one (null at the end). */
+export function pageByKeys<T>(rows: T[], limit: number, keys: readonly string[], what: string): Page<T> {
   const data = rows.slice(0, limit);
   const last = data[data.length - 1] as Record<string, unknown> | undefined;
   // a time key is its ISO 8601 text, which the next page's `where` compares as the same instant
   const text = (v: unknown) => (v instanceof Date ? v.toISOString() : String(v));
-  const nextCursor = rows.length > limit && last ? encodeKeys(keys.map((k) => text(last[k]))) : null;
+  const nextCursor = rows.length > limit && last ? encodeKeys(what, keys.map((k) => text(last[k]))) : null;
   return { data, count: data.length, nextCursor };
 }
 
@@ -185,5 +203,5 @@ export async function readPage<T>(
   const limit = args.limit ?? LIST_DEFAULT;
   const w = args.cursor ? { AND: [where, afterKeys(keys, args.cursor, what)] } : where;
   const rows = await read({ where: w, orderBy: orderOf(keys), take: limit + 1 });
-  return pageByKeys(rows, limit, keys);
+  return pageByKeys(rows, limit, keys, what);
 }

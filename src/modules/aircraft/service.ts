@@ -64,7 +64,7 @@ export type AircraftInput = z.input<typeof AircraftInputSchema>;
 /** The order of the aircraft list; its cursor continues it. */
 const AIRCRAFT_ORDER = ['registration', 'uid'];
 /** The aircraft list's arguments: a page (gaps.md §17). */
-export const AircraftListArgsSchema = z.object(pageArgs(AIRCRAFT_ORDER)).strict();
+export const AircraftListArgsSchema = z.object(pageArgs('aircraft', AIRCRAFT_ORDER)).strict();
 /** Fields the server sets: sending one is a 400 that names it (not "unknown field"). */
 const AIRCRAFT_SERVER_CONTROLLED = ['uid', 'companyId', 'totals', 'createdAt', 'updatedAt'] as const;
 

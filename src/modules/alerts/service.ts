@@ -3,7 +3,7 @@ import { Prisma, type WebhookDelivery } from '../../generated/prisma/client.js';
 import type { ScopedCreate, ScopedPrisma } from '../../db/scoped.js';
 import { secretMark, type AuditActor } from '../audit/service.js';
 import { saveCompanySettings } from '../settings/save.js';
-import { afterCursor, toPage } from '../../db/keyset.js';
+import { afterCursor, toPage, timeCursorArg } from '../../db/keyset.js';
 import { invalid } from '../../errors.js';
 import { serviceCheck } from '../../graphql/validation.js';
 import { newUid } from '../../lib/ids.js';
@@ -116,7 +116,7 @@ export const AlertDeliveryFilterSchema = z
     status: z.enum(DELIVERY_STATUSES, { error: `status must be one of ${DELIVERY_STATUSES.join(', ')}` }).optional(),
     alertId: z.string().min(1).max(128).optional(),
     limit: LimitParam.optional().describe('Page size, 1 to 500 (default 100)'),
-    cursor: z.string().min(1).optional().describe('The nextCursor of the previous page'),
+    cursor: timeCursorArg('alert delivery').optional(),
   })
   .strict();
 export type AlertDeliveryFilter = z.input<typeof AlertDeliveryFilterSchema>;
@@ -190,7 +190,7 @@ export class AlertService {
     if (f.status) where.status = f.status === 'pending' ? { in: ['pending', 'sending'] } : f.status;
     if (f.cursor) Object.assign(where, afterCursor('createdAt', f.cursor, 'alert delivery'));
     const rows = await this.db.webhookDelivery.findMany({ where, orderBy: [{ createdAt: 'desc' }, { uid: 'desc' }], take: limit + 1 });
-    return toPage(rows, limit, (r) => r.createdAt);
+    return toPage(rows, limit, (r) => r.createdAt, 'alert delivery');
   }
 
   /**

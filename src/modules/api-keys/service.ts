@@ -35,7 +35,7 @@ export const CreateApiKeyCheck = serviceCheck('API key', CreateApiKeySchema);
 
 /** The order of the key list (oldest first, then id); its cursor continues it (src/db/keyset.ts). */
 export const API_KEY_ORDER = ['createdAt', 'id'] as const;
-export const ApiKeyListArgsSchema = z.object(pageArgs(API_KEY_ORDER, (v) => isoKey(v[0]!))).strict();
+export const ApiKeyListArgsSchema = z.object(pageArgs('api-key', API_KEY_ORDER, (v) => isoKey(v[0]!))).strict();
 export type ApiKeyListArgs = z.output<typeof ApiKeyListArgsSchema>;
 export type CreateApiKey = z.output<typeof CreateApiKeySchema>;
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { AuditEntry, Prisma } from '../../generated/prisma/client.js';
 import type { ScopedPrisma } from '../../db/scoped.js';
-import { afterCursor, toPage } from '../../db/keyset.js';
+import { afterCursor, toPage, timeCursorArg } from '../../db/keyset.js';
 import { now } from '../../lib/clock.js';
 import { newUid } from '../../lib/ids.js';
 import { LimitParam, PAGE_DEFAULT, parseFilter } from '../../lib/params.js';
@@ -91,7 +91,7 @@ export const AuditFilterSchema = z
     action: AuditActionSchema.optional().describe('Only entries of this action'),
     keyId: z.string().min(1).max(200).optional().describe('Only changes made with this API key'),
     limit: LimitParam.optional().describe('Page size, 1 to 500 (default 100)'),
-    cursor: z.string().min(1).optional().describe('The nextCursor of the previous page'),
+    cursor: timeCursorArg('audit-log').optional(),
   })
   .strict();
 export type AuditFilter = z.input<typeof AuditFilterSchema>;
@@ -117,6 +117,6 @@ export class AuditService {
       ...(f.cursor ? afterCursor('at', f.cursor, 'audit-log') : {}),
     };
     const rows = await this.db.auditEntry.findMany({ where, orderBy: [{ at: 'desc' }, { uid: 'desc' }], take: limit + 1 });
-    return toPage(rows, limit, (r) => r.at);
+    return toPage(rows, limit, (r) => r.at, 'audit-log');
   }
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { timeCursorArg } from '../../db/keyset.js';
 import { ValidationError, fieldErrorsFromZod, invalid, isPlainObject, type FieldError } from '../../errors.js';
 import { serviceCheck } from '../../graphql/validation.js';
 import { EndDateParam, LimitParam, StartDateParam } from '../../lib/params.js';
@@ -38,7 +39,7 @@ export const CompletionFilterSchema = z
     startDate: StartDateParam('completions'),
     endDate: EndDateParam('completions'),
     limit: LimitParam.optional().describe('Page size, 1 to 500 (default 100)'),
-    cursor: z.string().min(1).optional().describe('The nextCursor of the previous page'),
+    cursor: timeCursorArg('form-completion').optional(),
   })
   .strict();
 export type CompletionFilter = z.input<typeof CompletionFilterSchema>;

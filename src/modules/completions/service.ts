@@ -95,7 +95,7 @@ export class CompletionService {
       orderBy: [{ createdAt: 'desc' }, { uid: 'desc' }],
       take: limit + 1,
     });
-    return toPage(rows, limit, (r) => r.createdAt);
+    return toPage(rows, limit, (r) => r.createdAt, 'form-completion');
   }
 
   /** Every completion matching the filter, page by page (CSV export). */

@@ -334,7 +334,7 @@ export class ComponentReader implements ComponentLiveSource {
           if (siblings) siblings.push(r);
           else byParent.set(r.parentUid, [r]);
         }
-        return parents.map((p) => pageByKeys(byParent.get(p) ?? [], limit, COMPONENT_ORDER));
+        return parents.map((p) => pageByKeys(byParent.get(p) ?? [], limit, COMPONENT_ORDER, 'component'));
       });
       this.childLoaders.set(key, loader);
     }

@@ -179,11 +179,11 @@ export const ComponentFilterSchema = z.object({
   partNumber: z.string().min(1).optional().describe('Only components with this part number'),
   serialNumber: z.string().min(1).optional().describe('Only components with this serial number'),
   includeDeleted: BoolParam('includeDeleted').optional().describe('Also list soft-deleted components (default false)'),
-  ...pageArgs(COMPONENT_ORDER),
+  ...pageArgs('component', COMPONENT_ORDER),
 });
 export type ComponentFilter = z.output<typeof ComponentFilterSchema>;
 /** A component's children, a page at a time (gaps.md §17: GraphQL list fields take `limit` and `cursor` too). */
-export const ComponentChildrenArgsSchema = z.object({ ...pageArgs(COMPONENT_ORDER) });
+export const ComponentChildrenArgsSchema = z.object({ ...pageArgs('component', COMPONENT_ORDER) });
 export type ComponentChildrenArgs = z.output<typeof ComponentChildrenArgsSchema>;
 
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { timeCursorArg } from '../../db/keyset.js';
 import { ValidationError, isPlainObject, type FieldError } from '../../errors.js';
 import { parseIsoInstant } from '../../lib/dates.js';
 import { typedAs } from '../../lib/graphql-hint.js';
@@ -172,7 +173,7 @@ export const FlightLogFilterSchema = z
     startDate: StartDateParam('logs'),
     endDate: EndDateParam('logs'),
     limit: LimitParam.optional().describe('Page size, 1 to 500 (default 100)'),
-    cursor: z.string().min(1).optional().describe('The nextCursor of the previous page'),
+    cursor: timeCursorArg('flight-log').optional(),
   })
   .strict();
 export type FlightLogFilter = z.input<typeof FlightLogFilterSchema>;

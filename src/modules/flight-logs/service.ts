@@ -89,7 +89,7 @@ export class FlightLogService {
       orderBy: [{ timeDate: 'desc' }, { uid: 'desc' }],
       take: limit + 1,
     });
-    return toPage(rows, limit, (r) => r.timeDate);
+    return toPage(rows, limit, (r) => r.timeDate, 'flight-log');
   }
 
   /**

@@ -120,7 +120,7 @@ const FormPatchSchema = z.object(
 export const FORM_ORDER = ['name', 'uid'] as const;
 
 export const FormFilterSchema = z
-  .object({ includeInactive: BoolParam('includeInactive').optional().describe('Include inactive forms (default false)'), ...pageArgs(FORM_ORDER) })
+  .object({ includeInactive: BoolParam('includeInactive').optional().describe('Include inactive forms (default false)'), ...pageArgs('form', FORM_ORDER) })
   .strict();
 export type FormFilter = z.input<typeof FormFilterSchema>;
 

@@ -117,7 +117,7 @@ export class ScheduleReader {
       orderBy: [{ completedAt: 'desc' }, { uid: 'desc' }],
       take: limit + 1,
     });
-    return toPage(rows, limit, (r) => r.completedAt);
+    return toPage(rows, limit, (r) => r.completedAt, 'schedule-completion');
   }
 
   /** The acting user's time zone (calendar days are counted in it), else UTC. */
@@ -143,7 +143,7 @@ export class ScheduleReader {
     const last = data[data.length - 1];
     const key = (n: number | null) => (n === null ? '' : String(n));
     const nextCursor =
-      sorted.length > limit && last ? encodeKeys([key(last.calendarDaysRemaining), key(last.remaining), last.name, last.scheduleItemUid]) : null;
+      sorted.length > limit && last ? encodeKeys('maintenance-status', [key(last.calendarDaysRemaining), key(last.remaining), last.name, last.scheduleItemUid]) : null;
     return { data, count: data.length, nextCursor };
   }
 

@@ -6,7 +6,7 @@ import { BoolParam, LimitParam, WholeParam } from '../../lib/params.js';
 import { ValidationError, fieldErrorsFromZod, invalid, isPlainObject, putFieldError, type FieldError } from '../../errors.js';
 import { checkKeys, pickKeys } from '../../lib/keys.js';
 import { serviceCheck } from '../../graphql/validation.js';
-import { pageArgs } from '../../db/keyset.js';
+import { pageArgs, timeCursorArg } from '../../db/keyset.js';
 import { dueDateOf, isTimeZone, sameDecimal, storedDueDate } from './rules.js';
 import { trackingValue } from '../tracking/value.js';
 
@@ -233,7 +233,7 @@ export const ScheduleItemFilterSchema = z
     ...relatedFilter,
     type: QueryText('type').optional().describe('Only items of this type, e.g. Inspection'),
     includeInactive: BoolParam('includeInactive').optional().describe('Also list inactive (soft-deleted) items; default false'),
-    ...pageArgs(SCHEDULE_ITEM_ORDER),
+    ...pageArgs('schedule-item', SCHEDULE_ITEM_ORDER),
   })
   .strict();
 /** Unchecked input (query strings or GraphQL args); the service validates it. */
@@ -245,7 +245,7 @@ export const CompletionFilterSchema = z
     relatedTo: QueryText('relatedTo').optional().describe('Only completions of schedule items related to this asset uid'),
     limit: LimitParam.optional()
       .describe('Page size, 1 to 500 (default 100)'),
-    cursor: z.string().min(1, 'cursor must not be empty').optional().describe('The nextCursor of the previous page'),
+    cursor: timeCursorArg('schedule-completion').optional(),
   })
   .strict();
 /** Unchecked input (query strings or GraphQL args); the service validates it. */
@@ -267,7 +267,7 @@ export const MaintenanceStatusFilterSchema = z
       .refine((tz) => isTimeZone(tz), 'timezone must be an IANA time zone such as Australia/Sydney or UTC')
       .optional()
       .describe('IANA time zone that decides "today" for calendarDaysRemaining; default the time zone of the key\u2019s user, else UTC'),
-    ...pageArgs(STATUS_ORDER, statusCursorValid),
+    ...pageArgs('maintenance-status', STATUS_ORDER, statusCursorValid),
   })
   .strict();
 /** Unchecked input (query strings or GraphQL args); the service validates it. */

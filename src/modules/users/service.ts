@@ -94,7 +94,7 @@ const USER_ORDER = ['displayName', 'uid'];
 export const UserFilterSchema = z.object({
   status: UserStatusSchema.optional().describe('Only users with this status'),
   role: z.string().min(1).optional().describe('Only users that have this role'),
-  ...pageArgs(USER_ORDER),
+  ...pageArgs('user', USER_ORDER),
 });
 export type UserFilter = z.infer<typeof UserFilterSchema>;
 

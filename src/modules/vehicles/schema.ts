@@ -91,7 +91,7 @@ export const VehicleFilterSchema = z
     includeDeleted: BoolParam('includeDeleted')
       .optional()
       .describe('Also list soft-deleted vehicles (default false)'),
-    ...pageArgs(VEHICLE_ORDER),
+    ...pageArgs('vehicle', VEHICLE_ORDER),
   })
   .strict();
 export type VehicleFilter = z.output<typeof VehicleFilterSchema>;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Form, FormCompletion, Prisma, WebhookDelivery } from '../../generated/prisma/client.js';
 import type { ScopedCreate, ScopedPrisma } from '../../db/scoped.js';
-import { afterCursor, toPage } from '../../db/keyset.js';
+import { afterCursor, toPage, timeCursorArg } from '../../db/keyset.js';
 import { NotFoundError } from '../../errors.js';
 import { newUid } from '../../lib/ids.js';
 import { LimitParam, PAGE_DEFAULT, parseFilter } from '../../lib/params.js';
@@ -24,7 +24,7 @@ export const DeliveryFilterSchema = z
     channel: z.enum(CHANNELS, { error: `channel must be one of ${CHANNELS.join(', ')}` }).optional(),
     completionId: z.string().min(1).max(128).optional(),
     limit: LimitParam.optional().describe('Page size, 1 to 500 (default 100)'),
-    cursor: z.string().min(1).optional().describe('The nextCursor of the previous page'),
+    cursor: timeCursorArg('delivery').optional(),
   })
   .strict();
 export type DeliveryFilter = z.input<typeof DeliveryFilterSchema>;
@@ -107,7 +107,7 @@ export class DeliveryService {
     if (f.completionId) where.completionId = f.completionId;
     if (f.cursor) Object.assign(where, afterCursor('createdAt', f.cursor, 'delivery'));
     const rows = await this.db.webhookDelivery.findMany({ where, orderBy: [{ createdAt: 'desc' }, { uid: 'desc' }], take: limit + 1 });
-    return toPage(rows, limit, (r) => r.createdAt);
+    return toPage(rows, limit, (r) => r.createdAt, 'delivery');
   }
 
   async get(uid: string): Promise<WebhookDelivery> {
