@@ -271,6 +271,8 @@ describe('users', () => {
     expectValidation(await as(admin).post('/users', { email: 'no', displayName: 'X' }), '/email');
     expectValidation(await as(admin).post('/users', { email: 'e@acme.test', displayName: 'X', phone: '0400' }), '/phone');
     expectValidation(await as(admin).post('/users', { email: 'e@acme.test', displayName: 'X', timezone: 'Mars/Base' }), '/timezone');
+    // no URL path can name a user `.` or `..` (`/users/%2E%2E` is `/users/..`): refused, not made unreachable
+    for (const uid of ['.', '..', ' .. ']) expectValidation(await as(admin).post('/users', { uid, email: 'dots@acme.test', displayName: 'X' }), '/uid');
     expectValidation(await as(admin).post('/users', { email: 'e@acme.test', displayName: 'X', status: 'Gone' }), '/status');
     expectValidation(await as(admin).post('/users', { email: 'e@acme.test', displayName: 'X', companyId: 'x' }), '/companyId');
     expect((await env.rest.get('/users?role=pilot')).body.data.map((u: any) => u.uid)).toContain('idp|123');

@@ -77,6 +77,19 @@ describe('import', () => {
     expect(e.errors?.[0]).toEqual({ path: '/companies/0/aircraft/0/uid', message: expect.stringMatching(/required|expected string/i) });
   });
 
+  it('a uid no URL path can name (. or ..) is refused for aircraft, vehicles and users, and nothing is written', async () => {
+    for (const [kind, set] of [
+      ['aircraft', (c: ReturnType<typeof companyFixture>) => (c.aircraft[0].uid = '..')],
+      ['vehicles', (c: ReturnType<typeof companyFixture>) => (c.vehicles[0].uid = '.')],
+      ['users', (c: ReturnType<typeof companyFixture>) => (c.users[0].uid = '..')],
+    ] as const) {
+      const id = `dots-${uniq()}`;
+      const e = await refused(file(id, newKey(), set));
+      expect(e.errors, kind).toContainEqual({ path: `/companies/0/${kind}/0/uid`, message: 'uid must not be . or .. (no URL path can name it)' });
+      expect(await env.database.prisma.company.findUnique({ where: { id } })).toBeNull();
+    }
+  });
+
   it('the same file imported again writes nothing: every entry unchanged, updatedAt kept, no audit entry', async () => {
     const id = `same-${uniq()}`;
     const key = newKey();

@@ -87,3 +87,11 @@ export const FieldsParam = z
     'fields is a comma-separated list of field names, e.g. timeDate,pilot,hobbs',
   )
   .describe('Comma-separated field names to return (uid is always returned)');
+
+/**
+ * A uid the client chooses (an import file's records, a user's identity-provider id): 1 to 128 characters, and not
+ * `.` or `..`, which no URL path can name (`/users/%2E%2E` is `/users/..`, resolved before any route sees it), so
+ * such a record could never be read or changed over REST.
+ */
+export const notDotSegment = (s: z.ZodString) => s.refine((u) => u !== '.' && u !== '..', 'uid must not be . or .. (no URL path can name it)');
+export const GivenUid = notDotSegment(z.string().min(1).max(128));

@@ -1,3 +1,4 @@
+import { GivenUid } from '../../lib/params.js';
 import type DataLoader from 'dataloader';
 import { uidLoader } from '../../db/loaders.js';
 import { z } from 'zod';
@@ -58,7 +59,7 @@ const refineSchemas = (a: Schemas, ctx: z.core.$RefinementCtx) => {
 };
 
 /** Aircraft as an import file or the demo describes it: the fields and its uid (created or updated by uid). */
-export const AircraftInputSchema = AircraftFields.extend({ uid: z.string().min(1).max(128) }).strict().superRefine(refineSchemas);
+export const AircraftInputSchema = AircraftFields.extend({ uid: GivenUid }).strict().superRefine(refineSchemas);
 export type AircraftInput = z.input<typeof AircraftInputSchema>;
 
 /** The order of the aircraft list; its cursor continues it. */

@@ -1,5 +1,5 @@
 import type DataLoader from 'dataloader';
-import { parseFilter } from '../../lib/params.js';
+import { GivenUid, notDotSegment, parseFilter } from '../../lib/params.js';
 import { uidLoader } from '../../db/loaders.js';
 import { pageArgs, readPage, type Page } from '../../db/keyset.js';
 import { z } from 'zod';
@@ -43,7 +43,7 @@ const UserFields = z.object({
   timezone: TimeZone.optional(),
 });
 
-export const UserInputSchema = UserFields.extend({ uid: z.string().min(1).max(128) }).strict();
+export const UserInputSchema = UserFields.extend({ uid: GivenUid }).strict();
 export type UserInput = z.input<typeof UserInputSchema>;
 
 /** Fields the server sets: a 400 that names them. */
@@ -65,7 +65,7 @@ function checked<S extends z.ZodType>(schema: S, raw: unknown): z.output<S> {
  * when there is one; without it the server makes one.
  */
 export const CreateUserSchema = UserFields.extend({
-  uid: z.string().trim().min(1).max(128).regex(/^[^\s/]+$/, 'uid must not contain spaces or /').optional().describe('The user’s id at the identity provider (made by the server when left out)'),
+  uid: notDotSegment(z.string().trim().min(1).max(128).regex(/^[^\s/]+$/, 'uid must not contain spaces or /')).optional().describe('The user’s id at the identity provider (made by the server when left out)'),
 }).strict();
 export const CreateUserCheck = serviceCheck('user', CreateUserSchema, (raw) => checked(CreateUserSchema, raw));
 export type CreateUser = z.output<typeof CreateUserSchema>;

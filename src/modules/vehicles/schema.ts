@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Vehicle } from '../../generated/prisma/client.js';
 import { ValidationError, fieldErrorsFromZod, invalid, type FieldError } from '../../errors.js';
-import { BoolParam } from '../../lib/params.js';
+import { BoolParam, GivenUid } from '../../lib/params.js';
 import { graphqlType } from '../../lib/graphql-hint.js';
 import { pageArgs } from '../../db/keyset.js';
 import { serviceCheck } from '../../graphql/validation.js';
@@ -68,7 +68,7 @@ export const VehicleFieldsSchema = z.object({
   photos: z.array(z.unknown()).optional(),
 });
 
-export const VehicleImportSchema = VehicleFieldsSchema.extend({ uid: z.string().min(1).max(128) }).strict();
+export const VehicleImportSchema = VehicleFieldsSchema.extend({ uid: GivenUid }).strict();
 export type VehicleImport = z.input<typeof VehicleImportSchema>;
 
 /** Fields the server controls: refused on create and update (docs/contract/api-v1.md §2.14). */
