@@ -444,6 +444,14 @@ describe('without a server: migrate, import, keys', () => {
     const r = await fleetops(['keys', 'revoke', '00000000-0000-4000-8000-000000000000'], { env: { DATA_DIR: dataDir } });
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/not found/);
+
+    // a key's name follows the API's rule (trimmed, 1 to 100 characters) here too
+    for (const name of ['   ', 'n'.repeat(101)]) {
+      const k = await fleetops(['keys', 'create', '--company', 'acme', '--name', name], { env: { DATA_DIR: dataDir } });
+      expect(k.code, k.stdout).toBe(1);
+      expect(k.stderr).toMatch(/name/);
+      expect(k.stdout).not.toMatch(/fo_live_/);
+    }
   }, STEP);
 
   step('a server on that data directory serves exactly the imported data', async () => {

@@ -90,6 +90,15 @@ describe('import', () => {
     }
   });
 
+  it('a key name follows the API\u2019s rule (trimmed, 1 to 100 characters): a blank or long one is refused at its field', async () => {
+    for (const name of ['   ', 'n'.repeat(101)]) {
+      const id = `kname-${uniq()}`;
+      const e = await refused(file(id, newKey(), (c) => (c.apiKeys[0].name = name)));
+      expect(e.errors).toContainEqual({ path: '/companies/0/apiKeys/0/name', message: expect.any(String) });
+      expect(await env.database.prisma.company.findUnique({ where: { id } })).toBeNull();
+    }
+  });
+
   it('the same file imported again writes nothing: every entry unchanged, updatedAt kept, no audit entry', async () => {
     const id = `same-${uniq()}`;
     const key = newKey();

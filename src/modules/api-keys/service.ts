@@ -51,13 +51,19 @@ export async function createKey(
   actor: AuditActor,
 ): Promise<{ key: string; info: ApiKeyInfo }> {
   const key = input.key ?? generateKey();
+  // the name's rule holds on every channel that makes a key (the API, `fleetops keys create`, an import file)
+  const name = CreateApiKeySchema.shape.name.safeParse(input.name);
+  if (!name.success) {
+    const message = `name: ${name.error.issues[0]?.message ?? 'invalid'}`;
+    throw new ValidationError(`invalid API key: /name: ${message}`, [{ path: '/name', message }]);
+  }
   if (key.length < 20) throw new ValidationError('an API key must be at least 20 characters long', [{ path: '/key', message: 'must be at least 20 characters long' }]);
   const info = await db.$transaction(async (tx) => {
     if (input.userId && !(await tx.user.findFirst({ where: { uid: input.userId }, select: { uid: true } }))) {
       throw new ValidationError(`invalid API key: /userId: ${input.userId} is not a user of the company`, [{ path: '/userId', message: `${input.userId} is not a user of the company` }]);
     }
     const row = (await tx.apiKey.create({
-      data: { id: newUid('key'), name: input.name, prefix: keyPrefix(key), hash: hashKey(key), userId: input.userId ?? null, scope: input.scope },
+      data: { id: newUid('key'), name: name.data, prefix: keyPrefix(key), hash: hashKey(key), userId: input.userId ?? null, scope: input.scope },
       select: keySelect,
     })) as ApiKeyInfo;
     await recordAudit(tx, actor, { entity: 'api_key', entityId: row.id, action: 'created', changes: changesBetween(null, row, AUDITED) });

@@ -8,6 +8,7 @@ import { scopedPrisma } from '../../db/scoped.js';
 import { AppError, ValidationError, fieldErrorsFromZod } from '../../errors.js';
 import { KEY_SCOPES } from '../../auth/scopes.js';
 import { changesBetween, recordAudit, type AuditActor } from '../audit/service.js';
+import { CreateApiKeySchema } from '../api-keys/service.js';
 import type { UpsertStatus } from '../../lib/write-result.js';
 
 /** Who the audit log names for what an import file changes. */
@@ -34,7 +35,7 @@ export const ImportFileSchema = z
             apiKeys: z
               .array(z
                   .object({
-                    name: z.string().min(1).default('imported'),
+                    name: CreateApiKeySchema.shape.name.default('imported'),
                     key: z.string().min(20),
                     userId: z.string().optional(),
                     scope: z.enum(KEY_SCOPES).default('read_write'),
