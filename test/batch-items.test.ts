@@ -100,6 +100,21 @@ describe('the batch runner, at the service', () => {
     const proto = ['timeDate,pilot,aircraftId,aircraftRegistration,startLocation,endLocation,pax,__proto__', '2026-04-03T08:00:00Z,acme-pilot,acme-ac-2,VH-ACZ,YSSY,YSBK,1,7'].join('\n');
     await expect(importFlightLogsCsv(s.flightLogs, proto, { aircraft: (uid) => s.aircraft.find(uid) })).rejects.toThrow(/__proto__ is not allowed as a key/);
   });
+  it('CSV import-logs: a column named twice is refused whole (which of two hobbs cells is the flight\u2019s?); a rejected row is told at the line it starts on', async () => {
+    const s = services();
+    const before = (await env.rest.get('/aircraft/acme-ac-1')).body.totals;
+    const dup = ['timeDate,pilot,aircraftId,aircraftRegistration,startLocation,endLocation,hobbs,landings,hobbs', '2026-04-07T08:00:00Z,acme-pilot,acme-ac-1,VH-ACM,YSSY,YSBK,1.5,1,150'].join('\n');
+    await expect(importFlightLogsCsv(s.flightLogs, dup, { aircraft: (uid) => s.aircraft.find(uid) })).rejects.toThrow('the header row names the column hobbs twice');
+    expect((await env.rest.get('/aircraft/acme-ac-1')).body.totals).toEqual(before);
+    const multi = [
+      'timeDate,pilot,aircraftId,aircraftRegistration,startLocation,endLocation,pax,tacho,notes',
+      '2026-04-07T08:00:00Z,acme-pilot,acme-ac-2,VH-WRONG,YSSY,YSBK,1,0.5,"first line',
+      'second line"',
+      '2026-04-07T09:00:00Z,acme-pilot,acme-ac-2,VH-WRONG,YSSY,YSBK,1,0.5,one line',
+    ].join('\n');
+    const r = await importFlightLogsCsv(s.flightLogs, multi, { aircraft: (uid) => s.aircraft.find(uid) });
+    expect(r.rejected.map((x) => x.line)).toEqual([2, 4]);
+  });
   it('CSV import-logs: a file without a pax column imports its rows with pax null, as empty cells', async () => {
     const csv = ['timeDate,pilot,aircraftId,aircraftRegistration,startLocation,endLocation,tacho', '2026-04-05T08:00:00Z,acme-pilot,acme-ac-2,VH-ACZ,YSSY,YSBK,1.25'].join('\n');
     const s = services();

@@ -57,13 +57,28 @@ export async function importFlightLogsCsv(
   text: string,
   opts: CsvImportOptions,
 ): Promise<CsvImportResult> {
-  let records: { record: Record<string, string>; info: { lines: number } }[];
+  let records: { record: Record<string, string>; raw: string; info: { lines: number } }[];
+  let header: string[] = [];
   try {
-    records = parse(text, { columns: true, bom: true, skip_empty_lines: true, info: true, relax_column_count: false });
+    records = parse(text, {
+      // a column named twice would be read as one of its cells (the last): which of two hobbs figures is the
+      // flight's, the file does not say, so it is refused whole
+      columns: (names: string[]) => {
+        const twice = names.find((n, i) => names.indexOf(n) !== i);
+        if (twice !== undefined) throw new CsvError(`the header row names the column ${twice} twice`);
+        header = names;
+        return names;
+      },
+      bom: true,
+      skip_empty_lines: true,
+      info: true,
+      raw: true,
+      relax_column_count: false,
+    });
   } catch (e) {
+    if (e instanceof CsvError) throw e;
     throw new CsvError(`not a valid CSV file: ${(e as Error).message}`);
   }
-  const header = records.length ? Object.keys(records[0].record) : [];
   // a column is a key of each row's input: the one name no object keeps as a key is refused as any input refuses it
   if (header.includes('__proto__')) throw new CsvError(`the header row names a column __proto__: ${PROTO_KEY_MESSAGE}`);
   for (const required of ['timeDate', 'pilot', 'aircraftId', 'aircraftRegistration', 'startLocation', 'endLocation']) {
@@ -75,7 +90,7 @@ export async function importFlightLogsCsv(
     ignoredColumns: header.filter((c) => IGNORED.has(c)),
   };
   const aircraftCache = new Map<string, Aircraft | null>();
-  for (const [i, { record, info }] of records.entries()) {
+  for (const [i, { record, raw, info }] of records.entries()) {
     const id = record.aircraftId?.trim() ?? '';
     if (!aircraftCache.has(id)) aircraftCache.set(id, id ? await opts.aircraft(id) : null);
     try {
@@ -88,7 +103,9 @@ export async function importFlightLogsCsv(
       result.imported++;
     } catch (e) {
       if (!(e instanceof AppError)) throw e;
-      const row = { line: info.lines, error: oneLineMessage(e) };
+      // the line the row starts on: a quoted cell may hold line breaks, and `lines` counts to the row's end
+      const breaks = (raw.match(/\n/g)?.length ?? 0) - (raw.endsWith('\n') ? 1 : 0);
+      const row = { line: info.lines - breaks, error: oneLineMessage(e) };
       result.rejected.push(row);
       opts.onReject?.(row);
     }
