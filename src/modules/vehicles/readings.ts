@@ -37,7 +37,13 @@ export function planReadings(rows: Map<string, ReadingVehicle>, readings: readon
     const v = rows.get(uid);
     if (!v) throw new NotFoundError('vehicle', uid);
     const key = primaryTotalKey(v);
-    if (!key) return { applied: false, key, warning: `vehicle ${v.registration} has no number maintenance tracking item; reading ${reading} not recorded` };
+    if (!key) {
+      const several = Object.values((v.maintenanceTrackingItems ?? {}) as Record<string, { type?: string }>).filter((m) => m?.type === 'number').length > 1;
+      const why = several
+        ? 'has several number maintenance tracking items and none is named for its unit (odometer, or hours for an hours vehicle)'
+        : 'has no number maintenance tracking item';
+      return { applied: false, key, warning: `vehicle ${v.registration} ${why}; reading ${reading} not recorded` };
+    }
     const t = totals.get(uid) ?? { ...asNumberMap(v.totals) }; // a copy: `seen` keeps the totals as read
     totals.set(uid, t);
     const current = t[key] ?? 0;

@@ -122,15 +122,24 @@ export type VehiclePatch = z.output<typeof UpdateVehicleSchema>;
 
 export const DEFAULT_TRACKING: VehicleTracking = { kilometers: false, miles: true, hours: false };
 
+/** The names a vehicle's primary item goes by, per primary unit, in order of preference. */
+const PRIMARY_NAMES = { hours: ['hours'], kilometers: ['odometer', 'kilometers', 'km'], miles: ['odometer', 'miles', 'mi'] } as const;
+
 /**
- * The key of a vehicle's primary total: the item made from its primary unit (`hours` for an hours vehicle, else
- * `odometer`) when it has one, else its first number maintenance tracking item.
+ * The key of a vehicle's primary total, the item an odometer reading sets: the first number maintenance tracking item
+ * named for its primary unit (`hours` for an hours vehicle; `odometer`, then `kilometers` or `km`, `miles` or `mi`),
+ * else its only number maintenance item. Null when it has none, or several and none named so: which one a reading
+ * is, nothing says (the order of a JSON object's keys is not kept by the database, so "the first" is no rule), and a
+ * reading must not raise engine hours by a distance.
  */
 export function primaryTotalKey(v: Pick<Vehicle, 'tracking' | 'maintenanceTrackingItems'>): string | null {
   const items = (v.maintenanceTrackingItems ?? {}) as Record<string, { type?: string }>;
-  const preferred = (v.tracking as VehicleTracking | null)?.hours ? 'hours' : 'odometer';
-  if (items[preferred]?.type === 'number') return preferred;
-  return Object.keys(items).find((k) => items[k]?.type === 'number') ?? null;
+  const t = v.tracking as VehicleTracking | null;
+  const unit = t?.hours ? 'hours' : t?.kilometers ? 'kilometers' : 'miles';
+  const named = PRIMARY_NAMES[unit].find((k) => items[k]?.type === 'number');
+  if (named) return named;
+  const numbers = Object.keys(items).filter((k) => items[k]?.type === 'number');
+  return numbers.length === 1 ? numbers[0]! : null;
 }
 
 /** The one maintenance tracking item made from the primary unit when none are given (docs/contract/gaps.md §3). */
