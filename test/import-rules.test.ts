@@ -99,6 +99,26 @@ describe('import', () => {
     }
   });
 
+  it('an aircraft entry imported again without initialValues (or another optional field) keeps the stored one: the starting hours stay', async () => {
+    const id = `keep-${uniq()}`;
+    const key = newKey();
+    await importData(env.database, file(id, key));
+    const hobbs = async () => (await env.json('GET', `/api/v1/aircraft/${id}-ac-1`, { key })).body;
+    expect((await hobbs()).totals.hobbs).toBe(1200.5);
+    const { initialValues: _i, manufacturer: _m, status: _s, ...bare } = companyFixture(id, key, id).aircraft[0];
+    const again = await importData(env.database, file(id, key, (c) => (c.aircraft[0] = bare as (typeof c.aircraft)[0])));
+    expect(formatSummary(again[0])).toContain('aircraft 0 created, 0 updated, 2 unchanged');
+    expect(await hobbs()).toMatchObject({ totals: { hobbs: 1200.5, landings: 3000 }, initialValues: { hobbs: 1200.5, landings: 3000 }, manufacturer: 'Bell' });
+    // given, it is what the entry says: {} takes the starting figures away
+    await importData(env.database, file(id, key, (c) => (c.aircraft[0].initialValues = {} as (typeof c.aircraft)[0]['initialValues'])));
+    expect((await hobbs()).totals).toEqual({ hobbs: 0, landings: 0 });
+    // a kept value must still fit what the entry gives: the initial value of an item the entry takes away is refused
+    await importData(env.database, file(id, key));
+    const e = await refused(file(id, key, (c) => (c.aircraft[0] = { ...bare, maintenanceTrackingItems: { landings: bare.maintenanceTrackingItems.landings } } as (typeof c.aircraft)[0])));
+    expect(e.errors).toEqual([{ path: '/companies/0/aircraft/0/initialValues/hobbs', message: 'hobbs is not a maintenance tracking item' }]);
+    expect((await hobbs()).totals).toEqual({ hobbs: 1200.5, landings: 3000 });
+  });
+
   it('the same file imported again writes nothing: every entry unchanged, updatedAt kept, no audit entry', async () => {
     const id = `same-${uniq()}`;
     const key = newKey();

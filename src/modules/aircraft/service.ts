@@ -161,6 +161,9 @@ export function totalsOf(a: Pick<Aircraft, 'totals' | 'maintenanceTrackingItems'
 const rowData = (a: z.output<typeof AircraftFields>) => rowFields(a, AUDITED);
 type AircraftRow = ReturnType<typeof rowData>;
 
+/** The optional fields of an import entry: left out of an existing aircraft's entry, each keeps its stored value. */
+const KEPT_WHEN_LEFT_OUT = ['manufacturer', 'model', 'status', 'maintenanceTrackingItems', 'logTrackingItems', 'initialValues'] as const;
+
 const asRow = (a: Aircraft): AircraftRow => ({
   registration: a.registration,
   type: a.type,
@@ -365,13 +368,20 @@ export class AircraftService {
     }
     const a = parsed.data;
     const data = rowData(a);
+    const given = new Set(Object.keys(input as object));
     // Recomputing from scratch is exact only under the aircraft's lock, in one transaction with the change: a log
     // written meanwhile would otherwise add its difference to totals that the recompute then overwrites without it.
     const status = await retrying(() =>
       this.db.$transaction(async (tx): Promise<UpsertStatus> => {
         if ((await lockRows(tx, 'Aircraft', [a.uid])).size) {
           const current = asRow((await tx.aircraft.findFirst({ where: { uid: a.uid } }))!);
-          return (await this.change(tx, a.uid, current, data)) === 'updated' ? 'updated' : 'unchanged';
+          // an existing aircraft's entry changes what it gives: a field it leaves out keeps its stored value (as a
+          // vehicle's entry does), so an entry without initialValues does not take the aircraft's starting hours away
+          const next: AircraftRow = { ...data };
+          for (const k of KEPT_WHEN_LEFT_OUT) if (!given.has(k)) (next as Record<string, unknown>)[k] = current[k];
+          const issues = schemaIssues(next);
+          if (issues.length) throw new ValidationError('invalid aircraft', issues.map((e) => ({ ...e, path: pathPrefix + e.path })));
+          return (await this.change(tx, a.uid, current, next)) === 'updated' ? 'updated' : 'unchanged';
         }
         await this.registrationFree(tx, data.registration, null);
         await tx.aircraft.create({ data: { uid: a.uid, ...data } });
