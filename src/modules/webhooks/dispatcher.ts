@@ -153,6 +153,21 @@ export function createDispatcher(opts: DispatcherOptions) {
   const unlistedRecipient: AttemptResult = { status: 'skipped', durationMs: 0, error: 'not sent: the alert settings no longer have this recipient' };
 
   /**
+   * A form's email or SMS goes only to a recipient the form still notifies (`notification` on, the address or phone
+   * listed), as its webhook goes only to a URL it lists: a re-send (or an attempt made after the form changed) does not
+   * carry a submission's answers to someone the owner took off.
+   */
+  async function formRecipientListed(row: ClaimedRow): Promise<boolean> {
+    if (!row.formId) return false;
+    const form = await scopedPrisma(prisma, row.companyId).form.findFirst({ where: { uid: row.formId }, select: { notification: true, notificationRecipients: true } });
+    if (!form?.notification || !Array.isArray(form.notificationRecipients)) return false;
+    const recipients = form.notificationRecipients as { email?: unknown; phone?: unknown }[];
+    if (row.channel === 'email') return recipients.some((r) => typeof r?.email === 'string' && r.email.toLowerCase() === row.target.toLowerCase());
+    return recipients.some((r) => r?.phone === row.target);
+  }
+  const unlistedFormRecipient: AttemptResult = { status: 'skipped', durationMs: 0, error: 'not sent: the form no longer notifies this recipient' };
+
+  /**
    * Why an alert's attempt is not to be made, decided when it is due (so an attempt that was in flight when things
    * changed, and the retries it leaves, are covered too): its item was completed, deleted or its due point moved
    * since the alert was raised (the alert would tell of a due point the item no longer has: "overdue" after the
@@ -236,6 +251,8 @@ export function createDispatcher(opts: DispatcherOptions) {
         result = { status: 'skipped', durationMs: 0, error: stale };
       } else if (alert && row.channel !== 'webhook' && !(await alertRecipientListed(row))) {
         result = unlistedRecipient;
+      } else if (!alert && row.channel !== 'webhook' && !(await formRecipientListed(row))) {
+        result = unlistedFormRecipient;
       } else if (row.channel === 'email') {
         result = await sender.email(row.target, alert ? alertEmail(row.payload) : notificationEmail(row.payload));
       } else if (row.channel === 'sms') {
