@@ -39,6 +39,15 @@ export const HttpUrl = z
     }
   }, 'url must be an absolute http or https URL');
 
+/** One endpoint however it is written: the URL as `new URL` reads it (scheme and host lower-cased, default port dropped). */
+function sameUrl(url: string): string {
+  try {
+    return new URL(url).href;
+  } catch {
+    return url;
+  }
+}
+
 /**
  * A `whsec_` secret is the Standard Webhooks form: the standard base64 of the signing key (24 to 64 bytes), which
  * the reference library decodes; anything else after that prefix would sign with a key no receiver can rebuild.
@@ -88,7 +97,24 @@ export const FormFieldsSchema = z.object({
   dynamicFields: strings('dynamicFields'),
   toolset: text('toolset', 100),
   notification: z.boolean({ error: 'notification must be true or false' }),
-  notificationRecipients: z.array(NotificationRecipientSchema, { error: 'notificationRecipients must be an array of objects' }).max(100, 'notificationRecipients holds at most 100 entries'),
+  notificationRecipients: z
+    .array(NotificationRecipientSchema, { error: 'notificationRecipients must be an array of objects' })
+    .max(100, 'notificationRecipients holds at most 100 entries')
+    // each mailbox and phone gets one message per submission (gaps.md §13): one written twice is a 400, compared as
+    // the alert settings compare them (src/modules/alerts/service.ts: an email in any case, a phone as written)
+    .superRefine((recipients, ctx) => {
+      const seen = new Map<string, number>();
+      recipients.forEach((r, i) => {
+        const keys: [prop: 'email' | 'phone', key: string][] = [];
+        if (typeof r.email === 'string') keys.push(['email', `email:${r.email.toLowerCase()}`]);
+        if (typeof r.phone === 'string') keys.push(['phone', `phone:${r.phone}`]);
+        for (const [prop, key] of keys) {
+          const first = seen.get(key);
+          if (first !== undefined) ctx.addIssue({ code: 'custom', path: [i, prop], message: `${r[prop]} is listed twice (as notificationRecipients/${first}): each ${prop === 'email' ? 'mailbox' : 'phone'} once` });
+          else seen.set(key, i);
+        }
+      });
+    }),
   publiclyAvailable: z.boolean({ error: 'publiclyAvailable must be true or false' }),
   publicId: z.string({ error: 'publicId must be a string' }).regex(/^[A-Za-z0-9_-]{4,64}$/, 'publicId must be 4 to 64 letters, digits, _ or -'),
   webhooks: z
@@ -96,11 +122,14 @@ export const FormFieldsSchema = z.object({
     .max(20, 'webhooks holds at most 20 entries')
     // a webhook is known by its URL: an update keeps the stored secret of the same URL, and a delivery is signed
     // with the secret the form holds for its URL when it is sent (src/modules/webhooks/dispatcher.ts)
+    // (one endpoint however its scheme and host are written: compared as new URL(url).href, as the alert settings do)
     .superRefine((hooks, ctx) => {
-      const seen = new Set<string>();
+      const seen = new Map<string, number>();
       hooks.forEach((h, i) => {
-        if (seen.has(h.url)) ctx.addIssue({ code: 'custom', path: [i, 'url'], message: `${h.url} is listed twice: each webhook URL once` });
-        seen.add(h.url);
+        const key = sameUrl(h.url);
+        const first = seen.get(key);
+        if (first !== undefined) ctx.addIssue({ code: 'custom', path: [i, 'url'], message: `${h.url} is listed twice (as webhooks/${first}): each webhook URL once` });
+        else seen.set(key, i);
       });
     }),
 });

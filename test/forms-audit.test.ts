@@ -1,0 +1,68 @@
+// Fixes of the forms audit (2026-11-28), each through the public surface: duplicate notification targets and webhook
+// URLs, odometer floors, user fields on public forms, reserved user uids, time answers, CSV headers and columns, and
+// template error paths (docs/forms.md, docs/webhooks.md, docs/contract/gaps.md §7, §9, §13).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestEnv, uniq, type TestEnv } from './helpers.js';
+import { expectValidation } from './assertions.js';
+
+const API = '/api/v1';
+let env: TestEnv;
+
+beforeAll(async () => {
+  env = await createTestEnv({ config: { publicRateLimitPerMinute: 0 } });
+});
+afterAll(async () => {
+  await env?.close();
+});
+
+type Body = Record<string, any>;
+const get = (path: string) => env.json('GET', `${API}${path}`);
+const post = (path: string, body: unknown) => env.json('POST', `${API}${path}`, { body });
+const patch = (path: string, body: unknown) => env.json('PATCH', `${API}${path}`, { body });
+
+function form(over: Body = {}): Body {
+  return {
+    name: 'Audit form',
+    code: `audit-${uniq()}`,
+    department: 'Ops',
+    sections: [{ name: 'Asset', fields: [{ name: 'vehicle', label: 'Vehicle', type: 'vehicle', required: true }] }],
+    ...over,
+  };
+}
+
+async function formCount(): Promise<number> {
+  const r = await get('/forms?includeInactive=true&limit=200');
+  expect(r.status).toBe(200);
+  return r.body.data.length;
+}
+
+/** `body` is refused with a 400 at `path` and no form is stored. */
+async function refusedForm(body: Body, path: string) {
+  const before = await formCount();
+  const r = await post('/forms', body);
+  expectValidation(r, path);
+  expect(await formCount()).toBe(before);
+  return r;
+}
+
+describe('A. one message per phone, mailbox and endpoint', () => {
+  it('a phone, an email (in any case) or a webhook URL (in any spelling of scheme and host) listed twice is a 400 at the second', async () => {
+    await refusedForm(form({ notification: true, notificationRecipients: [{ phone: '+61412000009' }, { email: 'a@example.com', phone: '+61412000009' }] }), '/notificationRecipients/1/phone');
+    await refusedForm(form({ notification: true, notificationRecipients: [{ email: 'ops@example.com' }, { email: 'OPS@Example.com', name: 'Ops' }] }), '/notificationRecipients/1/email');
+    await refusedForm(form({ webhooks: [{ url: 'https://hooks.example.com/x' }, { url: 'HTTPS://Hooks.Example.com/x' }] }), '/webhooks/1/url');
+    await refusedForm(form({ webhooks: [{ url: 'https://hooks.example.com/x' }, { url: 'https://hooks.example.com:443/x' }] }), '/webhooks/1/url');
+  });
+
+  it('an update listing a recipient or URL twice is a 400 and changes nothing', async () => {
+    const created = await post('/forms', form({ notification: true, notificationRecipients: [{ email: 'ops@example.com' }], webhooks: [{ url: 'https://hooks.example.com/y' }] }));
+    expect(created.status).toBe(201);
+    const id = created.body.uid;
+    const before = (await get(`/forms/${id}`)).body;
+    expectValidation(await patch(`/forms/${id}`, { notificationRecipients: [{ phone: '+61412000001' }, { phone: '+61412000001' }] }), '/notificationRecipients/1/phone');
+    expectValidation(await patch(`/forms/${id}`, { webhooks: [{ url: 'https://hooks.example.com/y' }, { url: 'https://HOOKS.example.com/y' }] }), '/webhooks/1/url');
+    expect((await get(`/forms/${id}`)).body).toEqual(before);
+    // distinct ones are fine
+    const ok = await patch(`/forms/${id}`, { notificationRecipients: [{ email: 'a@example.com', phone: '+61412000001' }, { email: 'b@example.com', phone: '+61412000002' }] });
+    expect(ok.status, JSON.stringify(ok.body)).toBe(200);
+  });
+});
