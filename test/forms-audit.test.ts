@@ -66,3 +66,37 @@ describe('A. one message per phone, mailbox and endpoint', () => {
     expect(ok.status, JSON.stringify(ok.body)).toBe(200);
   });
 });
+
+describe('B. an odometer reading is never negative', () => {
+  const odometerForm = (odo: Body) =>
+    form({ sections: [{ name: 's', fields: [{ name: 'v', label: 'Vehicle', type: 'vehicle', required: true }, { name: 'o', label: 'Odometer', type: 'odometer', vehicleField: 'v', ...odo }] }] });
+
+  it('an odometer field with a negative min or max is a 400 at it, on create and on update', async () => {
+    await refusedForm(odometerForm({ min: -100 }), '/sections/0/fields/1/min');
+    await refusedForm(odometerForm({ max: -1 }), '/sections/0/fields/1/max');
+    const created = await post('/forms', odometerForm({ min: 0, max: 1_000_000 }));
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const before = (await get(`/forms/${created.body.uid}`)).body;
+    expectValidation(await patch(`/forms/${created.body.uid}`, { sections: odometerForm({ min: -100 }).sections }), '/sections/0/fields/1/min');
+    expect((await get(`/forms/${created.body.uid}`)).body).toEqual(before);
+    // a number field may still go below 0
+    const n = await post('/forms', form({ sections: [{ name: 's', fields: [{ name: 't', label: 'Temperature', type: 'number', min: -40 }] }] }));
+    expect(n.status, JSON.stringify(n.body)).toBe(201);
+  });
+
+  it('a form stored with a negative odometer min (before the rule) still refuses a negative reading: 400, nothing written', async () => {
+    const created = await post('/forms', odometerForm({}));
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const formId = created.body.uid;
+    // as written before odometer fields refused a negative min
+    const row = await env.database.prisma.form.findFirstOrThrow({ where: { uid: formId } });
+    const sections = row.sections as any[];
+    sections[0].fields[1].min = -100;
+    await env.database.prisma.form.updateMany({ where: { uid: formId }, data: { sections } });
+    const schema = await get(`/forms/${formId}/completion-schema`);
+    expect(schema.body.fields.find((f: Body) => f.name === 'o').min).toBe(0);
+    const r = await post('/form-completions', { formId, answers: { v: `${env.a.prefix}-v-1`, o: -5 } });
+    expectValidation(r, '/answers/o');
+    expect((await get(`/form-completions?formId=${formId}`)).body.data).toEqual([]);
+  });
+});

@@ -101,7 +101,8 @@ const finiteNumber = z.number({ error: 'must be a number' }).refine(Number.isFin
 
 function numberAnswer(f: Field, floor?: number, base = z.number({ error: 'must be a number' })): z.ZodType {
   let s = base;
-  const min = f.min ?? floor;
+  // a floor (an odometer's 0) holds whatever the field declares: a min below it does not lower it
+  const min = floor === undefined ? f.min : Math.max(f.min ?? floor, floor);
   if (min !== undefined) s = s.min(min, `must be at least ${min}`);
   if (f.max !== undefined) s = s.max(f.max, `must be at most ${f.max}`);
   const places = f.precision;
@@ -119,6 +120,12 @@ const numberProps = {
   min: finiteNumber.optional().describe('Smallest allowed answer'),
   max: finiteNumber.optional().describe('Largest allowed answer'),
   precision: z.number({ error: 'precision must be a whole number' }).int('precision must be a whole number').min(0).max(6).optional().describe('Decimal places allowed'),
+};
+/** An odometer reading is a total, never negative: its field's min and max are not either. */
+const readingProps = {
+  ...numberProps,
+  min: finiteNumber.min(0, 'min of an odometer field must not be negative (a reading is 0 or more)').optional().describe('Smallest allowed reading (0 or more)'),
+  max: finiteNumber.min(0, 'max of an odometer field must not be negative (a reading is 0 or more)').optional().describe('Largest allowed reading'),
 };
 const minMax = (f: Field) => (f.min !== undefined && f.max !== undefined && f.min > f.max ? { property: 'max', message: 'max must not be less than min' } : null);
 
@@ -234,7 +241,7 @@ export const FIELD_TYPES = {
     format: () => 'number',
     props: {
       vehicleField: z.string({ error: 'vehicleField is required (the name of a vehicle field of this form)' }).describe('Name of a vehicle field in the same form'),
-      ...numberProps,
+      ...readingProps,
     },
     check: minMax,
     // a reading becomes the vehicle's total: a tracking figure (below 1e9, at most 6 decimal places)
