@@ -333,6 +333,14 @@ describe('maintenance alerts', () => {
     expect(ofItem(uid).hooks().map((h) => [h.path, JSON.parse(h.body).event])).toEqual([['/told-b', 'maintenance.overdue']]);
   });
 
+  it('a secret follows its endpoint however the URL is re-saved: the host in another case keeps it', async () => {
+    const url = p.url('/secret-kept').replace('127.0.0.1', 'LOCALHOST');
+    const one = await env.json('PUT', '/api/v1/settings/alerts', { key: adminB, body: { recipients: [{ url, secret: WHSEC }] } });
+    expect(one.status, JSON.stringify(one.body)).toBe(200);
+    const two = await env.json('PUT', '/api/v1/settings/alerts', { key: adminB, body: { recipients: [{ url: url.replace('LOCALHOST', 'localhost') }] } });
+    expect(two.body.recipients).toEqual([{ email: null, phone: null, url: url.replace('LOCALHOST', 'localhost'), hasSecret: true }]);
+  });
+
   it('one recipient however it is written: an email or URL listed twice in another case is a 400', async () => {
     for (const recipients of [
       [{ email: 'Maint@Example.com' }, { email: 'maint@example.com' }],

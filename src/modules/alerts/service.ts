@@ -16,7 +16,7 @@ import { PhoneSchema } from '../settings/service.js';
 import type { AssetReader, AssetType } from '../assets/live.js';
 import type { ScheduleReader } from '../schedule/read-model.js';
 import { CHANNELS, DELIVERY_STATUSES } from '../webhooks/service.js';
-import { cycleOf, ALERT_DEFAULTS, ALERT_EVENTS, ALERT_STATUSES, alertSettingsOf, type AlertEvent, type AlertPayload, type StoredAlertSettings, type StoredRecipient } from './stored.js';
+import { cycleOf, endpointOf, ALERT_DEFAULTS, ALERT_EVENTS, ALERT_STATUSES, alertSettingsOf, type AlertEvent, type AlertPayload, type StoredAlertSettings, type StoredRecipient } from './stored.js';
 
 export { ALERT_BACKOFF_MINUTES, ALERT_EVENTS, ALERT_MAX_ATTEMPTS, ALERT_STATUSES, AlertPayloadSchema, alertSettingsOf, type AlertEvent, type AlertPayload } from './stored.js';
 
@@ -131,7 +131,7 @@ export interface AlertDeliveryPage {
 /** Settings as their audit entry records them: each webhook secret only as `[secret]` / `[new secret]`. */
 function audited(s: StoredAlertSettings, old: StoredAlertSettings | null) {
   const recipients = s.recipients.map((r) =>
-    r.email ? { email: r.email } : r.phone ? { phone: r.phone } : { url: r.url, secret: secretMark(r.secret, old?.recipients.find((o) => o.url === r.url)?.secret) },
+    r.email ? { email: r.email } : r.phone ? { phone: r.phone } : { url: r.url, secret: secretMark(r.secret, old?.recipients.find((o) => o.url !== undefined && endpointOf(o.url) === endpointOf(r.url!))?.secret) },
   );
   return { ...s, recipients };
 }
@@ -168,11 +168,11 @@ export class AlertService {
     const recipients: StoredRecipient[] = checked.recipients.map((r) => {
       if (r.email) return { email: r.email };
       if (r.phone) return { phone: r.phone };
-      const kept = r.secret === undefined ? old?.recipients.find((o) => o.url === r.url)?.secret : (r.secret ?? undefined);
+      const kept = r.secret === undefined ? old?.recipients.find((o) => o.url !== undefined && endpointOf(o.url) === endpointOf(r.url!))?.secret : (r.secret ?? undefined);
       return kept ? { url: r.url, secret: kept } : { url: r.url };
     });
     // one mailbox or endpoint however it is written: email addresses and URLs' schemes and hosts in any case
-    const same = recipients.map((r) => (r.email ? r.email.toLowerCase() : r.phone ? r.phone : new URL(r.url!).href));
+    const same = recipients.map((r) => (r.email ? r.email.toLowerCase() : r.phone ? r.phone : endpointOf(r.url!)));
     const dup = same.findIndex((u, i) => same.indexOf(u) !== i);
     if (dup >= 0) {
       const first = same.indexOf(same[dup]);

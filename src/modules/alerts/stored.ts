@@ -28,6 +28,19 @@ export async function assetDeleted(db: ScopedPrisma, type: string, uid: string):
   return false;
 }
 
+/**
+ * One webhook endpoint however its URL is written (scheme and host in any case, a default port or not): the URL as
+ * `new URL` reads it. The alert settings hold each endpoint once by it, and a stored secret or a pending attempt
+ * follows the endpoint when its URL is re-saved in another spelling.
+ */
+export function endpointOf(url: string): string {
+  try {
+    return new URL(url).href;
+  } catch {
+    return url;
+  }
+}
+
 export const ALERT_EVENTS = ['maintenance.due_soon', 'maintenance.overdue'] as const;
 export type AlertEvent = (typeof ALERT_EVENTS)[number];
 /** What an item's payload says it is: due soon, due (a threshold reached exactly, or due today) or overdue. */

@@ -4,7 +4,7 @@ import type { Database } from '../../db/database.js';
 import { crossCompany, scopedPrisma } from '../../db/scoped.js';
 import { smsProviderOf } from '../settings/service.js';
 import { alertEmail, alertSms } from '../alerts/messages.js';
-import { ALERT_BACKOFF_MINUTES, ALERT_MAX_ATTEMPTS, alertSettingsOf, assetDeleted, cycleOf } from '../alerts/stored.js';
+import { ALERT_BACKOFF_MINUTES, ALERT_MAX_ATTEMPTS, alertSettingsOf, assetDeleted, cycleOf, endpointOf } from '../alerts/stored.js';
 import { now } from '../../lib/clock.js';
 import { newUid } from '../../lib/ids.js';
 import type { Prisma } from '../../generated/prisma/client.js';
@@ -134,7 +134,10 @@ export function createDispatcher(opts: DispatcherOptions) {
    * the owner took off).
    */
   async function webhookOf(row: ClaimedRow): Promise<{ secret?: string } | null> {
-    if (row.alertId) return (await alertSettingsOf(scopedPrisma(prisma, row.companyId)))?.recipients.find((r) => r.url === row.target) ?? null;
+    if (row.alertId) {
+      const endpoint = endpointOf(row.target);
+      return (await alertSettingsOf(scopedPrisma(prisma, row.companyId)))?.recipients.find((r) => r.url !== undefined && endpointOf(r.url) === endpoint) ?? null;
+    }
     if (!row.formId) return null;
     const form = await scopedPrisma(prisma, row.companyId).form.findFirst({ where: { uid: row.formId }, select: { webhooks: true } });
     const hooks = form?.webhooks as { url: string; secret?: string | null }[] | undefined;
