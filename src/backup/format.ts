@@ -68,11 +68,14 @@ export class BackupWriter {
 
   /**
    * Opens `file` for writing: the backup goes to `file.partial` (mode 0600: it holds key hashes and integration
-   * secrets) and becomes `file` only once complete, so a failed backup never leaves a file that looks whole.
+   * secrets) and becomes `file` only once complete, so a failed backup never leaves a file that looks whole. A
+   * `file.partial` an interrupted run left is removed first and the file created anew ('wx'): the mode applies only to
+   * a file the open creates, and an old one may be readable by anyone.
    */
   static open(file: string): BackupWriter {
     const partial = `${file}.partial`;
-    const fileStream = fs.createWriteStream(partial, { mode: 0o600 });
+    fs.rmSync(partial, { force: true });
+    const fileStream = fs.createWriteStream(partial, { mode: 0o600, flags: 'wx' });
     let out: Writable = fileStream;
     if (file.endsWith('.gz')) {
       const gz = zlib.createGzip({ level: 6 });
@@ -166,7 +169,7 @@ export function rowsSetDigest(): { update(lines: string[]): void; digest(): stri
   };
 }
 
-export type BackupLine = { kind: 'row'; text: string } | { kind: 'control'; value: unknown[]; lineNo: number };
+export type BackupLine = { kind: 'row'; text: string; lineNo: number } | { kind: 'control'; value: unknown[]; lineNo: number };
 
 /** Reads a backup file line by line (gzip or not), starting with its header, which is checked first. */
 export async function openBackup(file: string): Promise<{ header: BackupHeader; lines: AsyncIterableIterator<BackupLine>; close(): void }> {
@@ -201,7 +204,7 @@ export async function openBackup(file: string): Promise<{ header: BackupHeader; 
       if (r.done) return;
       lineNo++;
       const text = r.value;
-      if (text.startsWith('{')) yield { kind: 'row', text };
+      if (text.startsWith('{')) yield { kind: 'row', text, lineNo };
       else {
         let value: unknown;
         try {
@@ -241,9 +244,45 @@ function checkHeader(line: string, file: string): BackupHeader {
         `Restore it with the fleetops release that wrote it (docs/backup.md lists the versions). Nothing was restored.`,
     );
   }
-  const h = value[2] as BackupHeader;
-  if (!h || typeof h !== 'object' || !Array.isArray(h.tables) || !Array.isArray(h.migrations) || !Array.isArray(h.companies)) {
-    throw new BackupError(`${name}: the header of this backup is incomplete: the file is damaged`);
+  const problem = headerProblem(value[2]);
+  if (problem) throw new BackupError(`${name}: the header of this backup is damaged (${problem}). Nothing was restored.`);
+  return value[2] as BackupHeader;
+}
+
+const isObject = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
+const isNames = (x: unknown): x is string[] => Array.isArray(x) && x.every((e) => typeof e === 'string' && e !== '');
+const isCount = (x: unknown): x is number => typeof x === 'number' && Number.isSafeInteger(x) && x >= 0;
+
+/** What is wrong with a header's shape (BackupHeader, field by field), or null when it has the shape restore reads. */
+function headerProblem(h: unknown): string | null {
+  if (!isObject(h)) return 'it has no header object';
+  if (typeof h.createdAt !== 'string') return 'createdAt is missing or not text';
+  if (!isObject(h.source)) return 'source is missing or not an object';
+  if (h.source.database !== 'pglite' && h.source.database !== 'postgres') return 'source.database is neither "pglite" nor "postgres"';
+  if (typeof h.source.serverVersion !== 'string') return 'source.serverVersion is missing or not text';
+  if (!isNames(h.migrations)) return 'migrations is missing or not a list of names';
+  if (h.scope !== 'all' && h.scope !== 'company') return 'scope is neither "all" nor "company"';
+  if (!isNames(h.companies)) return 'companies is missing or not a list of names';
+  if (!Array.isArray(h.tables)) return 'tables is missing or not a list';
+  const seen = new Set<string>();
+  for (const [i, t] of h.tables.entries()) {
+    if (!isObject(t)) return `tables[${i}] is not an object`;
+    if (typeof t.name !== 'string' || !t.name) return `tables[${i}].name is missing or not a name`;
+    if (seen.has(t.name)) return `table ${t.name} is listed twice`;
+    seen.add(t.name);
+    if (!isNames(t.columns) || !t.columns.length) return `tables[${i}].columns is missing or not a list of names`;
+    if (new Set(t.columns).size !== t.columns.length) return `tables[${i}].columns names a column twice`;
+    if (!isCount(t.rows)) return `tables[${i}].rows is missing or not a count`;
   }
-  return h;
+  if (!isObject(h.check) || !isObject(h.check.componentCounters)) return 'check.componentCounters is missing or not an object';
+  for (const [company, byUid] of Object.entries(h.check.componentCounters)) {
+    if (!isObject(byUid)) return `check.componentCounters.${company} is not an object`;
+    for (const [uid, counters] of Object.entries(byUid)) {
+      if (!isObject(counters)) return `check.componentCounters.${company}.${uid} is not an object`;
+      for (const [k, v] of Object.entries(counters)) {
+        if (typeof v !== 'number' || !Number.isFinite(v)) return `check.componentCounters.${company}.${uid}.${k} is not a number`;
+      }
+    }
+  }
+  return null;
 }
