@@ -49,13 +49,17 @@ export async function restoreBackup(db: Database, file: string, opts: { onProgre
     });
     // refused before anything changes (and checked again inside the loading transaction)
     await requireEmpty(db.sql, await tableColumns(db.sql));
-    const before = await migrateToBackupLevel(db.sql, header.migrations);
 
     const total = header.tables.reduce((n, t) => n + t.rows, 0);
+    let before: string[] = [];
     const result = await db.sql.transaction(async (tx) => {
+      // the migrations to the backup's level run inside this transaction (PostgreSQL's DDL is transactional, and
+      // applyMigrations runs in the transaction it is given): a refused restore leaves the target unmigrated too
+      before = await migrateToBackupLevel(tx, header.migrations);
       await tx.exec(`SET LOCAL TimeZone = 'UTC'`);
       const columns = await tableColumns(tx);
       await requireEmpty(tx, columns);
+      requireEveryTable(header, columns);
       for (const th of header.tables) {
         const have = columns.get(th.name);
         const missing = have ? th.columns.filter((c) => !have.includes(c)) : th.columns;
@@ -146,6 +150,28 @@ async function requireEmpty(tx: RawSql, columns: Map<string, string[]>): Promise
   }
 }
 
+/**
+ * The target is at the backup's migrations: the backup must hold exactly the company tables that schema has. A
+ * backup whose header and sections leave a table out (cut by hand, or edited) would otherwise restore without it
+ * and verify, since every check is made table by table against the header.
+ */
+function requireEveryTable(header: BackupHeader, columns: Map<string, string[]>): void {
+  const inBackup = new Set(header.tables.map((t) => t.name));
+  const inSchema = companyTables().filter((t) => columns.has(t.name)).map((t) => t.name);
+  const missing = inSchema.filter((name) => !inBackup.has(name));
+  if (missing.length) {
+    throw new BackupError(
+      `the backup has no table ${missing.join(', ')}, which the schema of its migrations has: the file is incomplete or was edited. Nothing was restored.`,
+    );
+  }
+  const extra = header.tables.map((t) => t.name).filter((name) => !columns.has(name));
+  if (extra.length) {
+    throw new BackupError(
+      `the backup holds table ${extra.join(', ')}, which the schema of its migrations does not have: the file was edited. Nothing was restored.`,
+    );
+  }
+}
+
 /** Loads the table sections in file order, checking each section's count and SHA-256 against its end line. */
 async function load(
   tx: RawSql,
@@ -156,16 +182,35 @@ async function load(
 ): Promise<{ rows: number; digests: Map<string, string> }> {
   const digests = new Map<string, string>();
   let rows = 0;
-  let current: { th: TableHeader; n: number; hash: ReturnType<typeof rowsHash>; set: ReturnType<typeof rowsSetDigest>; batch: string[]; bytes: number } | null = null;
+  let current: {
+    th: TableHeader;
+    n: number;
+    hash: ReturnType<typeof rowsHash>;
+    set: ReturnType<typeof rowsSetDigest>;
+    batch: string[];
+    bytes: number;
+    /** The file's line numbers of the batch's first and last rows. */
+    lines: [number, number];
+  } | null = null;
   let next = 0;
   let ended = false;
   const flush = async () => {
     const c = current!;
     if (!c.batch.length) return;
     const cols = c.th.columns.map(ident).join(', ');
-    await tx.query(`INSERT INTO ${ident(c.th.name)} (${cols}) SELECT ${cols} FROM json_populate_recordset(NULL::${ident(c.th.name)}, $1::json)`, [
-      `[${c.batch.join(',')}]`,
-    ]);
+    try {
+      await tx.query(`INSERT INTO ${ident(c.th.name)} (${cols}) SELECT ${cols} FROM json_populate_recordset(NULL::${ident(c.th.name)}, $1::json)`, [
+        `[${c.batch.join(',')}]`,
+      ]);
+    } catch (e) {
+      // a value that does not fit its column, a broken reference or key, a row that is not JSON: the file's fault
+      const code = String((e as { code?: unknown }).code ?? '');
+      if (!/^(22|23)/.test(code)) throw e;
+      const [a, b] = c.lines;
+      throw new BackupError(
+        `the backup is damaged at ${a === b ? `line ${a}` : `lines ${a}-${b}`}: the database refuses rows of table ${c.th.name} (${(e as Error).message}). Nothing was restored.`,
+      );
+    }
     c.hash.update(c.batch);
     c.set.update(c.batch);
     c.n += c.batch.length;
@@ -179,6 +224,8 @@ async function load(
     if (ended) throw damaged('after the end', 'there is more after its end-of-backup line');
     if (line.kind === 'row') {
       if (!current) throw damaged('?', 'a row outside a table section');
+      if (!current.batch.length) current.lines[0] = line.lineNo;
+      current.lines[1] = line.lineNo;
       current.batch.push(line.text);
       current.bytes += line.text.length;
       if (current.batch.length >= INSERT_ROWS || current.bytes >= INSERT_BYTES) await flush();
@@ -188,7 +235,7 @@ async function load(
     if (tag === 'table') {
       const th = header.tables[next];
       if (current || !th || th.name !== name) throw damaged(line.lineNo, `table ${JSON.stringify(name)} is not the one its header announces next (${th?.name ?? 'none'})`);
-      current = { th, n: 0, hash: rowsHash(), set: rowsSetDigest(), batch: [], bytes: 0 };
+      current = { th, n: 0, hash: rowsHash(), set: rowsSetDigest(), batch: [], bytes: 0, lines: [line.lineNo, line.lineNo] };
     } else if (tag === 'end') {
       if (!current || current.th.name !== name) throw damaged(line.lineNo, `an end line for ${JSON.stringify(name)} outside its section`);
       await flush();
@@ -202,6 +249,10 @@ async function load(
       next++;
     } else if (tag === 'end-of-backup') {
       if (current || next !== header.tables.length) throw damaged(line.lineNo, 'it ends before every table announced in its header');
+      const counts = name as { tables?: unknown; rows?: unknown } | undefined; // ["end-of-backup", {tables, rows}]
+      if (counts?.tables !== next || counts?.rows !== rows) {
+        throw damaged(line.lineNo, `its end-of-backup line says ${String(counts?.tables)} tables and ${String(counts?.rows)} rows, the file holds ${next} tables and ${rows} rows`);
+      }
       ended = true;
     } else {
       throw damaged(line.lineNo, `unknown line ${JSON.stringify(tag)}`);
