@@ -6,7 +6,7 @@ import type { Config } from '../config.js';
 import { embeddedDatabaseIn, openDatabase, type Database } from '../db/database.js';
 import { lockHolder } from '../db/data-dir-lock.js';
 import type { OnProgress, Progress } from '../backup/backup.js';
-import { BackupError, FORMAT_VERSION } from '../backup/format.js';
+import { BackupError, FORMAT_VERSION, openBackup } from '../backup/format.js';
 import type { Io } from './main.js';
 import { terminalBar } from './progress.js';
 
@@ -88,6 +88,10 @@ export function registerBackupCommands(cmd: Command, io: BackupCliIo, withDb: Wi
     .description('load a backup into an empty store (this DATA_DIR, or DATABASE_URL) and verify it, in one transaction (docs/backup.md)')
     .argument('<file>', 'a file written by `fleetops backup`')
     .action(async (file: string) => {
+      // the header first: a file that is not a backup (or not one this release reads) is refused before the store is
+      // opened, since opening an embedded database that does not exist creates one (a mistyped DATA_DIR)
+      const backup = await openBackup(path.resolve(io.cwd, file));
+      backup.close();
       await withDb(
         async (db) => {
           await restoreInto(db, path.resolve(io.cwd, file), file, io);
