@@ -100,3 +100,51 @@ describe('B. an odometer reading is never negative', () => {
     expect((await get(`/form-completions?formId=${formId}`)).body.data).toEqual([]);
   });
 });
+
+const submitPublic = (publicId: string, body: unknown) =>
+  env.app.fetch(
+    new Request(`http://fleetops.test/forms/public/${publicId}/submissions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
+    { clientAddress: '203.0.113.7' },
+  );
+
+describe('C. a public form has no user field', () => {
+  const withUser = (over: Body = {}) =>
+    form({ sections: [{ name: 's', fields: [{ name: 'comment', label: 'Comment', type: 'text', required: true }, { name: 'staff', label: 'Who helped you?', type: 'user' }] }], ...over });
+
+  it('a publicly available form with a user field is a 400 at the field (create), and so is making one public (update)', async () => {
+    await refusedForm(withUser({ publiclyAvailable: true }), '/sections/0/fields/1/type');
+    const created = await post('/forms', withUser());
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const id = created.body.uid;
+    const before = (await get(`/forms/${id}`)).body;
+    expectValidation(await patch(`/forms/${id}`, { publiclyAvailable: true }), '/publiclyAvailable');
+    expect((await get(`/forms/${id}`)).body).toEqual(before);
+    // a public form given a user field by an update
+    const pub = await post('/forms', form({ publiclyAvailable: true }));
+    expect(pub.status, JSON.stringify(pub.body)).toBe(201);
+    const pubBefore = (await get(`/forms/${pub.body.uid}`)).body;
+    expectValidation(await patch(`/forms/${pub.body.uid}`, { sections: withUser().sections }), '/sections/0/fields/1/type');
+    expect((await get(`/forms/${pub.body.uid}`)).body).toEqual(pubBefore);
+    // the same sections on a form that is not public, or made private in the same update, are fine
+    const ok = await patch(`/forms/${pub.body.uid}`, { sections: withUser().sections, publiclyAvailable: false });
+    expect(ok.status, JSON.stringify(ok.body)).toBe(200);
+  });
+
+  it('a public form stored with a user field (before the rule) refuses every user answer alike: a real uid and a guess get the same 400', async () => {
+    const created = await post('/forms', withUser());
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const formId = created.body.uid;
+    await env.database.prisma.form.updateMany({ where: { uid: formId }, data: { publiclyAvailable: true, publicId: `pub-${uniq()}` } });
+    const { publicId } = (await get(`/forms/${formId}`)).body;
+    const real = await submitPublic(publicId, { answers: { comment: 'hi', staff: `${env.a.prefix}-owner` } });
+    const guess = await submitPublic(publicId, { answers: { comment: 'hi', staff: 'no-such-user' } });
+    expect(real.status).toBe(400);
+    expect(guess.status).toBe(400);
+    const [a, b] = [await real.json(), await guess.json()];
+    expect(a.errors).toEqual([{ path: '/answers/staff', message: expect.any(String) }]);
+    expect(b.errors).toEqual(a.errors);
+    expect((await get(`/form-completions?formId=${formId}`)).body.data).toEqual([]);
+    // without a user answer it is taken
+    expect((await submitPublic(publicId, { answers: { comment: 'hi' } })).status).toBe(201);
+  });
+});

@@ -129,6 +129,7 @@ export class CompletionService {
       if (!form) invalid('form completion', [{ path: '/formId', message: `${input.formId} is not a form of your company` }]);
       if (form.status !== 'active') throw new ConflictError(`form ${form.code} is inactive and cannot be completed`);
       const data = resolveAnswers(form, input.answers);
+      if (opts.submittedBy === 'public') refusePublicUserAnswers(form, data);
       const userId = opts.submittedBy ?? input.userId ?? this.actorUserId;
       const uid = newUid('fc');
       const link = input.appBaseUrl ? submissionLink(input.appBaseUrl, uid) : undefined;
@@ -267,6 +268,18 @@ function sideEffectsOf(form: Form, data: Record<string, unknown>, source: string
     if (f.type === 'odometer') readings.push({ uid: data[f.vehicleField!] as string, reading: answer as number });
   }
   return { defects, readings };
+}
+
+/**
+ * A public form has no user fields (src/modules/forms/service.ts); one stored before that rule takes no user answer
+ * from an anonymous submitter, with the same message whatever the id, before any user is read: which ids the company
+ * has is not anyone's to test.
+ */
+function refusePublicUserAnswers(form: Form, data: Record<string, unknown>): void {
+  const errors = locatedFields(form)
+    .filter(({ field }) => field.type === 'user' && data[field.name] !== undefined)
+    .map(({ field }) => ({ path: pointer(field.name), message: `${field.name}: a user field is not answered on a public form` }));
+  if (errors.length) invalid('form completion', errors);
 }
 
 /**

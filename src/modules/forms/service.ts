@@ -2,14 +2,14 @@ import { randomBytes } from 'node:crypto';
 import type { Form, Prisma } from '../../generated/prisma/client.js';
 import type { ScopedCreate, ScopedPrisma } from '../../db/scoped.js';
 import { lockedWrite, type LockTarget } from '../../db/row-locks.js';
-import { ConflictError, NotFoundError, ValidationError } from '../../errors.js';
+import { ConflictError, NotFoundError, ValidationError, invalid } from '../../errors.js';
 import { newUid } from '../../lib/ids.js';
 import { parseFilter } from '../../lib/params.js';
 import { readPage, type Page } from '../../db/keyset.js';
 import { isUniqueViolation, jsonEqual } from '../../lib/json.js';
 import { fieldSchemaDocument } from './fields.js';
 import { checkSections } from './sections.js';
-import { answerKeys, mergeSecrets, webhooksOf } from './template.js';
+import { answerKeys, mergeSecrets, sectionsOf, webhooksOf, type Section } from './template.js';
 import { FORM_FIELDS, FORM_ORDER, FormFilterSchema, checkFormCreate, checkFormUpdate, type CheckedForm, type FormFilter } from './schema.js';
 
 /**
@@ -127,6 +127,11 @@ export class FormService {
       // a public form always has a public id: one the patch clears (null) is replaced by a new one
       const after = <K extends 'publiclyAvailable' | 'publicId'>(k: K) => (k in next ? next[k] : current[k]);
       if (after('publiclyAvailable') === true && !after('publicId')) next.publicId = newPublicId();
+      if (after('publiclyAvailable') === true) {
+        // the patch's sections at their paths; a patch that only makes the form public, at /publiclyAvailable
+        if (next.sections) refuseUserFieldsIfPublic(next.sections as Section[]);
+        else refuseUserFieldsIfPublic(sectionsOf(current), '/publiclyAvailable');
+      }
       const changed = Object.fromEntries(
         Object.entries(next).filter(([k, v]) => !jsonEqual(v, (current as Record<string, unknown>)[k] ?? (k === 'extra' ? {} : null))),
       );
@@ -172,6 +177,27 @@ export class FormService {
   }
 }
 
+/**
+ * A publicly available form has no `user` field (docs/forms.md §2): its anonymous submitters have no list of the
+ * company's users to choose from, and whether a typed id is accepted would tell anyone which user ids the company
+ * has. A 400 at each such field, or at `at` (an update that makes a form with one public).
+ */
+function refuseUserFieldsIfPublic(sections: Section[], at?: string): void {
+  const errors = sections.flatMap((s, si) =>
+    s.fields.flatMap((f, fi) =>
+      f.type === 'user'
+        ? [
+            {
+              path: at ?? `/sections/${si}/fields/${fi}/type`,
+              message: `${f.name} is a user field: a publicly available form cannot have one (anonymous submitters cannot choose from the company's users)`,
+            },
+          ]
+        : [],
+    ),
+  );
+  if (errors.length) invalid('form', errors);
+}
+
 function newPublicId(): string {
   return randomBytes(9).toString('base64url');
 }
@@ -198,5 +224,6 @@ function columnsOf(input: CheckedForm): FormColumns {
     extra: input.extra,
   };
   if (data.publiclyAvailable && !data.publicId) data.publicId = newPublicId();
+  if (data.publiclyAvailable) refuseUserFieldsIfPublic(data.sections as Section[]);
   return data;
 }
