@@ -68,6 +68,22 @@ class Exit extends Error {
 
 type DbRunner = <T>(fn: (db: Database) => Promise<T>, opts?: { migrate?: boolean }) => Promise<T>;
 
+/**
+ * Maintenance alerts after a command's writes, as every write operation of the API raises them (docs/notifications.md):
+ * the writes are committed, so an evaluation that fails is told on stderr, not turned into the command's failure
+ * (the servers' sweep catches it within ALERT_SWEEP_MS).
+ */
+async function raiseAlerts(io: Io, db: Database, companyIds: string[]): Promise<void> {
+  const { evaluateCompany } = await import('../modules/alerts/monitor.js');
+  for (const id of companyIds) {
+    try {
+      await evaluateCompany(db, id);
+    } catch (e) {
+      io.err(`fleetops: maintenance alerts of ${id} not evaluated (${(e as Error).message}); the server's sweep will`);
+    }
+  }
+}
+
 /** Builds the command tree. `withDb` decides where database work runs (own connection, or the server's). */
 function program(io: Io, withDb: DbRunner, config: () => Config, serve: () => Promise<void>): Command {
   const cmd = new Command('fleetops')
@@ -107,6 +123,8 @@ function program(io: Io, withDb: DbRunner, config: () => Config, serve: () => Pr
         const { formatSummary, importData } = await import('../modules/companies/import.js');
         const summaries = await importData(db, raw);
         for (const s of summaries) io.out(formatSummary(s));
+        // initial values and tracking items move what schedule items are judged against
+        await raiseAlerts(io, db, summaries.map((s) => s.id));
       });
     });
 
@@ -159,6 +177,7 @@ function program(io: Io, withDb: DbRunner, config: () => Config, serve: () => Pr
         } finally {
           bar?.stop();
         }
+        if (result.imported) await raiseAlerts(io, db, [o.company]);
         if (result.ignoredColumns.length) io.out(`ignored server-controlled columns: ${result.ignoredColumns.join(', ')}`);
         io.out(`imported ${result.imported} flight log(s) into ${o.company}; rejected ${result.rejected.length}`);
         if (result.rejected.length > 100) io.err(`... and ${result.rejected.length - 100} more rejected rows`);

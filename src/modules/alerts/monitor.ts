@@ -16,6 +16,17 @@ import { notifyPending } from '../webhooks/dispatcher.js';
  */
 export const SWEEP_MS = 15 * 60_000;
 
+/**
+ * Evaluates a company's maintenance alerts now and wakes this process's delivery dispatcher for what it raised: what
+ * the monitor runs after a write, and what a write outside any operation runs itself (`fleetops import` and
+ * `import-logs`, in the server's process or their own: the servers' dispatchers send the outbox rows it writes).
+ */
+export async function evaluateCompany(database: Database, companyId: string): Promise<{ raised: number; deliveries: number }> {
+  const r = await createServices(scopedPrisma(database.prisma, companyId)).alerts.evaluate(now());
+  if (r.deliveries) notifyPending();
+  return r;
+}
+
 export interface AlertMonitorOptions {
   database: Database;
   logger: Logger;
@@ -31,9 +42,7 @@ export function createAlertMonitor(opts: AlertMonitorOptions) {
   let stopped = false;
 
   async function evaluate(companyId: string): Promise<void> {
-    const services = createServices(scopedPrisma(opts.database.prisma, companyId));
-    const r = await services.alerts.evaluate(now());
-    if (r.deliveries) notifyPending();
+    const r = await evaluateCompany(opts.database, companyId);
     if (r.raised) opts.logger.info({ companyId, raised: r.raised, deliveries: r.deliveries }, 'maintenance alerts raised');
   }
 
