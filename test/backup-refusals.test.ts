@@ -6,17 +6,19 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTempDatabase } from '../bench/pg.js';
 import { rowsHash } from '../src/backup/format.js';
 import { companyTables } from '../src/backup/model.js';
 import { runCli } from '../src/cli/main.js';
 import { embeddedDatabaseIn, openDatabase, type Database } from '../src/db/database.js';
 import { appliedMigrations, readMigrations } from '../src/db/migrate.js';
 import { loadDemo } from '../src/modules/companies/demo.js';
-import { openEmbeddedTestDatabase } from './helpers.js';
+import { onPostgres, openEmbeddedTestDatabase } from './helpers.js';
 
 const LONG = 180_000;
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fobak-refusals-'));
 const opened: Database[] = [];
+const dropped: (() => Promise<void>)[] = [];
 let source: Database;
 let lines: string[];
 
@@ -37,6 +39,7 @@ beforeAll(async () => {
 }, LONG);
 afterAll(async () => {
   for (const d of opened) await d.close().catch(() => {});
+  for (const drop of dropped) await drop().catch(() => {});
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
@@ -89,6 +92,31 @@ async function rowCount(db: Database): Promise<number> {
     if (exists) n += (await db.sql.query<{ n: number }>(`SELECT count(*)::int AS n FROM "${t.name}"`))[0]!.n;
   }
   return n;
+}
+
+/** The backup with the first aircraft's hobbs total a tenth more than its flight logs make (its SHA-256 made to match). */
+function driftedTotal(): string[] {
+  let edited = false;
+  const ls = editedRows('Aircraft', (row) => {
+    if (edited) return row;
+    const next = row.replace(/("totals":\{"hobbs": )([\d.]+)/, (_, pre, v) => `${pre}${(Number(v) + 0.1).toFixed(1)}`);
+    edited = next !== row;
+    return next;
+  });
+  expect(edited).toBe(true);
+  return ls;
+}
+
+/** The backup with an aircraft's engineCount "two" (its SHA-256 made to match). */
+function badEngineCount(): string[] {
+  let edited = false;
+  const ls = editedRows('Aircraft', (row) => {
+    if (edited || !/"engineCount":\d+/.test(row)) return row;
+    edited = true;
+    return row.replace(/"engineCount":\d+/, '"engineCount":"two"');
+  });
+  expect(edited).toBe(true);
+  return ls;
 }
 
 /** A migrated empty store, or (`migrated: false`) a new one without any migration. */
@@ -154,13 +182,7 @@ describe('fleetops restore refuses a damaged file', () => {
   }, LONG);
 
   it('a row that does not fit its column (its SHA-256 made to match): refused as damaged, naming the table and lines', async () => {
-    let edited = false;
-    const ls = editedRows('Aircraft', (row) => {
-      if (edited || !/"engineCount":\d+/.test(row)) return row;
-      edited = true;
-      return row.replace(/"engineCount":\d+/, '"engineCount":"two"');
-    });
-    expect(edited).toBe(true);
+    const ls = badEngineCount();
     const { start, end } = section(ls, 'Aircraft');
     await refused(
       write('bad-value.jsonl', ls),
@@ -172,15 +194,28 @@ describe('fleetops restore refuses a damaged file', () => {
 
 describe('a refused restore leaves the target as it was', () => {
   it('a new store whose restore fails verification is not migrated either', async () => {
-    let edited = false;
-    const ls = editedRows('Aircraft', (row) => {
-      if (edited) return row;
-      const next = row.replace(/("totals":\{"hobbs": )([\d.]+)/, (_, pre, v) => `${pre}${(Number(v) + 0.1).toFixed(1)}`);
-      edited = next !== row;
-      return next;
-    });
-    expect(edited).toBe(true);
-    await refused(write('drifted.jsonl', ls), /^fleetops: the restored data does not verify, so nothing was restored \(rolled back\):\n {2}aircraft /, await store({ migrated: false }));
+    await refused(write('drifted.jsonl', driftedTotal()), /^fleetops: the restored data does not verify, so nothing was restored \(rolled back\):\n {2}aircraft /, await store({ migrated: false }));
+  }, LONG);
+
+  it.skipIf(!onPostgres)('a new PostgreSQL database: a restore that fails verification, or holds a row that does not fit, leaves it without migrations or rows', async () => {
+    const temp = await createTempDatabase(process.env.TEST_DATABASE_URL!, 'fleetops_refusals');
+    dropped.push(() => temp.drop());
+    const db = await openDatabase({ databaseUrl: temp.url, migrate: false });
+    opened.push(db);
+    const env = { ...BASE_ENV, DATABASE_URL: temp.url };
+    const cases: [string, string[], RegExp][] = [
+      ['pg-drifted.jsonl', driftedTotal(), /^fleetops: the restored data does not verify, so nothing was restored \(rolled back\):\n {2}aircraft /],
+      ['pg-bad-value.jsonl', badEngineCount(), /^fleetops: the backup is damaged at lines? [\d-]+: the database refuses rows of table Aircraft \(.*"two".*\)\. Nothing was restored\.\n$/],
+      ['pg-no-apikey.jsonl', without(new Set(['ApiKey'])), /^fleetops: the backup has no table ApiKey, which the schema of its migrations has/],
+    ];
+    for (const [name, ls, message] of cases) {
+      const r = await runCli(['restore', write(name, ls)], { env, cwd: dir });
+      expect(r.code, r.stdout + r.stderr).toBe(1);
+      expect(r.stdout).toBe('');
+      expect(r.stderr.replace(/^(restore|verify): .*\n/gm, '')).toMatch(message);
+      expect(await appliedMigrations(db.sql)).toEqual([]);
+      expect(await rowCount(db)).toBe(0);
+    }
   }, LONG);
 
   it('a new store that takes a good backup is migrated to this release', async () => {
