@@ -72,8 +72,6 @@ const keySelect = {
 export class ApiKeyService {
   /** lastUsedAt is written at most once a minute per key, off the request's path. */
   private lastTouched = new Map<string, number>();
-  /** The default acting user per company, looked up at most once a minute (it is a query on every request otherwise). */
-  private actors = new Map<string, { userId: string; until: number }>();
 
   /** Set by the server: authenticated keys kept briefly (key-cache.ts says how revocation still applies at once). */
   readonly cache: KeyCache | null;
@@ -144,25 +142,18 @@ export class ApiKeyService {
     return actor;
   }
 
-  private roles = new Map<string, { roles: string[]; until: number }>();
-
-  /** The acting user's roles, looked up at most once a minute per user. */
+  /**
+   * The acting user's roles and a key's default acting user are read when the key is (on a miss of the key cache)
+   * and kept with it, so they are at most KEY_CACHE_TTL_MS old, as docs/api-notes.md says: no cache of their own
+   * (one of 60 s on top of the key's made a changed owner act for up to 90 s).
+   */
   private async rolesOf(db: ScopedPrisma, userId: string): Promise<string[]> {
-    const k = `${db.companyId}\u0000${userId}`;
-    const cached = this.roles.get(k);
-    if (cached && cached.until > Date.now()) return cached.roles;
     const user = await db.user.findFirst({ where: { uid: userId }, select: { roles: true } });
-    const roles = user?.roles ?? [];
-    this.roles.set(k, { roles, until: Date.now() + 60_000 });
-    return roles;
+    return user?.roles ?? [];
   }
 
   private async defaultActor(db: ScopedPrisma): Promise<string> {
-    const cached = this.actors.get(db.companyId);
-    if (cached && cached.until > Date.now()) return cached.userId;
-    const userId = await this.lookupDefaultActor(db);
-    this.actors.set(db.companyId, { userId, until: Date.now() + 60_000 });
-    return userId;
+    return this.lookupDefaultActor(db);
   }
 
   private async lookupDefaultActor(db: ScopedPrisma): Promise<string> {
