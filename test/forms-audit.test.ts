@@ -2,8 +2,10 @@
 // URLs, odometer floors, user fields on public forms, reserved user uids, time answers, CSV headers and columns, and
 // template error paths (docs/forms.md, docs/webhooks.md, docs/contract/gaps.md §7, §9, §13).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestEnv, uniq, type TestEnv } from './helpers.js';
+import { adminKey, companyFixture, createTestEnv, newKey, uniq, type TestEnv } from './helpers.js';
 import { expectValidation } from './assertions.js';
+import { importData } from '../src/modules/companies/import.js';
+import { ValidationError } from '../src/errors.js';
 
 const API = '/api/v1';
 let env: TestEnv;
@@ -146,5 +148,43 @@ describe('C. a public form has no user field', () => {
     expect((await get(`/form-completions?formId=${formId}`)).body.data).toEqual([]);
     // without a user answer it is taken
     expect((await submitPublic(publicId, { answers: { comment: 'hi' } })).status).toBe(201);
+  });
+});
+
+describe('D. the uids the service writes for no user are no user\'s', () => {
+  it('POST /users with uid public or api is a 400 at /uid and makes no user', async () => {
+    const admin = await adminKey(env);
+    for (const uid of ['public', 'api']) {
+      const r = await env.json('POST', `${API}/users`, { key: admin, body: { uid, email: `${uid}-${uniq()}@acme.test`, displayName: 'Pat Public' } });
+      expectValidation(r, '/uid');
+      expect((await env.json('GET', `${API}/users/${uid}`, { key: admin })).status).toBe(404);
+    }
+    // a uid that only contains them is a uid like any other
+    const ok = await env.json('POST', `${API}/users`, { key: admin, body: { uid: `public-${uniq()}`, email: `pp-${uniq()}@acme.test`, displayName: 'Pat' } });
+    expect(ok.status, JSON.stringify(ok.body)).toBe(201);
+  });
+
+  it('an import file with a user whose uid is public or api is refused at that uid, and nothing is imported', async () => {
+    for (const uid of ['public', 'api']) {
+      const id = `res-${uniq()}`;
+      const c = companyFixture(id, newKey(), id);
+      c.users.push({ ...c.users[1]!, uid, email: `${uid}@${id}.test` });
+      const e = await importData(env.database, { companies: [c] }).then(() => null, (x: unknown) => x);
+      expect(e).toBeInstanceOf(ValidationError);
+      expect((e as ValidationError).errors?.map((x) => x.path)).toContain(`/companies/0/users/${c.users.length - 1}/uid`);
+      expect(await env.database.prisma.company.findUnique({ where: { id } })).toBeNull();
+    }
+  });
+
+  it('a public submission is attributed to no user, even where a user "public" was made before the uid was reserved', async () => {
+    const key = env.b.key;
+    await env.database.prisma.user.create({ data: { companyId: env.b.id, uid: 'public', email: `public-${uniq()}@globex.test`, displayName: 'Pat Public', status: 'Active' } });
+    const f = await env.json('POST', `${API}/forms`, { key, body: form({ publiclyAvailable: true, sections: [{ name: 's', fields: [{ name: 'comment', label: 'Comment', type: 'text' }] }] }) });
+    expect(f.status, JSON.stringify(f.body)).toBe(201);
+    const { publicId } = (await env.json('GET', `${API}/forms/${f.body.uid}`, { key })).body;
+    const anon = await submitPublic(publicId, { answers: { comment: 'from the street' } });
+    expect(anon.status).toBe(201);
+    const g = await env.gql(`{ formCompletion(id: "${(await anon.json()).uid}") { userId user { uid } } }`, {}, key);
+    expect(g.body.data).toEqual({ formCompletion: { userId: 'public', user: null } });
   });
 });

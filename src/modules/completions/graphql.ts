@@ -92,7 +92,8 @@ export const FormCompletionType = builder.prismaObject('FormCompletion', {
       nullable: true,
       description: 'The submitting user (null for public submissions)',
       extensions: REST_HIDDEN,
-      resolve: (c, _a, ctx) => ctx.services.users.find(c.userId),
+      // `public` is no user's uid (reserved, src/modules/users/service.ts), even where one was made before it was
+      resolve: (c, _a, ctx) => (c.userId === 'public' ? null : ctx.services.users.find(c.userId)),
     }),
     scheduleItems: t.field({
       type: [ScheduleItemType],

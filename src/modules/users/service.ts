@@ -43,7 +43,18 @@ const UserFields = z.object({
   timezone: TimeZone.optional(),
 });
 
-export const UserInputSchema = UserFields.extend({ uid: GivenUid }).strict();
+/**
+ * User ids the service writes for who acted when no user did: `public` (a public-form submission's userId and its
+ * webhook's submittedBy) and `api` (the acting user of a key with no user, in a company without an owner or admin,
+ * and of commands). A real user with one of them would be taken for that actor, and it for the user.
+ */
+export const RESERVED_USER_UIDS = ['public', 'api'] as const;
+const notReserved = <S extends z.ZodType<string>>(s: S) =>
+  s.refine((u) => !(RESERVED_USER_UIDS as readonly string[]).includes(u), {
+    message: `uid must not be ${RESERVED_USER_UIDS.join(' or ')}: the service uses them for submissions and writes made by no user`,
+  });
+
+export const UserInputSchema = UserFields.extend({ uid: notReserved(GivenUid) }).strict();
 export type UserInput = z.input<typeof UserInputSchema>;
 
 /** Fields the server sets: a 400 that names them. */
@@ -65,7 +76,7 @@ function checked<S extends z.ZodType>(schema: S, raw: unknown): z.output<S> {
  * when there is one; without it the server makes one.
  */
 export const CreateUserSchema = UserFields.extend({
-  uid: notDotSegment(z.string().trim().min(1).max(128).regex(/^[^\s/]+$/, 'uid must not contain spaces or /')).optional().describe('The user’s id at the identity provider (made by the server when left out)'),
+  uid: notReserved(notDotSegment(z.string().trim().min(1).max(128).regex(/^[^\s/]+$/, 'uid must not contain spaces or /'))).optional().describe('The user’s id at the identity provider (made by the server when left out)'),
 }).strict();
 export const CreateUserCheck = serviceCheck('user', CreateUserSchema, (raw) => checked(CreateUserSchema, raw));
 export type CreateUser = z.output<typeof CreateUserSchema>;
