@@ -90,6 +90,11 @@ describe('import', () => {
     }
   });
 
+  it('a new key naming a user the company does not have is refused at its userId', async () => {
+    const e = await refused(file(`kuser-${uniq()}`, newKey(), (c) => Object.assign(c.apiKeys[0], { userId: 'nobody' })));
+    expect(e.errors).toEqual([{ path: '/companies/0/apiKeys/0/userId', message: 'nobody is not a user of the company' }]);
+  });
+
   it('a key name follows the API\u2019s rule (trimmed, 1 to 100 characters): a blank or long one is refused at its field', async () => {
     for (const name of ['   ', 'n'.repeat(101)]) {
       const id = `kname-${uniq()}`;

@@ -150,7 +150,11 @@ export async function importData(database: Database, raw: unknown): Promise<Comp
             try {
               await keys.create({ companyId: c.id, name: k.name, key: k.key, userId: k.userId, scope: k.scope, channel: 'import' });
             } catch (e) {
-              if (e instanceof AppError) throw new ValidationError('invalid import file', [{ path: `${at}/apiKeys/${i}`, message: e.message }]);
+              if (e instanceof AppError) {
+                // the field the key's rules name (its userId, its name), as every other entry is named
+                const base = `${at}/apiKeys/${i}`;
+                throw new ValidationError('invalid import file', e.errors?.length ? e.errors.map((f) => ({ path: base + f.path, message: f.message })) : [{ path: base, message: e.message }]);
+              }
               throw e;
             }
             s.apiKeys.created++;
