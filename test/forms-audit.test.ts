@@ -188,3 +188,16 @@ describe('D. the uids the service writes for no user are no user\'s', () => {
     expect(g.body.data).toEqual({ formCompletion: { userId: 'public', user: null } });
   });
 });
+
+describe('E. a time answer is HH:MM or HH:MM:SS', () => {
+  it('fractional seconds, 24:00, one-digit hours and zones are a 400 at the answer, nothing stored; HH:MM and HH:MM:SS are taken', async () => {
+    const f = await post('/forms', form({ sections: [{ name: 's', fields: [{ name: 'at', label: 'At', type: 'time', required: true }] }] }));
+    expect(f.status, JSON.stringify(f.body)).toBe(201);
+    const formId = f.body.uid;
+    for (const at of ['12:00:00.123456789', '12:00:00.5', '24:00', '1:00', '12:00Z', '12:00:00+10:00', '12:60', ' 12:00']) {
+      expectValidation(await post('/form-completions', { formId, answers: { at } }), '/answers/at');
+    }
+    expect((await get(`/form-completions?formId=${formId}`)).body.data).toEqual([]);
+    for (const at of ['00:00', '23:59', '12:00:59']) expect((await post('/form-completions', { formId, answers: { at } })).status).toBe(201);
+  });
+});

@@ -94,6 +94,8 @@ export interface Field {
 }
 
 const TEXT_MAX = 10_000;
+/** A time of day as docs/forms.md gives it: HH:MM or HH:MM:SS, 00:00 to 23:59:59. */
+const TIME_RE = /^(?:[01]\d|2[0-3]):[0-5]\d(?::[0-5]\d)?$/;
 const FILE_REF = z.string({ error: 'must be a file reference (a URL or id string)' }).min(1, 'must not be empty').max(2048, 'is too long');
 const files = (f: Field) => (f.multiple ? z.array(FILE_REF).max(50, 'at most 50 files') : FILE_REF);
 
@@ -189,7 +191,8 @@ export const FIELD_TYPES = {
     description: 'A time of day, HH:MM or HH:MM:SS',
     format: () => 'string',
     props: {},
-    answer: () => z.iso.time({ error: 'must be a time of day, HH:MM or HH:MM:SS' }),
+    // anchored, and nothing after the seconds (zod's iso.time also takes fractions: 12:00:00.123456789)
+    answer: () => z.string({ error: 'must be a time of day, HH:MM or HH:MM:SS' }).regex(TIME_RE, 'must be a time of day, HH:MM or HH:MM:SS'),
   },
   datetime: {
     description: 'An ISO 8601 date-time with Z or an offset',
