@@ -280,6 +280,15 @@ describe('users', () => {
     expect(entry).toMatchObject({ entity: 'user', action: 'created', changes: { email: { before: null, after: 'cara@acme.test' } } });
   });
 
+  it('one email, one user, however many create it at once (in any case): one 201, the others 409', async () => {
+    const sent = await Promise.all(
+      Array.from({ length: 8 }, (_, i) => as(admin).post('/users', { email: i % 2 ? 'Race@Acme.test' : 'race@acme.test', displayName: `Racer ${i}` })),
+    );
+    expect(sent.map((r) => r.status).sort()).toEqual([201, 409, 409, 409, 409, 409, 409, 409]);
+    const users = (await env.rest.get('/users?limit=500')).body.data.filter((u: any) => u.email.toLowerCase() === 'race@acme.test');
+    expect(users).toHaveLength(1);
+  });
+
   it('update: status, roles, names, phone, timezone; null clears; no_changes; 404; no delete route', async () => {
     await as(admin).post('/users', { uid: 'u-upd', email: 'upd@acme.test', displayName: 'Up Date', phone: '+61422222222' });
     const r = await as(admin).patch('/users/u-upd', { status: 'Inactive', roles: ['engineer', 'pilot'], firstName: 'Up', phone: null, timezone: 'UTC' });

@@ -5,7 +5,7 @@ import { pageArgs, readPage, type Page } from '../../db/keyset.js';
 import { z } from 'zod';
 import { graphqlType } from '../../lib/graphql-hint.js';
 import type { User } from '../../generated/prisma/client.js';
-import type { ScopedPrisma } from '../../db/scoped.js';
+import { COMPANY, type ScopedPrisma } from '../../db/scoped.js';
 import { NotFoundError, takenError, ValidationError, fieldErrorsFromZod, invalid, type FieldError } from '../../errors.js';
 import { serviceCheck } from '../../graphql/validation.js';
 import { lockRows } from '../../db/row-locks.js';
@@ -158,6 +158,9 @@ export class UserService {
   }
 
   private async emailFree(tx: ScopedPrisma, email: string, uid: string | null): Promise<void> {
+    // no index can hold an email unique in any case, so the check is made under the company's row lock: two writes
+    // giving one address (in any case) to two users wait for each other, and the second finds the first's user
+    await tx.$queryRaw`SELECT id FROM "Company" WHERE id = ${COMPANY} FOR UPDATE`;
     const other = await tx.user.findFirst({ where: { email: { equals: email, mode: 'insensitive' }, ...(uid ? { uid: { not: uid } } : {}) }, select: { uid: true } });
     if (other) throw takenError('email', `email ${email} is already user ${other.uid}`);
   }
