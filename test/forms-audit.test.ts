@@ -201,3 +201,57 @@ describe('E. a time answer is HH:MM or HH:MM:SS', () => {
     for (const at of ['00:00', '23:59', '12:00:59']) expect((await post('/form-completions', { formId, answers: { at } })).status).toBe(201);
   });
 });
+
+async function csvOf(query: string): Promise<string[][]> {
+  const res = await env.request('GET', `${API}/form-completions?${query}`, { headers: { accept: 'text/csv' } });
+  expect(res.status).toBe(200);
+  // these tests' cells hold no comma, quote or line break
+  return (await res.text()).trim().split(/\r?\n/).map((l) => l.split(','));
+}
+
+describe('F. CSV headers are unique', () => {
+  it('an answer key that is a completion column in any case (name, Code) is headed answers.<key>, and the cells stay in their columns', async () => {
+    const body = form({
+        sections: [
+          {
+            name: 's',
+            fields: [
+              { name: 'name', label: 'Visitor name', type: 'text', required: true, companions: [{ name: 'note' }] },
+              { name: 'Code', label: 'Badge code', type: 'text' },
+              { name: 'uidx', label: 'Other', type: 'text' },
+            ],
+          },
+        ],
+    });
+    const f = await post('/forms', body);
+    expect(f.status, JSON.stringify(f.body)).toBe(201);
+    expect((await post('/form-completions', { formId: f.body.uid, answers: { name: 'Jo Visitor', name__note: 'late', Code: 'B-17', uidx: 'x' } })).status).toBe(201);
+    const [header, row] = await csvOf(`formId=${f.body.uid}`);
+    expect(header).toEqual(['uid', 'createdAt', 'formId', 'code', 'name', 'revision', 'userId', 'submitterName', 'answers.name', 'name__note', 'answers.Code', 'uidx']);
+    expect(new Set(header!.map((h) => h.toLowerCase())).size).toBe(header!.length);
+    const cell = (h: string) => row![header!.indexOf(h)];
+    expect([cell('name'), cell('answers.name'), cell('name__note'), cell('code'), cell('answers.Code')]).toEqual(['Audit form', 'Jo Visitor', 'late', body.code, 'B-17']);
+  });
+});
+
+describe('G. CSV answers of completions made under a code the form has given up', () => {
+  it('a code filter exports the answers of the completions made under it, in the columns of their own form', async () => {
+    const oldCode = `insp-${uniq()}`;
+    const f = await post('/forms', form({ code: oldCode, sections: [{ name: 's', fields: [{ name: 'remarks', label: 'Remarks', type: 'text', required: true }] }] }));
+    expect(f.status, JSON.stringify(f.body)).toBe(201);
+    expect((await post('/form-completions', { formId: f.body.uid, answers: { remarks: 'oil leak at the sump' } })).status).toBe(201);
+    expect((await patch(`/forms/${f.body.uid}`, { code: `walk-${uniq()}` })).body.status).toBe('updated');
+    // another form takes the code up, with other fields
+    const g = await post('/forms', form({ code: oldCode, sections: [{ name: 's', fields: [{ name: 'tyres', label: 'Tyres', type: 'checklist' }] }] }));
+    expect(g.status, JSON.stringify(g.body)).toBe(201);
+    expect((await post('/form-completions', { formId: g.body.uid, answers: { tyres: 'pass' } })).status).toBe(201);
+    const [header, ...rows] = await csvOf(`code=${oldCode}`);
+    expect(header!.slice(8)).toEqual(['remarks', 'tyres']);
+    const byForm = Object.fromEntries(rows.map((r) => [r[2], r.slice(8)]));
+    expect(byForm).toEqual({ [f.body.uid]: ['oil leak at the sump', ''], [g.body.uid]: ['', 'pass'] });
+    // no completion under the code: the columns of the form that has it
+    const hBody = form({ sections: [{ name: 's', fields: [{ name: 'fuel', label: 'Fuel', type: 'text' }] }] });
+    expect((await post('/forms', hBody)).status).toBe(201);
+    expect((await csvOf(`code=${hBody.code}`))[0]!.slice(8)).toEqual(['fuel']);
+  });
+});

@@ -3,6 +3,7 @@ import type { RequestContext } from '../../context.js';
 import { defineRoutes, named } from '../../rest/contract.js';
 import { csvCell, csvResponse } from '../../lib/csv.js';
 import { CompletionFilterSchema, CreateCompletionSchema } from './schema.js';
+import { EXPORT_BASE } from './service.js';
 
 /**
  * REST routes of form completions (docs/contract/api-v1.md §2.9, §2.10, §4.3; docs/contract/gaps.md §3): declarations
@@ -22,7 +23,7 @@ async function csvExport(ctx: RequestContext, query: URLSearchParams): Promise<R
     ctx.services.completions.iterate(filter),
     (c) => {
       const data = (c.data ?? {}) as Record<string, unknown>;
-      const own = [c.uid, c.createdAt, c.formId, c.code, c.name, c.revision, c.userId, c.submitterName].map(csvCell);
+      const own = EXPORT_BASE.map((k) => csvCell(c[k]));
       return answers ? [...own, ...answers.map((a) => csvCell(data[a]))] : [...own, csvCell(data)];
     },
     'form-completions.csv',

@@ -104,16 +104,23 @@ export class CompletionService {
   }
 
   /**
-   * The CSV columns of an export: the completion's own fields, then one column per answer key of the form when
-   * the filter names one (formId or code), else the answers as one JSON `data` column. 400 for a bad filter.
+   * The CSV columns of an export: the completion's own fields, then one column per answer key of the forms the
+   * matching completions were made on when the filter names one (formId or code), else the answers as one JSON
+   * `data` column. The answer columns are the keys of those forms (as they are now, in form order, a form's new keys
+   * after the first's), not of whichever form has the code today: completions made under a code their form has since
+   * given up keep their answers. Every header is unique: an answer key that is also a completion column's name in
+   * any case (a field called `name` or `Code`) is headed `answers.<key>`, which no field name can be. 400 for a bad
+   * filter.
    */
   async exportColumns(filter: Omit<CompletionFilter, 'limit' | 'cursor'>): Promise<{ columns: string[]; answers: string[] | null }> {
     const f = checkFilter(filter);
-    const base = ['uid', 'createdAt', 'formId', 'code', 'name', 'revision', 'userId', 'submitterName'];
-    if (!f.formId && !f.code) return { columns: [...base, 'data'], answers: null };
-    const form = await this.db.form.findFirst({ where: { ...(f.formId ? { uid: f.formId } : {}), ...(f.code ? { code: f.code } : {}) } });
-    const answers = form ? answerKeys(form).map((k) => k.name) : [];
-    return { columns: [...base, ...answers], answers };
+    if (!f.formId && !f.code) return { columns: [...EXPORT_BASE, 'data'], answers: null };
+    const made = await this.db.formCompletion.groupBy({ by: ['formId'], where: filterWhere(f), orderBy: { formId: 'asc' } });
+    const forms = made.length
+      ? await this.db.form.findMany({ where: { uid: { in: made.map((m) => m.formId) } }, orderBy: { createdAt: 'asc' } })
+      : await this.db.form.findMany({ where: { ...(f.formId ? { uid: f.formId } : {}), ...(f.code ? { code: f.code } : {}) } });
+    const answers = [...new Set(forms.flatMap((form) => answerKeys(form).map((k) => k.name)))];
+    return { columns: [...EXPORT_BASE, ...exportHeaders(answers)], answers };
   }
 
   /**
@@ -233,6 +240,12 @@ export class CompletionService {
 
 export { submissionLink };
 export { CompletionFilterSchema, CreateCompletionSchema, CreateFormCompletionCheck, checkCompletionBody, type CompletionFilter, type CreateCompletionInput, type SubmitOptions } from './schema.js';
+
+/** The completion's own columns of a CSV export, in order. */
+export const EXPORT_BASE = ['uid', 'createdAt', 'formId', 'code', 'name', 'revision', 'userId', 'submitterName'] as const;
+const BASE_LOWER = new Set<string>(EXPORT_BASE.map((c) => c.toLowerCase()));
+/** An answer key's header: the key, or `answers.<key>` when a completion column has that name in any case. */
+const exportHeaders = (answers: string[]) => answers.map((a) => (BASE_LOWER.has(a.toLowerCase()) ? `answers.${a}` : a));
 
 const checkFilter = (filter: CompletionFilter) => parseFilter(CompletionFilterSchema, filter, 'invalid form-completion query');
 
