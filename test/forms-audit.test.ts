@@ -255,3 +255,20 @@ describe('G. CSV answers of completions made under a code the form has given up'
     expect((await csvOf(`code=${hBody.code}`))[0]!.slice(8)).toEqual(['fuel']);
   });
 });
+
+describe('H. template error paths name the section they are in', () => {
+  it('a bad reference in a section after one that does not parse is reported at its own section', async () => {
+    const r = await refusedForm(
+      form({
+        sections: [
+          { fields: [] }, // no name
+          { name: 'Asset', fields: [{ name: 'vehicle', label: 'Vehicle', type: 'vehicle' }] },
+          'not a section',
+          { name: 'Readings', fields: [{ name: 'km', label: 'Km', type: 'odometer', vehicleField: 'nope' }, { name: 'd', label: 'D', type: 'defect', assetField: 'km' }] },
+        ],
+      }),
+      '/sections/3/fields/0/vehicleField',
+    );
+    expect(r.body.errors.map((e: Body) => e.path).sort()).toEqual(['/sections/0/name', '/sections/2', '/sections/3/fields/0/vehicleField', '/sections/3/fields/1/assetField']);
+  });
+});

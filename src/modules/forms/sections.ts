@@ -10,7 +10,9 @@ import type { Section } from './template.js';
  */
 export function checkSections(sections: unknown[]): Section[] {
   const errors: FieldError[] = [];
-  const out: Section[] = [];
+  // each section that parsed, with its index in the body: one that did not is skipped, so a later one's index is
+  // not its position here
+  const out: { si: number; section: Section }[] = [];
   const byName = new Map<string, { field: Field; path: string }>();
   sections.forEach((raw, si) => {
     const at = `/sections/${si}`;
@@ -51,11 +53,11 @@ export function checkSections(sections: unknown[]): Section[] {
       else byName.set(field.name, { field, path: fp });
       fields.push(field);
     });
-    out.push({ ...s.data, fields });
+    out.push({ si, section: { ...s.data, fields } });
   });
   // references between fields, once every name is known
-  sections.forEach((_raw, si) =>
-    out[si]?.fields.forEach((f, fi) => {
+  out.forEach(({ si, section }) =>
+    section.fields.forEach((f, fi) => {
       const ref = f.type === 'odometer' ? { prop: 'vehicleField', types: ['vehicle'] } : f.type === 'defect' ? { prop: 'assetField', types: ['aircraft', 'vehicle'] } : null;
       if (!ref) return;
       const target = f[ref.prop] as string;
@@ -68,6 +70,6 @@ export function checkSections(sections: unknown[]): Section[] {
     }),
   );
   if (errors.length) invalid('form', errors);
-  return out;
+  return out.map((o) => o.section);
 }
 
