@@ -272,3 +272,16 @@ describe('H. template error paths name the section they are in', () => {
     expect(r.body.errors.map((e: Body) => e.path).sort()).toEqual(['/sections/0/name', '/sections/2', '/sections/3/fields/0/vehicleField', '/sections/3/fields/1/assetField']);
   });
 });
+
+describe('I. a template revision is a whole number', () => {
+  it('2.1 is a 400 at /revision, and the OpenAPI document says integer wherever a revision is read or written', async () => {
+    await refusedForm(form({ revision: 2.1 }), '/revision');
+    const doc = await env.json('GET', `${API}/openapi.json`, { key: null });
+    expect(doc.status).toBe(200);
+    const schemas = doc.body.components.schemas;
+    const typeOf = (s: Body): unknown => s.type ?? s.anyOf?.find((x: Body) => x.type !== 'null')?.type;
+    for (const name of ['CreateFormBody', 'UpdateFormBody', 'Form', 'CompletedForm', 'FormCompletionSchema']) {
+      expect(typeOf(schemas[name].properties.revision), name).toBe('integer');
+    }
+  });
+});

@@ -8,6 +8,7 @@ import '../forms/graphql.js'; // the Form object the relation answers with
 import { ScheduleItemType } from '../schedule/graphql.js';
 import { UserType } from '../users/graphql.js';
 import { CompletionFilterSchema, CreateFormCompletionCheck } from './schema.js';
+import { RevisionDoc } from '../forms/schema.js';
 import type { CompletionPage, CompletionWriteResult, SideEffects, StoredSideEffects } from './service.js';
 
 /**
@@ -71,7 +72,12 @@ export const FormCompletionType = builder.prismaObject('FormCompletion', {
       select: { data: true },
       resolve: (c) => c.data,
     }),
-    revision: t.float({ nullable: true, resolve: (c) => c.revision }),
+    revision: t.float({
+      nullable: true,
+      description: 'The template’s revision at submission: a whole number (Float for compatibility; REST and OpenAPI: integer)',
+      extensions: jsonOf(RevisionDoc),
+      resolve: (c) => c.revision,
+    }),
     revisionDate: t.string({ nullable: true, resolve: (c) => c.revisionDate }),
     signatories: t.stringList({ resolve: (c) => c.signatories }),
     submitterName: t.string({ nullable: true, resolve: (c) => c.submitterName }),

@@ -5,7 +5,7 @@ import { pageFields, stripNulls } from '../../graphql/common.js';
 import type { Page } from '../../db/keyset.js';
 import { argsFromSchema } from '../../graphql/inputs.js';
 import { REST_PAGE, jsonOf, restSpread } from '../../rest/representation.js';
-import { CreateFormCheck, FORM_STATUSES, FormFilterSchema, SectionDoc, UpdateFormCheck } from './schema.js';
+import { CreateFormCheck, FORM_STATUSES, FormFilterSchema, RevisionDoc, SectionDoc, UpdateFormCheck } from './schema.js';
 import { publicWebhooks } from './template.js';
 
 /**
@@ -35,7 +35,7 @@ export const FormType = builder.prismaObject('Form', {
       resolve: (f) => f.sections,
     }),
     status: t.exposeString('status', { description: FORM_STATUSES.join(', ') }),
-    revision: t.exposeFloat('revision', { nullable: true }),
+    revision: t.exposeFloat('revision', { nullable: true, description: 'A whole number (Float for compatibility; REST and OpenAPI: integer)', extensions: jsonOf(RevisionDoc) }),
     revisionDate: t.exposeString('revisionDate', { nullable: true }),
     signatories: t.exposeStringList('signatories'),
     dynamicFields: t.exposeStringList('dynamicFields'),

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { checkedBy, defineRoutes, named } from '../../rest/contract.js';
-import { CreateFormCheck, CreateFormSchema, FormFilterSchema, UpdateFormCheck, UpdateFormSchema } from './schema.js';
+import { CreateFormCheck, CreateFormSchema, FormFilterSchema, RevisionDoc, UpdateFormCheck, UpdateFormSchema } from './schema.js';
 
 /**
  * REST routes of form templates (docs/contract/api-v1.md §2.8, §4.3; docs/contract/gaps.md §9): declarations only;
@@ -29,7 +29,7 @@ export const CompletionSchemaDoc = named(
     formId: z.string(),
     code: z.string(),
     name: z.string(),
-    revision: z.number().nullable(),
+    revision: RevisionDoc.nullable(),
     status: z.string(),
     fields: z.array(
       z.looseObject({

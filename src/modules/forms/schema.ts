@@ -84,6 +84,13 @@ export const NotificationRecipientSchema = z
 
 export const SectionSchema = z.object(SectionShape).strict();
 
+/**
+ * A template's revision as the documents show it: a whole number (the column is a 32-bit integer; api-v1 §2.8 says
+ * only "number"). GraphQL keeps `Float` for the fields that read it (changing an output type would break clients);
+ * REST, OpenAPI and MCP say integer.
+ */
+export const RevisionDoc = z.number().int().min(0).max(2_147_483_647).describe('The template revision: a whole number, 0 or more');
+
 /** Every writable property of a template (docs/contract/api-v1.md §2.8 CreateFormBody). */
 export const FormFieldsSchema = z.object({
   name: required('name'),
