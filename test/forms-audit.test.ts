@@ -69,6 +69,16 @@ describe('A. one message per phone, mailbox and endpoint', () => {
   });
 });
 
+describe('A2. a webhook secret follows its endpoint', () => {
+  it('an update giving the URL in another spelling of its scheme and host, without secret, keeps the stored secret', async () => {
+    const created = await post('/forms', form({ webhooks: [{ url: 'https://Hooks.Example.com/kept', secret: 'a-long-enough-secret-1234' }] }));
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const id = created.body.uid;
+    expect((await patch(`/forms/${id}`, { webhooks: [{ url: 'https://hooks.example.com/kept' }] })).status).toBe(200);
+    expect((await get(`/forms/${id}`)).body.webhooks).toEqual([{ url: 'https://hooks.example.com/kept', hasSecret: true }]);
+  });
+});
+
 describe('B. an odometer reading is never negative', () => {
   const odometerForm = (odo: Body) =>
     form({ sections: [{ name: 's', fields: [{ name: 'v', label: 'Vehicle', type: 'vehicle', required: true }, { name: 'o', label: 'Odometer', type: 'odometer', vehicleField: 'v', ...odo }] }] });

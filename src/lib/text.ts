@@ -48,3 +48,16 @@ export function oneLine(text: string): string {
 
 /** `1 flight log`, `2 flight logs`: a count and its noun. */
 export const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
+/**
+ * One webhook endpoint however its URL is written (scheme and host in any case, a default port or not): the URL as
+ * `new URL` reads it. A form and the alert settings hold each endpoint once by it, and a stored secret or a
+ * pending attempt follows the endpoint when its URL is re-saved in another spelling.
+ */
+export function endpointOf(url: string): string {
+  try {
+    return new URL(url).href;
+  } catch {
+    return url;
+  }
+}

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { ScopedPrisma } from '../../db/scoped.js';
 import { isTimeZone } from '../schedule/rules.js';
+export { endpointOf } from '../../lib/text.js';
 
 /**
  * Maintenance alert settings as the database holds them, the retry schedule of alert deliveries and what those
@@ -26,19 +27,6 @@ export async function assetDeleted(db: ScopedPrisma, type: string, uid: string):
   if (type === 'vehicle') return (await db.vehicle.findFirst({ where: { uid }, select: { status: true } }))?.status === 'deleted';
   if (type === 'component') return (await db.component.findFirst({ where: { uid }, select: { status: true } }))?.status === 'deleted';
   return false;
-}
-
-/**
- * One webhook endpoint however its URL is written (scheme and host in any case, a default port or not): the URL as
- * `new URL` reads it. The alert settings hold each endpoint once by it, and a stored secret or a pending attempt
- * follows the endpoint when its URL is re-saved in another spelling.
- */
-export function endpointOf(url: string): string {
-  try {
-    return new URL(url).href;
-  } catch {
-    return url;
-  }
 }
 
 export const ALERT_EVENTS = ['maintenance.due_soon', 'maintenance.overdue'] as const;

@@ -1,3 +1,4 @@
+import { endpointOf } from '../../lib/text.js';
 import { z } from 'zod';
 import { ValidationError, fieldErrorsFromZod, invalid, isPlainObject, putFieldError, type FieldError } from '../../errors.js';
 import { serviceCheck } from '../../graphql/validation.js';
@@ -38,15 +39,6 @@ export const HttpUrl = z
       return false;
     }
   }, 'url must be an absolute http or https URL');
-
-/** One endpoint however it is written: the URL as `new URL` reads it (scheme and host lower-cased, default port dropped). */
-function sameUrl(url: string): string {
-  try {
-    return new URL(url).href;
-  } catch {
-    return url;
-  }
-}
 
 /**
  * A `whsec_` secret is the Standard Webhooks form: the standard base64 of the signing key (24 to 64 bytes), which
@@ -133,7 +125,7 @@ export const FormFieldsSchema = z.object({
     .superRefine((hooks, ctx) => {
       const seen = new Map<string, number>();
       hooks.forEach((h, i) => {
-        const key = sameUrl(h.url);
+        const key = endpointOf(h.url);
         const first = seen.get(key);
         if (first !== undefined) ctx.addIssue({ code: 'custom', path: [i, 'url'], message: `${h.url} is listed twice (as webhooks/${first}): each webhook URL once` });
         else seen.set(key, i);

@@ -1,3 +1,4 @@
+import { endpointOf } from '../../lib/text.js';
 import type { z } from 'zod';
 import type { Form } from '../../generated/prisma/client.js';
 import { answerConstraints, companionAnswer, companionFormat, fieldTypeDef, type AnswerFormat, type Field, type FieldType } from './fields.js';
@@ -107,12 +108,12 @@ export function answerKeys(form: Pick<Form, 'sections'>): AnswerKey[] {
   return out;
 }
 
-/** A webhook sent without `secret` keeps the secret stored for the same URL; `secret: null` removes it. */
+/** A webhook sent without `secret` keeps the secret stored for the same endpoint (its URL in any spelling); `secret: null` removes it. */
 export function mergeSecrets(input: z.output<typeof WebhookInputSchema>[], stored: StoredWebhook[]): StoredWebhook[] {
   return input.map((w) => {
     if (w.secret === null) return { url: w.url };
     if (w.secret !== undefined) return { url: w.url, secret: w.secret };
-    const old = stored.find((s) => s.url === w.url)?.secret;
+    const old = stored.find((s) => endpointOf(s.url) === endpointOf(w.url))?.secret;
     return old ? { url: w.url, secret: old } : { url: w.url };
   });
 }

@@ -141,7 +141,7 @@ export function createDispatcher(opts: DispatcherOptions) {
     if (!row.formId) return null;
     const form = await scopedPrisma(prisma, row.companyId).form.findFirst({ where: { uid: row.formId }, select: { webhooks: true } });
     const hooks = form?.webhooks as { url: string; secret?: string | null }[] | undefined;
-    const hook = Array.isArray(hooks) ? hooks.find((w) => w.url === row.target) : undefined;
+    const hook = Array.isArray(hooks) ? hooks.find((w) => endpointOf(w.url) === endpointOf(row.target)) : undefined;
     return hook ? { secret: hook.secret ?? undefined } : null;
   }
   /**
