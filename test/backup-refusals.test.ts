@@ -13,7 +13,7 @@ import { runCli } from '../src/cli/main.js';
 import { embeddedDatabaseIn, openDatabase, type Database } from '../src/db/database.js';
 import { appliedMigrations, readMigrations } from '../src/db/migrate.js';
 import { loadDemo } from '../src/modules/companies/demo.js';
-import { onPostgres, openEmbeddedTestDatabase } from './helpers.js';
+import { companyRowCount, onPostgres, openEmbeddedTestDatabase } from './helpers.js';
 
 const LONG = 180_000;
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fobak-refusals-'));
@@ -85,14 +85,6 @@ function editedRows(table: string, edit: (row: string, i: number) => string): st
   return ls;
 }
 
-async function rowCount(db: Database): Promise<number> {
-  let n = 0;
-  for (const t of companyTables()) {
-    const [{ exists }] = await db.sql.query<{ exists: boolean }>(`SELECT to_regclass($1) IS NOT NULL AS exists`, [`"${t.name}"`]);
-    if (exists) n += (await db.sql.query<{ n: number }>(`SELECT count(*)::int AS n FROM "${t.name}"`))[0]!.n;
-  }
-  return n;
-}
 
 /** The backup with the first aircraft's hobbs total a tenth more than its flight logs make (its SHA-256 made to match). */
 function driftedTotal(): string[] {
@@ -137,7 +129,7 @@ async function refused(file: string, message: RegExp, db: Database): Promise<voi
   expect(said).toMatch(/^fleetops: /);
   expect(said).not.toMatch(/TypeError|\n\s+at /);
   expect(said).toMatch(message);
-  expect(await rowCount(db)).toBe(0);
+  expect(await companyRowCount(db)).toBe(0);
   expect(await appliedMigrations(db.sql)).toEqual(migrations);
 }
 
@@ -214,7 +206,7 @@ describe('a refused restore leaves the target as it was', () => {
       expect(r.stdout).toBe('');
       expect(r.stderr.replace(/^(restore|verify): .*\n/gm, '')).toMatch(message);
       expect(await appliedMigrations(db.sql)).toEqual([]);
-      expect(await rowCount(db)).toBe(0);
+      expect(await companyRowCount(db)).toBe(0);
     }
   }, LONG);
 
@@ -223,7 +215,7 @@ describe('a refused restore leaves the target as it was', () => {
     const r = await runCli(['restore', write('good.jsonl', lines)], { database: db, cwd: dir });
     expect(r.code, r.stderr).toBe(0);
     expect(await appliedMigrations(db.sql)).toEqual(readMigrations().map((m) => m.name));
-    expect(await rowCount(db)).toBe(lines.filter((l) => l.startsWith('{')).length);
+    expect(await companyRowCount(db)).toBe(lines.filter((l) => l.startsWith('{')).length);
   }, LONG);
 
   it('a file that is not a backup, into a DATA_DIR that holds no database: refused before any database is created there', async () => {

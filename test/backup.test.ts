@@ -18,7 +18,7 @@ import { openDatabase, type Database } from '../src/db/database.js';
 import { appliedMigrations, readMigrations } from '../src/db/migrate.js';
 import { loadDemo } from '../src/modules/companies/demo.js';
 import { generateCompany, type GeneratedCompany } from './generated-company.js';
-import { onPostgres, openEmbeddedTestDatabase, seedDataDir } from './helpers.js';
+import { companyRowCount, onPostgres, openEmbeddedTestDatabase, seedDataDir } from './helpers.js';
 
 const LONG = 180_000;
 const kinds = onPostgres ? (['pglite', 'postgres'] as const) : (['pglite'] as const);
@@ -108,15 +108,6 @@ async function contents(db: Database): Promise<Record<string, string[]>> {
   return out;
 }
 
-/** Rows in every company table together (0: the store is empty). */
-async function rowCount(db: Database): Promise<number> {
-  let n = 0;
-  for (const t of companyTables()) {
-    const [{ exists }] = await db.sql.query<{ exists: boolean }>(`SELECT to_regclass($1) IS NOT NULL AS exists`, [`"${t.name}"`]);
-    if (exists) n += (await db.sql.query<{ n: number }>(`SELECT count(*)::int AS n FROM "${t.name}"`))[0]!.n;
-  }
-  return n;
-}
 
 /** A store holding the demo company and a generated one, and what it holds. */
 interface Source {
@@ -310,7 +301,7 @@ describe('fleetops restore refuses, and loads nothing', () => {
     expect(r.code, r.stdout + r.stderr).toBe(1);
     expect(r.stdout).toBe('');
     expect(r.stderr).toMatch(message);
-    await store.use(async (db) => expect(await rowCount(db)).toBe(0));
+    await store.use(async (db) => expect(await companyRowCount(db)).toBe(0));
   }
 
   it('a backup of another format version, before touching the store', async () => {

@@ -11,6 +11,7 @@ import { importData } from '../src/modules/companies/import.js';
 import { ApiKeyService } from '../src/auth/keys.js';
 import { now } from '../src/lib/clock.js';
 import { createTempDatabase } from '../bench/pg.js';
+import { companyTables } from '../src/backup/model.js';
 
 /**
  * Test environment: a database (embedded PGlite in memory, or the PostgreSQL of TEST_DATABASE_URL), two
@@ -267,4 +268,14 @@ export async function adminKey(env: TestEnv, companyId = env.a.id): Promise<stri
 export async function mcpTool(env: TestEnv, name: string, args: Record<string, unknown>, key: string = env.a.key) {
   const res = await env.request('POST', '/mcp', { key, headers: { accept: 'application/json, text/event-stream' }, body: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } } });
   return (await res.json()).result as { isError?: boolean; content: { text: string }[] };
+}
+
+/** Rows in every company table together (0: the store is empty; a table the store does not have counts none). */
+export async function companyRowCount(db: Database): Promise<number> {
+  let n = 0;
+  for (const t of companyTables()) {
+    const [{ exists }] = await db.sql.query<{ exists: boolean }>(`SELECT to_regclass($1) IS NOT NULL AS exists`, [`"${t.name}"`]);
+    if (exists) n += (await db.sql.query<{ n: number }>(`SELECT count(*)::int AS n FROM "${t.name}"`))[0]!.n;
+  }
+  return n;
 }
