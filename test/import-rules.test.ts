@@ -114,6 +114,10 @@ describe('import', () => {
     const again = await importData(env.database, file(id, key, (c) => (c.aircraft[0] = bare as (typeof c.aircraft)[0])));
     expect(formatSummary(again[0])).toContain('aircraft 0 created, 0 updated, 2 unchanged');
     expect(await hobbs()).toMatchObject({ totals: { hobbs: 1200.5, landings: 3000 }, initialValues: { hobbs: 1200.5, landings: 3000 }, manufacturer: 'Bell' });
+    // the maps left out are kept, so initial values alone are checked against the stored items
+    const { maintenanceTrackingItems: _mt, logTrackingItems: _lt, ...noMaps } = bare;
+    await importData(env.database, file(id, key, (c) => (c.aircraft[0] = { ...noMaps, initialValues: { hobbs: 1300, landings: 3000 } } as (typeof c.aircraft)[0])));
+    expect((await hobbs()).totals).toEqual({ hobbs: 1300, landings: 3000 });
     // given, it is what the entry says: {} takes the starting figures away
     await importData(env.database, file(id, key, (c) => (c.aircraft[0].initialValues = {} as (typeof c.aircraft)[0]['initialValues'])));
     expect((await hobbs()).totals).toEqual({ hobbs: 0, landings: 0 });

@@ -54,12 +54,21 @@ function schemaIssues(a: Schemas): FieldError[] {
   }
   return errors;
 }
+/** 400 naming each broken rule across the maps, under `pathPrefix` (an import entry's pointer). */
+function refuseIssues(a: Schemas, pathPrefix: string): void {
+  const issues = schemaIssues(a);
+  if (issues.length) throw new ValidationError('invalid aircraft', issues.map((e) => ({ ...e, path: pathPrefix + e.path })));
+}
 const refineSchemas = (a: Schemas, ctx: z.core.$RefinementCtx) => {
   for (const e of schemaIssues(a)) ctx.addIssue({ code: 'custom', path: e.path.split('/').slice(1), message: e.message });
 };
 
-/** Aircraft as an import file or the demo describes it: the fields and its uid (created or updated by uid). */
-export const AircraftInputSchema = AircraftFields.extend({ uid: GivenUid }).strict().superRefine(refineSchemas);
+/**
+ * Aircraft as an import file or the demo describes it: the fields and its uid (created or updated by uid). The rules
+ * across its maps are checked by `upsert` on the aircraft the entry makes: for an existing one, with the fields the
+ * entry leaves out kept (an entry giving only `initialValues` is checked against the stored tracking items).
+ */
+export const AircraftInputSchema = AircraftFields.extend({ uid: GivenUid }).strict();
 export type AircraftInput = z.input<typeof AircraftInputSchema>;
 
 /** The order of the aircraft list; its cursor continues it. */
@@ -379,10 +388,10 @@ export class AircraftService {
           // vehicle's entry does), so an entry without initialValues does not take the aircraft's starting hours away
           const next: AircraftRow = { ...data };
           for (const k of KEPT_WHEN_LEFT_OUT) if (!given.has(k)) (next as Record<string, unknown>)[k] = current[k];
-          const issues = schemaIssues(next);
-          if (issues.length) throw new ValidationError('invalid aircraft', issues.map((e) => ({ ...e, path: pathPrefix + e.path })));
+          refuseIssues(next, pathPrefix);
           return (await this.change(tx, a.uid, current, next)) === 'updated' ? 'updated' : 'unchanged';
         }
+        refuseIssues(data, pathPrefix);
         await this.registrationFree(tx, data.registration, null);
         await tx.aircraft.create({ data: { uid: a.uid, ...data } });
         await recomputeAircraftTotals(tx, [a.uid]);
