@@ -280,7 +280,8 @@ describe('users', () => {
     expect(entry).toMatchObject({ entity: 'user', action: 'created', changes: { email: { before: null, after: 'cara@acme.test' } } });
   });
 
-  it('one email, one user, however many create it at once (in any case): one 201, the others 409', async () => {
+  // on the embedded store transactions run one at a time, so only PostgreSQL (CI's second run) can race them
+  it.runIf(onPostgres)('one email, one user, however many create it at once (in any case): one 201, the others 409', async () => {
     const sent = await Promise.all(
       Array.from({ length: 8 }, (_, i) => as(admin).post('/users', { email: i % 2 ? 'Race@Acme.test' : 'race@acme.test', displayName: `Racer ${i}` })),
     );

@@ -9,6 +9,7 @@ import { COMPANY, type ScopedPrisma } from '../../db/scoped.js';
 import { NotFoundError, takenError, ValidationError, fieldErrorsFromZod, invalid, type FieldError } from '../../errors.js';
 import { serviceCheck } from '../../graphql/validation.js';
 import { lockRows } from '../../db/row-locks.js';
+import { retrying } from '../../db/retry.js';
 import { newUid } from '../../lib/ids.js';
 import { rowFields } from '../../lib/keys.js';
 import type { UpsertStatus, WriteResult } from '../../lib/write-result.js';
@@ -128,20 +129,22 @@ export class UserService {
   async create(u: CreateUser): Promise<WriteResult<'created'>> {
     const uid = u.uid ?? newUid('usr');
     const data = rowData(u);
-    await this.db.$transaction(async (tx) => {
+    await retrying(() => this.db.$transaction(async (tx) => {
+      await this.lockUsers(tx);
       if (await tx.user.findFirst({ where: { uid }, select: { uid: true } })) throw takenError('uid', `user ${uid} exists already`);
       await this.emailFree(tx, data.email, null);
       await tx.user.create({ data: { uid, ...data } });
       await recordAudit(tx, this.actor(), { entity: 'user', entityId: uid, action: 'created', changes: changesBetween(null, data, AUDITED) });
-    });
+    }));
     this.loader.clear(uid);
     return { uid, status: 'created' };
   }
 
   /** `updateUser` (admin): `updated`, or `no_changes` when every field sent has its current value. */
   async update(uid: string, p: UpdateUser): Promise<WriteResult<'updated' | 'no_changes'>> {
-    const status = await this.db.$transaction(async (tx) => {
+    const status = await retrying(() => this.db.$transaction(async (tx) => {
       // locked: a concurrent update waits, so each audit entry's "before" is what the change replaced
+      await this.lockUsers(tx);
       if (!(await lockRows(tx, 'User', [uid])).size) throw new NotFoundError('user', uid);
       const current = (await tx.user.findFirst({ where: { uid } }))!;
       const data: Record<string, unknown> = {};
@@ -152,15 +155,22 @@ export class UserService {
       await tx.user.updateMany({ where: { uid }, data });
       await recordAudit(tx, this.actor(), { entity: 'user', entityId: uid, action: 'updated', changes });
       return 'updated' as const;
-    });
+    }));
     this.loader.clear(uid);
     return { uid, status };
   }
 
+  /**
+   * Every write of users holds the company's row first (then a user's row, as every writer locks the company before
+   * its records): no index can hold an email unique in any case, so two writes giving one address (in any case) to
+   * two users wait for each other, and the second finds the first's user. `FOR NO KEY UPDATE`: inserts that refer to
+   * the company (an audit entry, a flight log) take a key-share lock, which it does not wait for.
+   */
+  private async lockUsers(tx: ScopedPrisma): Promise<void> {
+    await tx.$queryRaw`SELECT id FROM "Company" WHERE id = ${COMPANY} FOR NO KEY UPDATE`;
+  }
+
   private async emailFree(tx: ScopedPrisma, email: string, uid: string | null): Promise<void> {
-    // no index can hold an email unique in any case, so the check is made under the company's row lock: two writes
-    // giving one address (in any case) to two users wait for each other, and the second finds the first's user
-    await tx.$queryRaw`SELECT id FROM "Company" WHERE id = ${COMPANY} FOR UPDATE`;
     const other = await tx.user.findFirst({ where: { email: { equals: email, mode: 'insensitive' }, ...(uid ? { uid: { not: uid } } : {}) }, select: { uid: true } });
     if (other) throw takenError('email', `email ${email} is already user ${other.uid}`);
   }
@@ -193,7 +203,8 @@ export class UserService {
     if (!parsed.success) throw new ValidationError('invalid user', fieldErrorsFromZod(parsed.error.issues, pathPrefix));
     const u = parsed.data;
     const data = rowData(u);
-    const status = await this.db.$transaction(async (tx): Promise<UpsertStatus> => {
+    const status = await retrying(() => this.db.$transaction(async (tx): Promise<UpsertStatus> => {
+      await this.lockUsers(tx);
       const before = (await lockRows(tx, 'User', [u.uid])).size ? await tx.user.findFirst({ where: { uid: u.uid } }) : null;
       const changes = changesBetween(before, data, AUDITED);
       if (before && !Object.keys(changes).length) return 'unchanged';
@@ -202,7 +213,7 @@ export class UserService {
       else await tx.user.create({ data: { uid: u.uid, ...data } });
       await recordAudit(tx, this.actor(), { entity: 'user', entityId: u.uid, action: before ? 'updated' : 'created', changes });
       return before ? 'updated' : 'created';
-    });
+    }));
     this.loader.clear(u.uid);
     return status;
   }
