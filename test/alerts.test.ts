@@ -455,5 +455,10 @@ describe('maintenance alerts', () => {
     await settle(env);
     expect(events(soon)).toEqual(['maintenance.due_soon', 'maintenance.overdue']);
     expect(events(later)).toEqual(['maintenance.due_soon']);
+    // the attempt the deletion stopped can be re-sent now that the vehicle is back
+    const skipped = rows.find((d) => d.status === 'skipped')!;
+    expect((await env.json('POST', `/api/v1/deliveries/${skipped.uid}/resend`, { key: env.b.key })).status).toBe(202);
+    await settle(env);
+    expect(events(soon)).toEqual(['maintenance.due_soon', 'maintenance.overdue', 'maintenance.due_soon']);
   });
 });
