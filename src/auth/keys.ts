@@ -135,7 +135,7 @@ export class ApiKeyService {
       throw Object.assign(new UnauthorizedError('invalid API key'), { reason: row ? `revoked key ${row.id}` : 'unknown key' });
     }
     const db = scopedPrisma(this.prisma, row.companyId);
-    const userId = row.userId ?? (await this.defaultActor(db));
+    const userId = row.userId ?? (await this.lookupDefaultActor(db));
     this.touch(row.companyId, row.id);
     const actor: Actor = { companyId: row.companyId, keyId: row.id, userId, scope: row.scope as KeyScope, roles: await this.rolesOf(db, userId) };
     this.cache?.set(hash, actor, generation);
@@ -150,10 +150,6 @@ export class ApiKeyService {
   private async rolesOf(db: ScopedPrisma, userId: string): Promise<string[]> {
     const user = await db.user.findFirst({ where: { uid: userId }, select: { roles: true } });
     return user?.roles ?? [];
-  }
-
-  private async defaultActor(db: ScopedPrisma): Promise<string> {
-    return this.lookupDefaultActor(db);
   }
 
   private async lookupDefaultActor(db: ScopedPrisma): Promise<string> {

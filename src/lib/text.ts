@@ -61,3 +61,31 @@ export function endpointOf(url: string): string {
     return url;
   }
 }
+
+/**
+ * The key a message target is known by however it is written: an email address in any case, a phone (E.164) as
+ * written, a webhook URL as `endpointOf` reads it. A form's recipients and webhooks, the alert settings' recipients
+ * and the dispatcher's "still listed" checks all compare targets by it, so each mailbox, phone and endpoint is one.
+ */
+export const targetKey = {
+  email: (address: string) => `email:${address.toLowerCase()}`,
+  phone: (phone: string) => `phone:${phone}`,
+  url: (url: string) => `url:${endpointOf(url)}`,
+};
+
+/**
+ * The entries that repeat a key an earlier entry has: each entry gives its keys with what they name (a property, for
+ * the error's path); for every key met before, its entry's index, what it names and the first entry's index.
+ */
+export function repeatedKeys<P>(entries: readonly (readonly (readonly [P, string])[])[]): { index: number; prop: P; first: number }[] {
+  const seen = new Map<string, number>();
+  const out: { index: number; prop: P; first: number }[] = [];
+  entries.forEach((keys, index) => {
+    for (const [prop, key] of keys) {
+      const first = seen.get(key);
+      if (first !== undefined) out.push({ index, prop, first });
+      else seen.set(key, index);
+    }
+  });
+  return out;
+}

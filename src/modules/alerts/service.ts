@@ -1,3 +1,4 @@
+import { repeatedKeys, targetKey } from '../../lib/text.js';
 import { z } from 'zod';
 import { Prisma, type WebhookDelivery } from '../../generated/prisma/client.js';
 import type { ScopedCreate, ScopedPrisma } from '../../db/scoped.js';
@@ -172,12 +173,10 @@ export class AlertService {
       return kept ? { url: r.url, secret: kept } : { url: r.url };
     });
     // one mailbox or endpoint however it is written: email addresses and URLs' schemes and hosts in any case
-    const same = recipients.map((r) => (r.email ? r.email.toLowerCase() : r.phone ? r.phone : endpointOf(r.url!)));
-    const dup = same.findIndex((u, i) => same.indexOf(u) !== i);
-    if (dup >= 0) {
-      const first = same.indexOf(same[dup]);
+    const [dup] = repeatedKeys(recipients.map((r) => [[null, r.email ? targetKey.email(r.email) : r.phone ? targetKey.phone(r.phone) : targetKey.url(r.url!)] as const]));
+    if (dup) {
       const shown = (i: number) => recipients[i].email ?? recipients[i].phone ?? recipients[i].url;
-      invalid('alert settings', [{ path: `/recipients/${dup}`, message: `${shown(dup)} is listed twice (as recipients/${first} ${shown(first)})` }]);
+      invalid('alert settings', [{ path: `/recipients/${dup.index}`, message: `${shown(dup.index)} is listed twice (as recipients/${dup.first} ${shown(dup.first)})` }]);
     }
     return { dueSoonDays: checked.dueSoonDays, dueSoonHours: checked.dueSoonHours, timezone: checked.timezone, recipients };
   }

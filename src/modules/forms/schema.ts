@@ -1,4 +1,4 @@
-import { endpointOf } from '../../lib/text.js';
+import { repeatedKeys, targetKey } from '../../lib/text.js';
 import { z } from 'zod';
 import { ValidationError, fieldErrorsFromZod, invalid, isPlainObject, putFieldError, type FieldError } from '../../errors.js';
 import { serviceCheck } from '../../graphql/validation.js';
@@ -99,20 +99,17 @@ export const FormFieldsSchema = z.object({
   notificationRecipients: z
     .array(NotificationRecipientSchema, { error: 'notificationRecipients must be an array of objects' })
     .max(100, 'notificationRecipients holds at most 100 entries')
-    // each mailbox and phone gets one message per submission (gaps.md §13): one written twice is a 400, compared as
-    // the alert settings compare them (src/modules/alerts/service.ts: an email in any case, a phone as written)
+    // each mailbox and phone gets one message per submission (gaps.md §13): one written twice is a 400, compared by
+    // targetKey, as the alert settings and the dispatcher compare them (an email in any case, a phone as written)
     .superRefine((recipients, ctx) => {
-      const seen = new Map<string, number>();
-      recipients.forEach((r, i) => {
-        const keys: [prop: 'email' | 'phone', key: string][] = [];
-        if (typeof r.email === 'string') keys.push(['email', `email:${r.email.toLowerCase()}`]);
-        if (typeof r.phone === 'string') keys.push(['phone', `phone:${r.phone}`]);
-        for (const [prop, key] of keys) {
-          const first = seen.get(key);
-          if (first !== undefined) ctx.addIssue({ code: 'custom', path: [i, prop], message: `${r[prop]} is listed twice (as notificationRecipients/${first}): each ${prop === 'email' ? 'mailbox' : 'phone'} once` });
-          else seen.set(key, i);
-        }
-      });
+      const keys = recipients.map((r) => [
+        ...(typeof r.email === 'string' ? [['email', targetKey.email(r.email)] as const] : []),
+        ...(typeof r.phone === 'string' ? [['phone', targetKey.phone(r.phone)] as const] : []),
+      ]);
+      for (const { index, prop, first } of repeatedKeys(keys)) {
+        const what = prop === 'email' ? 'mailbox' : 'phone';
+        ctx.addIssue({ code: 'custom', path: [index, prop], message: `${recipients[index]![prop]} is listed twice (as notificationRecipients/${first}): each ${what} once` });
+      }
     }),
   publiclyAvailable: z.boolean({ error: 'publiclyAvailable must be true or false' }),
   publicId: z.string({ error: 'publicId must be a string' }).regex(/^[A-Za-z0-9_-]{4,64}$/, 'publicId must be 4 to 64 letters, digits, _ or -'),
@@ -121,15 +118,11 @@ export const FormFieldsSchema = z.object({
     .max(20, 'webhooks holds at most 20 entries')
     // a webhook is known by its URL: an update keeps the stored secret of the same URL, and a delivery is signed
     // with the secret the form holds for its URL when it is sent (src/modules/webhooks/dispatcher.ts)
-    // (one endpoint however its scheme and host are written: compared as new URL(url).href, as the alert settings do)
+    // (one endpoint however its scheme and host are written: compared by targetKey, as the alert settings do)
     .superRefine((hooks, ctx) => {
-      const seen = new Map<string, number>();
-      hooks.forEach((h, i) => {
-        const key = endpointOf(h.url);
-        const first = seen.get(key);
-        if (first !== undefined) ctx.addIssue({ code: 'custom', path: [i, 'url'], message: `${h.url} is listed twice (as webhooks/${first}): each webhook URL once` });
-        else seen.set(key, i);
-      });
+      for (const { index, first } of repeatedKeys(hooks.map((h) => [['url', targetKey.url(h.url)] as const]))) {
+        ctx.addIssue({ code: 'custom', path: [index, 'url'], message: `${hooks[index]!.url} is listed twice (as webhooks/${first}): each webhook URL once` });
+      }
     }),
 });
 export type FormFieldName = keyof typeof FormFieldsSchema.shape;

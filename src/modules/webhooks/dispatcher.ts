@@ -5,6 +5,7 @@ import { crossCompany, scopedPrisma } from '../../db/scoped.js';
 import { smsProviderOf } from '../settings/service.js';
 import { alertEmail, alertSms } from '../alerts/messages.js';
 import { ALERT_BACKOFF_MINUTES, ALERT_MAX_ATTEMPTS, alertSettingsOf, assetDeleted, cycleOf, endpointOf } from '../alerts/stored.js';
+import { targetKey } from '../../lib/text.js';
 import { now } from '../../lib/clock.js';
 import { newUid } from '../../lib/ids.js';
 import type { Prisma } from '../../generated/prisma/client.js';
@@ -149,9 +150,16 @@ export function createDispatcher(opts: DispatcherOptions) {
    * a re-send) to an address the owner took off is not sent.
    */
   async function alertRecipientListed(row: ClaimedRow): Promise<boolean> {
-    const recipients = (await alertSettingsOf(scopedPrisma(prisma, row.companyId)))?.recipients ?? [];
-    if (row.channel === 'email') return recipients.some((r) => r.email?.toLowerCase() === row.target.toLowerCase());
-    return recipients.some((r) => r.phone === row.target);
+    return listedAmong(row, (await alertSettingsOf(scopedPrisma(prisma, row.companyId)))?.recipients ?? []);
+  }
+  /** Whether an email or SMS row's target is one of `recipients` (targetKey: an email in any case, a phone as written). */
+  function listedAmong(row: ClaimedRow, recipients: readonly { email?: unknown; phone?: unknown }[]): boolean {
+    const email = row.channel === 'email';
+    const key = email ? targetKey.email(row.target) : targetKey.phone(row.target);
+    return recipients.some((r) => {
+      const v = email ? r?.email : r?.phone;
+      return typeof v === 'string' && (email ? targetKey.email(v) : targetKey.phone(v)) === key;
+    });
   }
   const unlistedRecipient: AttemptResult = { status: 'skipped', durationMs: 0, error: 'not sent: the alert settings no longer have this recipient' };
 
@@ -164,9 +172,7 @@ export function createDispatcher(opts: DispatcherOptions) {
     if (!row.formId) return false;
     const form = await scopedPrisma(prisma, row.companyId).form.findFirst({ where: { uid: row.formId }, select: { notification: true, notificationRecipients: true } });
     if (!form?.notification || !Array.isArray(form.notificationRecipients)) return false;
-    const recipients = form.notificationRecipients as { email?: unknown; phone?: unknown }[];
-    if (row.channel === 'email') return recipients.some((r) => typeof r?.email === 'string' && r.email.toLowerCase() === row.target.toLowerCase());
-    return recipients.some((r) => r?.phone === row.target);
+    return listedAmong(row, form.notificationRecipients as { email?: unknown; phone?: unknown }[]);
   }
   const unlistedFormRecipient: AttemptResult = { status: 'skipped', durationMs: 0, error: 'not sent: the form no longer notifies this recipient' };
 
