@@ -9,6 +9,7 @@ import { openDatabase, type Database } from '../db/database.js';
 import { DataDirBusyError, lockHolder } from '../db/data-dir-lock.js';
 import { applyMigrations } from '../db/migrate.js';
 import { AppError, NotFoundError } from '../errors.js';
+import { parseJson } from '../lib/json-numbers.js';
 import { adminSocketPath } from '../db/data-dir-lock.js';
 import type { RelayedCommand } from '../server.js';
 import { registerBackupCommands } from './backup.js';
@@ -114,7 +115,7 @@ function program(io: Io, withDb: DbRunner, config: () => Config, serve: () => Pr
     .action(async (file: string) => {
       let raw: unknown;
       try {
-        raw = JSON.parse(fs.readFileSync(path.resolve(io.cwd, file), 'utf8'));
+        raw = parseJson(fs.readFileSync(path.resolve(io.cwd, file), 'utf8')); // numbers as written: an inexact one is refused at its path
       } catch (e) {
         io.err(`fleetops import: cannot read ${file}: ${(e as Error).message}`);
         throw new Exit(1);

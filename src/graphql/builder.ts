@@ -10,6 +10,7 @@ import type { RequestContext } from '../context.js';
 import { ForbiddenError } from '../errors.js';
 import { canWrite, forbiddenMessage, type RequiredScope } from '../auth/scopes.js';
 import { validationErrorFrom } from './validation.js';
+import { InexactNumber, isExactNumberText } from '../lib/json-numbers.js';
 
 /**
  * The one Pothos builder. Each module adds its types in src/modules/<domain>/graphql.ts.
@@ -59,7 +60,8 @@ function parseLiteral(ast: ValueNode, variables?: Record<string, unknown> | null
       return ast.value;
     case Kind.INT:
     case Kind.FLOAT:
-      return Number(ast.value);
+      // as a JSON body's number (src/lib/json-numbers.ts): a batch item's inexact figure is that item's error
+      return isExactNumberText(ast.value) ? Number(ast.value) : new InexactNumber(ast.value);
     case Kind.OBJECT:
       return Object.fromEntries(ast.fields.map((f) => [f.name.value, parseLiteral(f.value, variables)]));
     case Kind.LIST:

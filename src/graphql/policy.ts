@@ -27,6 +27,8 @@ import {
   type ValidationRule,
   type ValidationContext,
   type ASTNode,
+  type IntValueNode,
+  type FloatValueNode,
 } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { useQueryCancellation } from './compiled-queries.js';
@@ -36,6 +38,7 @@ import { AppError, BadRequestError, ForbiddenError, RateLimitedError, Validation
 import { forbiddenMessage, mayCall, type RequiredScope } from '../auth/scopes.js';
 import { faultFieldMessage, faultMessage, findFault, MAX_JSON_DEPTH, PROTO_KEY_MESSAGE } from '../http/json-guard.js';
 import { createIdempotency } from './idempotency.js';
+import { inexactMessage, isExactNumberText } from '../lib/json-numbers.js';
 import type { Session } from '../db/database.js';
 import { appErrorAsGraphQL, unexpectedError } from './errors.js';
 import { reportUnexpected } from '../lib/unexpected.js';
@@ -99,7 +102,15 @@ const literalValues: ValidationRule = (context) => {
     StringValue(node) {
       if (node.value.includes('\u0000')) context.reportError(validationError('strings must not contain the NUL character (\\u0000)', node));
     },
+    // a number as written or refused (src/lib/json-numbers.ts), as variables' numbers are
+    IntValue: exactNumber,
+    FloatValue: exactNumber,
   });
+  function exactNumber(node: IntValueNode | FloatValueNode) {
+    if (!isExactNumberText(node.value)) {
+      context.reportError(validationError(inexactMessage(node.value), node));
+    }
+  }
 };
 
 /**

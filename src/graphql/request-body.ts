@@ -1,5 +1,6 @@
 import { createGraphQLError } from '@graphql-tools/utils';
 import type { Plugin } from 'graphql-yoga';
+import { parseJson } from '../lib/json-numbers.js';
 
 /** What the app hands Yoga besides the request: the JSON body it already read under BODY_LIMIT_BYTES (src/app.ts). */
 export interface ReadBody {
@@ -32,7 +33,7 @@ const badRequest = (message: string, http: Record<string, unknown> = { status: 4
 function jsonParams(text: string) {
   let body: unknown;
   try {
-    body = JSON.parse(text);
+    body = parseJson(text); // numbers as written (src/lib/json-numbers.ts)
   } catch (e) {
     const err = e as Error;
     throw badRequest('POST body sent invalid JSON.', { spec: true, status: 400 }, { originalError: { name: err.name, message: err.message } });

@@ -1,4 +1,5 @@
 import { BadRequestError, PayloadTooLargeError, UnsupportedMediaTypeError } from '../errors.js';
+import { parseJson } from '../lib/json-numbers.js';
 
 /**
  * Reads a JSON request body: 415 unless the media type is application/json (or +json), 413 over the limit (by
@@ -17,11 +18,11 @@ export async function readJsonBody(request: Request, limitBytes: number, opts: {
   if (text.trim() === '' && opts.optional) return undefined;
   if (!json) throw unsupported();
   if (text.trim() === '') throw new BadRequestError('the request body is empty; send a JSON object');
-  // depth and NUL are the operation's to check (src/graphql/policy.ts), whatever the channel: JSON.parse itself
-  // takes any depth without recursing
+  // depth, NUL and inexact numbers are the operation's to check (src/graphql/policy.ts), whatever the channel:
+  // JSON.parse itself takes any depth without recursing
   let value: unknown;
   try {
-    value = JSON.parse(text);
+    value = parseJson(text);
   } catch (e) {
     throw new BadRequestError(`malformed JSON: ${(e as Error).message}`);
   }

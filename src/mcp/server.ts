@@ -24,6 +24,7 @@ import { databaseError } from '../db/errors.js';
 import { reportUnexpected } from '../lib/unexpected.js';
 import { argumentErrors, buildTools, toolInput, type ToolDef } from './tools.js';
 import { INSTRUCTIONS } from './guidance.js';
+import { parseJson } from '../lib/json-numbers.js';
 import type { GraphQLSchema } from 'graphql';
 import { forbiddenMessage, mayCall, requiredScopeOf } from '../auth/scopes.js';
 import { useUnits } from '../graphql/policy.js';
@@ -304,19 +305,22 @@ export function createMcpHandler(opts: McpOptions) {
   }
 
   /**
-   * An `Idempotency-Key` names one write: a JSON-RPC batch carrying it may hold at most one call of a tool that writes
+   * The body is read here, once, and handed to the transport (its documented `parsedBody`), its numbers as written
+   * (src/lib/json-numbers.ts: one the double would round is refused at its path, as on every channel); a body that is
+   * not JSON goes to the transport as it came, for its parse error.
+   * With an `Idempotency-Key`, which names one write, a JSON-RPC batch may hold at most one call of a tool that writes
    * (the calls of a batch run together, and each would claim the same key: the second is refused as in progress,
-   * and again on every retry). A 400 before anything runs. The body is read here, once, and handed to the transport
-   * (its documented `parsedBody`); a body that is not JSON goes to the transport as it came, for its parse error.
+   * and again on every retry). A 400 before anything runs.
    */
-  async function oneWriteAtMost(request: Request): Promise<{ request: Request; json?: unknown }> {
+  async function readMessages(request: Request, oneWrite: boolean): Promise<{ request: Request; json?: unknown }> {
     const text = await request.text();
     let json: unknown;
     try {
-      json = JSON.parse(text);
+      json = parseJson(text);
     } catch {
       return { request: new Request(request, { body: text }) };
     }
+    if (!oneWrite) return { request, json };
     const writes = (Array.isArray(json) ? json : [json]).filter((m) => {
       if (!m || typeof m !== 'object' || (m as { method?: unknown }).method !== 'tools/call') return false;
       const tool = byName.get(String((m as { params?: { name?: unknown } }).params?.name));
@@ -336,7 +340,7 @@ export function createMcpHandler(opts: McpOptions) {
       // Stateless: no stream of server messages to GET and no session to DELETE. A 405 tells clients so (the SDK
       // client then stops asking); a GET stream that ends at once would have them reconnect every second.
       if (request.method !== 'POST') throw new MethodNotAllowedError(`${request.method} is not allowed on /mcp: send JSON-RPC by POST`, ['POST']);
-      const parsedBody = ctx.request.idempotencyKey !== undefined ? await oneWriteAtMost(request) : undefined;
+      const parsedBody = await readMessages(request, ctx.request.idempotencyKey !== undefined);
       const s = server(ctx);
       const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
       await s.connect(transport);
