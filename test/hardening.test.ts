@@ -191,6 +191,22 @@ describe('GraphQL limits', () => {
       await limited.close();
     }
   });
+  it('each root field of a query counts against the rate limit too, as a REST request or an MCP tool call for it would', async () => {
+    const limited = await createTestEnv({ rateLimitPerMinute: 5 });
+    try {
+      const agg = '{ collection: "flightLogs", metric: "hobbs", dateField: "timeDate", dateGroup: "month" }';
+      const four = `{ ${Array.from({ length: 4 }, (_, i) => `a${i}: aggregate(input: ${agg}) { __typename }`).join(' ')} __typename t: __typename }`;
+      const first = await limited.request('POST', '/graphql', { body: { query: four } });
+      expect(first.status).toBe(200);
+      expect((await first.json()).errors).toBeUndefined();
+      // four units used (the __typename fields cost nothing), one left: a request running two root fields is refused
+      expect(first.headers.get('ratelimit')).toMatch(/remaining=1\b/);
+      const two = await limited.request('POST', '/graphql', { body: { query: '{ users { count } again: users { count } }' } });
+      expect(two.status).toBe(429);
+    } finally {
+      await limited.close();
+    }
+  });
 });
 
 describe('abuse bounds', () => {

@@ -55,8 +55,8 @@ import { fieldsOf } from './selections.js';
  *   literals, except inside an argument whose items are independent (batches report those per item); no `__proto__`
  *   key in a literal;
  * - execution (the operation with its variables as received): variables nested at most MAX_JSON_DEPTH deep and
- *   without NUL or a `__proto__` key (same exception); the rate-limit charge, one unit per operation or per executed
- *   root mutation field, whichever is more (a request's first unit is charged when its key authenticates);
+ *   without NUL or a `__proto__` key (same exception); the rate-limit charge, one unit per executed root field
+ *   (queries and mutations alike; at least one) (a request's first unit is charged when its key authenticates);
  *   idempotency per company and Idempotency-Key for mutations;
  * - per field: the key's scope (Pothos scope-auth, src/graphql/builder.ts).
  */
@@ -357,8 +357,9 @@ export function operationPolicy(deps: PolicyDeps = {}): Plugin<{ fleet?: Request
       const refused = checkVariables(executed, variables);
       if (refused) return setResultAndStopExecution(errorResult(refused));
 
-      // the rate limit: an operation is one unit, or one per executed root mutation field
-      const units = op.operation === 'mutation' ? Math.max(1, executed.length) : 1;
+      // the rate limit: one unit per executed root field (`__typename` and introspection aside), at least one: twenty
+      // aliased aggregates cost what twenty REST requests or MCP tool calls for them cost
+      const units = Math.max(1, executed.filter((f) => !f.node.name.value.startsWith('__')).length);
       const limited = await useUnits(ctx, units);
       if (limited) return setResultAndStopExecution(errorResult(limited));
       const state = ctx.request;
