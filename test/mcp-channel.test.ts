@@ -281,6 +281,11 @@ describe('reads and writes of each module', () => {
     expect((await ok('getComponent', { id: created.uid })).state).toBe('inStores');
     expect((await ok('listComponents', { state: 'inStores' })).data.map((x: Json) => x.uid)).toContain(created.uid);
     await ok('deleteFlightLog', { id: log.uid });
+    // a query value as a number or a boolean means what REST's text means (`?partNumber=250` is text)
+    const numbered = await ok('createComponent', { body: { name: 'Starter', type: 'Starter', partNumber: '250', serialNumber: `SN-${uniq()}` } });
+    const byNumber = await ok('listComponents', { partNumber: 250, includeDeleted: false });
+    expect(byNumber.data.map((x: Json) => x.uid)).toEqual([numbered.uid]);
+    expect(byNumber).toEqual((await rest('GET', '/components?partNumber=250&includeDeleted=false')).body);
   });
 
   it('schedule: an item due in 10 days is in the 30-day status, not the 5-day one; completing it records a completion', async () => {

@@ -61,6 +61,19 @@ describe('refusals', () => {
     }
     expect(refused.length).toBeGreaterThanOrEqual(2);
   });
+  it('resources/list over the rate limit is -32000 with the 429 problem too, never an internal error', async () => {
+    const tight = await createTestEnv({ rateLimitPerMinute: 2 });
+    try {
+      const r = await rpc(tight, [1, 2, 3, 4].map((id) => ({ jsonrpc: '2.0', id, method: 'resources/list' })));
+      const refused = r.filter((a) => a.error);
+      expect(refused.length).toBeGreaterThanOrEqual(2);
+      for (const a of refused) {
+        expect(a.error, `id ${a.id}`).toMatchObject({ code: -32000, message: expect.stringMatching(/rate limit/), data: { status: 429, code: 'rate_limited' } });
+      }
+    } finally {
+      await tight.close();
+    }
+  });
 });
 
 describe('Idempotency-Key', () => {

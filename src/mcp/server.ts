@@ -197,7 +197,13 @@ export function createMcpHandler(opts: McpOptions) {
       return callTool(tool, (req.params.arguments ?? {}) as Record<string, unknown>, ctx);
     });
     s.setRequestHandler(ListResourcesRequestSchema, async () => {
-      const aircraft: { uid: string; registration: string }[] = (await read('listAircraft', {}, ctx)).data;
+      let aircraft: { uid: string; registration: string }[];
+      try {
+        aircraft = (await read('listAircraft', {}, ctx)).data;
+      } catch (e) {
+        // a refusal (the rate limit) answered as resources/read answers it: its problem+json as the error's data
+        throw mcpError(e, 'fleetops://aircraft', ctx);
+      }
       return {
         resources: [
           ...aircraft.map((a) => ({

@@ -3,6 +3,7 @@ import { fieldErrorsFromZod, type FieldError } from '../errors.js';
 import { isReadRoute, type RouteSpec } from '../rest/contract.js';
 import { OPERATION_GUIDANCE } from './guidance.js';
 import type { RouteInput } from '../rest/facade.js';
+import { InexactNumber, inexactMessage } from '../lib/json-numbers.js';
 
 /**
  * MCP tools derived from the REST route declarations (src/rest/routes.ts): one tool per operation, so a new route
@@ -92,7 +93,8 @@ export function argumentErrors(tool: ToolDef, args: Record<string, unknown>): { 
   const errors: FieldError[] = [];
   for (const k of Object.keys(r.query?.shape ?? {})) {
     const v = args[k];
-    if (v !== undefined && v !== null && !['string', 'number', 'boolean'].includes(typeof v)) {
+    if (v instanceof InexactNumber) errors.push({ path: `/query/${k}`, message: inexactMessage(v.text) });
+    else if (v !== undefined && v !== null && !['string', 'number', 'boolean'].includes(typeof v)) {
       errors.push({ path: `/query/${k}`, message: `${k} must be a string, a number or a boolean` });
     }
   }
@@ -218,7 +220,11 @@ export function toolInput(tool: ToolDef, args: Record<string, unknown>): RouteIn
   const r = tool.route;
   const params: Record<string, string> = {};
   for (const name of Object.keys(r.params?.shape ?? {})) if (args[name] !== undefined && args[name] !== null) params[name] = String(args[name]);
+  // a query value as REST receives it: text (`partNumber: 12345` is `?partNumber=12345`, which a text filter takes)
   const query: Record<string, unknown> = {};
-  for (const key of Object.keys(r.query?.shape ?? {})) if (args[key] !== undefined && args[key] !== null) query[key] = args[key];
+  for (const key of Object.keys(r.query?.shape ?? {})) {
+    const v = args[key];
+    if (v !== undefined && v !== null) query[key] = typeof v === 'number' || typeof v === 'boolean' ? String(v) : v;
+  }
   return { params, query, body: r.body ? args.body : undefined };
 }
