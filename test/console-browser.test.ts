@@ -79,6 +79,7 @@ describe.skipIf(!chromiumAvailable)('operator console in chromium', () => {
   const tag = uniq();
   const overdueName = `100-hourly inspection ${tag}`;
   const dueSoonName = `Tacho check ${tag}`;
+  const dueNowName = `Tacho limit ${tag}`;
   /** The completion submitted in the browser. */
   let completionUid: string;
 
@@ -169,6 +170,8 @@ describe.skipIf(!chromiumAvailable)('operator console in chromium', () => {
     const item = (input: Record<string, unknown>) => gql(`mutation($input: CreateScheduleItemInput!) { createScheduleItem(input: $input) { uid } }`, { input });
     await item({ name: overdueName, type: 'Inspection', relatedTo: AC, relatedToType: 'aircraft', trackingItem: 'hobbs', dueAtInterval: abc.hobbs - 2.5, recurring: true, recurringInterval: 100 });
     await item({ name: dueSoonName, type: 'Inspection', relatedTo: XYZ, relatedToType: 'aircraft', trackingItem: 'tacho', dueAtInterval: xyz.tacho + 6, recurring: false });
+    // exactly at its limit: due now (the alerts' "overdue" with status due), never "due soon"
+    await item({ name: dueNowName, type: 'Inspection', relatedTo: XYZ, relatedToType: 'aircraft', trackingItem: 'tacho', dueAtInterval: xyz.tacho, recurring: false });
     await item({ name: `Registration renewal ${tag}`, type: 'Renewal', relatedTo: 'demo-ute', relatedToType: 'vehicle', calendarDateDue: '2020-01-31', recurring: false });
     await item({ name: `Annual inspection ${tag}`, type: 'Inspection', relatedTo: AC, relatedToType: 'aircraft', calendarDateDue: '2099-06-30', recurring: false });
 
@@ -225,11 +228,14 @@ describe.skipIf(!chromiumAvailable)('operator console in chromium', () => {
     const rows = await table.locator('tbody tr').evaluateAll((trs) => trs.map((tr) => ({ cls: tr.className, text: tr.textContent ?? '' })));
     // overdue rows first, then due soon, then the rest (an item a few hours from its limit before one due in two
     // months: the API puts items with a date before those counted by usage), and ours are where they belong
-    const rank = ['row-overdue', 'row-dueSoon', 'row-ok', 'row-unknown'];
+    const rank = ['row-overdue', 'row-due', 'row-dueSoon', 'row-ok', 'row-unknown'];
     const ranks = rows.map((r) => rank.indexOf(r.cls));
     expect(ranks).not.toContain(-1);
     expect(ranks).toEqual([...ranks].sort((a, b) => a - b));
-    expect(new Set(ranks)).toEqual(new Set([0, 1, 2]));
+    expect(new Set(ranks)).toEqual(new Set([0, 1, 2, 3]));
+    const dueNow = rows.find((r) => r.text.includes(dueNowName))!;
+    expect(dueNow.cls).toBe('row-due');
+    expect(dueNow.text).toMatch(/Due now.*0 left/);
     const overdue = rows.find((r) => r.text.includes(overdueName))!;
     expect(overdue.cls).toBe('row-overdue');
     expect(overdue.text).toMatch(/2\.5 over/);

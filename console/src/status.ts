@@ -13,11 +13,16 @@ export function setDueSoon(thresholds: { dueSoonDays: number; dueSoonHours: numb
   dueSoon.units = thresholds.dueSoonHours;
 }
 
-export type Urgency = 'overdue' | 'dueSoon' | 'ok' | 'unknown';
+export type Urgency = 'overdue' | 'due' | 'dueSoon' | 'ok' | 'unknown';
 
+/**
+ * `due`: a threshold reached exactly (0 left, or due today), the API's "due" group between overdue and upcoming; the
+ * alerts send `maintenance.overdue` for it (an aircraft at its 100 hours may not fly on), so it is never "due soon".
+ */
 export function urgency(s: Pick<StatusItemFragment, 'remaining' | 'calendarDaysRemaining'>): Urgency {
   const { remaining, calendarDaysRemaining: days } = s;
   if ((remaining !== null && remaining !== undefined && remaining < 0) || (days !== null && days !== undefined && days < 0)) return 'overdue';
+  if (remaining === 0 || days === 0) return 'due';
   if ((remaining !== null && remaining !== undefined && remaining <= dueSoon.units) || (days !== null && days !== undefined && days <= dueSoon.days)) return 'dueSoon';
   if ((remaining === null || remaining === undefined) && (days === null || days === undefined)) return 'unknown';
   return 'ok';
@@ -25,15 +30,16 @@ export function urgency(s: Pick<StatusItemFragment, 'remaining' | 'calendarDaysR
 
 export const URGENCY_LABEL: Record<Urgency, string> = {
   overdue: 'Overdue',
+  due: 'Due now',
   dueSoon: 'Due soon',
   ok: 'OK',
   unknown: 'No reading',
 };
 
-const RANK: Record<Urgency, number> = { overdue: 0, dueSoon: 1, ok: 2, unknown: 3 };
+const RANK: Record<Urgency, number> = { overdue: 0, due: 1, dueSoon: 2, ok: 3, unknown: 4 };
 
 /**
- * Items grouped as the console reads them: overdue, due soon, OK, no reading, in the API's order within each group.
+ * Items grouped as the console reads them: overdue, due now, due soon, OK, no reading, in the API's order within each group.
  * The API orders by its own groups (overdue, due now, upcoming), and within upcoming puts items with a date before
  * items counted by usage, so an item 6 hours from its limit would follow one due in 60 days.
  */

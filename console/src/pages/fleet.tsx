@@ -64,6 +64,7 @@ export function FleetPage() {
   const rootOf = new Map(d?.components.data.map((c) => [c.uid, c.rootAsset?.uid]) ?? []);
   const itemsOf = (uid: string) => status.filter((s) => s.relatedTo === uid || (s.relatedToType === 'component' && rootOf.get(s.relatedTo) === uid));
   const overdue = status.filter((s) => urgency(s) === 'overdue').length;
+  const due = status.filter((s) => urgency(s) === 'due').length;
   const dueSoon = status.filter((s) => urgency(s) === 'dueSoon').length;
   return (
     <>
@@ -74,7 +75,8 @@ export function FleetPage() {
       ) : (
         <>
           <p class="summary" role="status">
-            <span class="count-overdue">{overdue} overdue</span>, <span class="count-due-soon">{dueSoon} due soon</span>{' '}
+            <span class="count-overdue">{overdue} overdue</span>, <span class="count-overdue">{due} due now</span>,{' '}
+            <span class="count-due-soon">{dueSoon} due soon</span>{' '}
             <span class="muted">
               (due soon: within {thresholds.days} days or {thresholds.units} hours, landings or other units)
             </span>
