@@ -173,3 +173,24 @@ describe('numbers as written: fleetops import', () => {
     }
   });
 });
+
+describe('numbers as written: GraphQL by GET', () => {
+  it('a variable in the query string is read as written too', async () => {
+    const env = await createTestEnv();
+    try {
+      const query = 'query($input: AggregateInput!) { aggregate(input: $input) { totalCount } }';
+      const variables = `{"input":{"collection":"flightLogs","metric":"hobbs","filters":{"pax":${INEXACT}}}}`;
+      const res = await env.request('GET', `/graphql?query=${encodeURIComponent(query)}&variables=${encodeURIComponent(variables)}`);
+      const body = await res.json();
+      expect(body.errors?.[0].message).toContain(MESSAGE);
+      // variables or extensions that are not JSON: a 400 naming them (Yoga's own GET parser let them be a 500)
+      for (const name of ['variables', 'extensions']) {
+        const bad = await env.request('GET', `/graphql?query=${encodeURIComponent(query)}&${name}=${encodeURIComponent('{"input":')}`);
+        expect(bad.status).toBe(400);
+        expect((await bad.json()).errors).toEqual([{ message: `the ${name} parameter is not valid JSON: Unexpected end of JSON input`, extensions: { code: 'BAD_REQUEST' } }]);
+      }
+    } finally {
+      await env.close();
+    }
+  });
+});

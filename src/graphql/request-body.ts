@@ -21,10 +21,27 @@ export function useReadBody(): Plugin<Record<string, never>, ReadBody> {
       const text = serverContext.graphqlBody;
       // read here only: Yoga merges the server context into the GraphQL context, where nothing should hold the body
       delete serverContext.graphqlBody;
+      // a GET's variables too, numbers as written (graphql-yoga's GET parser, with parseJson for its JSON.parse)
+      if (request.method === 'GET') setRequestParser(() => urlParams(request.url));
       if (text === undefined || request.method !== 'POST') return;
       setRequestParser(() => jsonParams(text));
     },
   };
+}
+
+/** A GET's parameters; `variables` or `extensions` that is not JSON is a 400 naming it (Yoga's own parser let it be a 500). */
+function urlParams(url: string) {
+  const params = new URLSearchParams(url.substring(url.indexOf('?') + 1));
+  const json = (name: 'variables' | 'extensions') => {
+    const text = params.get(name) || undefined;
+    if (text === undefined) return undefined;
+    try {
+      return parseJson(text) as Record<string, unknown>;
+    } catch (e) {
+      throw badRequest(`the ${name} parameter is not valid JSON: ${(e as Error).message}`);
+    }
+  };
+  return { operationName: params.get('operationName') || undefined, query: params.get('query') || undefined, variables: json('variables'), extensions: json('extensions') };
 }
 
 const badRequest = (message: string, http: Record<string, unknown> = { status: 400 }, more: Record<string, unknown> = {}) =>
