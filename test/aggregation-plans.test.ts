@@ -93,7 +93,7 @@ describe('one statement per request', () => {
   it('an unknown name: the same 400 as when the keys are read first', async () => {
     const cases: [Record<string, unknown>, { path: string; message: string }[]][] = [
       [{ ...body, metric: 'nope' }, [{ path: '/metric', message: 'unknown field "nope" for flightLogs' }]],
-      [{ ...body, metric: undefined, metrics: [{ field: 'hobbs' }, { field: 'odometer' }, { field: 'nope' }] }, [
+      [{ ...body, metric: undefined, dateField: undefined, dateRange: { field: 'timeDate' }, metrics: [{ field: 'hobbs' }, { field: 'odometer' }, { field: 'nope' }] }, [
         { path: '/metrics/1/field', message: 'unknown field "odometer" for flightLogs' },
         { path: '/metrics/2/field', message: 'unknown field "nope" for flightLogs' },
       ]],

@@ -3,13 +3,30 @@ import { describe, expect, it } from 'vitest';
 import { formatOffset, parseTimeZone } from '../src/modules/aggregation/timezone.js';
 
 const offset = (minutes: number) => ({ kind: 'offset', minutes });
+/** The zone the runtime resolves a name to (its canonical name: Asia/Calcutta or Asia/Kolkata, by ICU version). */
+const zone = (name: string) => ({ kind: 'iana', name: new Intl.DateTimeFormat('en-US', { timeZone: name }).resolvedOptions().timeZone });
 
 describe('parseTimeZone', () => {
-  it('takes IANA names as zones with their daylight-saving rules', () => {
+  it('takes IANA Area/Location names as zones with their daylight-saving rules', () => {
     expect(parseTimeZone('Australia/Sydney')).toEqual({ kind: 'iana', name: 'Australia/Sydney' });
     expect(parseTimeZone('America/New_York')).toEqual({ kind: 'iana', name: 'America/New_York' });
-    expect(parseTimeZone('America/Argentina/Buenos_Aires')).toEqual({ kind: 'iana', name: 'America/Argentina/Buenos_Aires' });
+    expect(parseTimeZone('America/Argentina/Buenos_Aires')).toEqual(zone('America/Argentina/Buenos_Aires'));
     expect(parseTimeZone('Etc/GMT-10')).toEqual({ kind: 'iana', name: 'Etc/GMT-10' });
+  });
+
+  it('hands on the zone Intl resolved the name to, never the text sent (any case, links)', () => {
+    expect(parseTimeZone('australia/sydney')).toEqual({ kind: 'iana', name: 'Australia/Sydney' });
+    expect(parseTimeZone('US/Pacific')).toEqual({ kind: 'iana', name: 'America/Los_Angeles' });
+    expect(parseTimeZone('asia/kolkata')).toEqual(zone('Asia/Kolkata'));
+    expect(parseTimeZone(' Europe/Brussels ')).toEqual({ kind: 'iana', name: 'Europe/Brussels' });
+    // the UTC zones are UTC
+    for (const utc of ['Etc/UTC', 'etc/utc', 'Etc/GMT', 'Etc/Zulu', 'Etc/Universal']) expect(parseTimeZone(utc), utc).toEqual(offset(0));
+  });
+
+  it('refuses names without an area that the table does not list (PostgreSQL reads them as its abbreviations)', () => {
+    for (const name of ['IST', 'ACT', 'ART', 'MET', 'AET', 'CTT', 'Japan', 'Israel', 'EST5EDT', 'PST8PDT', 'NZ', 'PRC', 'GB', 'Zulu', 'UCT', 'Universal', 'Greenwich', 'GMT0']) {
+      expect(parseTimeZone(name), name).toBeNull();
+    }
   });
 
   it('maps every listed abbreviation to its fixed offset, in any case', () => {
@@ -37,7 +54,7 @@ describe('parseTimeZone', () => {
 
   it('refuses what names no zone', () => {
     for (const bad of ['', ' ', 'Mars/Olympus_Mons', 'AEXT', 'UTC+15', 'UTC-13', 'UTC+10:60', 'UTC+1:5', 'UTC+', '10',
-      'Australia/Sydney; DROP TABLE x', "Australia/Sydney'", 'UTC+10:00:00']) {
+      'Australia/Sydney; DROP TABLE x', "Australia/Sydney'", 'UTC+10:00:00', 'Australia/', '/Sydney', 'Australia//Sydney']) {
       expect(parseTimeZone(bad), JSON.stringify(bad)).toBeNull();
     }
   });

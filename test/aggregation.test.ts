@@ -580,7 +580,7 @@ describe('400 for each invalid input', () => {
     ['unknown field in metrics', { collection: 'flightLogs', metrics: [{ field: 'hobbs' }, { field: 'nope' }] }, '/metrics/1/field'],
     ['unknown operation in metrics', { collection: 'flightLogs', metrics: [{ field: 'hobbs', operation: 'mode' }] }, '/metrics/0/operation'],
     ['dateRange and dateField together', { ...ok, dateField: 'timeDate', dateRange: { start: '2024-01-01' } }, '/dateField'],
-    ['non-date dateRange field', { ...ok, dateRange: { field: 'pax' }, dateGroup: 'day' }, '/dateRange/field'],
+    ['non-date dateRange field', { collection: 'flightLogs', metrics: [{ field: 'hobbs' }], dateRange: { field: 'pax' }, dateGroup: 'day' }, '/dateRange/field'],
     ['collection of the wrong type', { ...ok, collection: 5 }, '/collection'],
     ['groupBy of the wrong type', { ...ok, groupBy: ['pilot'] }, '/groupBy'],
     ['schedule has no dynamic fields', { collection: 'schedule', metric: 'hobbs' }, '/metric'],

@@ -18,8 +18,18 @@ export const DAY_MS = 86_400_000;
 
 /** Days since 1970-01-01 (UTC) of an instant in ms. */
 export const dayOf = (ms: number) => Math.floor(ms / DAY_MS);
+/**
+ * An instant (ms) as ISO 8601 text PostgreSQL reads: `toISOString` writes years past 9999 with a sign and six digits
+ * (`+010000-01-01T00:00:00.000Z`, which PostgreSQL refuses as an offset out of range); they are written `10000-01-01...`
+ * here. (The end of a range that ends on 9999-12-31 is 10000-01-01T00:00Z.) Years before 1, which toISOString writes
+ * with a sign too, do not arise: requests name no instant before year 0001 in UTC (src/lib/dates.ts).
+ */
+export function instantText(ms: number): string {
+  const iso = new Date(ms).toISOString();
+  return iso.startsWith('+') ? iso.slice(1).replace(/^0+(?=\d{5})/, '') : iso;
+}
 /** `YYYY-MM-DD` of a day number. */
-export const dayText = (day: number) => new Date(day * DAY_MS).toISOString().slice(0, 10);
+export const dayText = (day: number) => instantText(day * DAY_MS).split('T')[0];
 
 export type Period = 'none' | 'day' | 'week' | 'month' | 'quarter' | 'year';
 

@@ -58,7 +58,7 @@ export const AggregateInputSchema = z
     dateField: opt(z.string().min(1, 'dateField must not be empty')).describe('Date field for filtering and date grouping'),
     startDate: opt(isoDate('startDate')).describe('ISO 8601 (UTC when no offset), inclusive'),
     endDate: opt(isoDate('endDate')).describe('ISO 8601 (UTC when no offset), inclusive; a date alone includes that whole day'),
-    timezone: opt(z.string()).describe('IANA name, abbreviation (AEST, AEDT, ...) or offset (UTC+10, UTC-03:30); default UTC'),
+    timezone: opt(z.string()).describe('IANA Area/Location name, listed abbreviation (AEST, AEDT, ...) or offset (UTC+10, UTC-03:30); default UTC'),
     dateGroup: opt(z.enum(DATE_GROUPS, { error: oneOf('dateGroup', DATE_GROUPS) })).describe(
       'Default none; needs dateField. day YYYY-MM-DD, week YYYY-Www (ISO), month YYYY-MM, quarter YYYY-Q1, year YYYY',
     ),
@@ -112,9 +112,9 @@ export interface Plan {
   metrics: { field: string; operation: Operation; resolved: ResolvedField | null }[];
   groupBy: ResolvedField | null;
   dateField: ResolvedField | null;
-  start: string | null;
-  /** exclusive */
-  end: string | null;
+  /** the range as instants (ms since 1970 UTC), compared as numbers; `end` is exclusive */
+  start: number | null;
+  end: number | null;
   timezone: TimeZoneSpec;
   dateGroup: DateGroup;
   /** value: as compared in SQL (date fields: the ISO instant) */

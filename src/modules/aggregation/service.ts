@@ -10,6 +10,7 @@ import {
   type ResolvedField,
 } from './fields.js';
 import { parseTimeZone } from './timezone.js';
+import { DAY_MS, instantText } from './days.js';
 import { averageToNumber, decimalToNumber } from './exact.js';
 import { rollupSource } from './sizes.js';
 import { buildQuery, rollupServes, type Source, type SqlRow } from './sql.js';
@@ -136,11 +137,17 @@ function resolvePlan(b: AggregateBody, keys: Set<string>): Plan {
   const errors: FieldError[] = [];
   const def = COLLECTION_DEFS[b.collection];
 
-  // the two request forms (§2.11 and §4.4) are not mixed
+  // the two request forms (AggregateBody §2.11: metric, operation, dateField, startDate, endDate; the alternative
+  // form §4.4: metrics[], dateRange) are not mixed; dateGroup, groupBy, filters and timezone belong to both
   const alternative = b.metrics != null || b.dateRange != null;
   if (b.metrics != null) {
     for (const k of ['metric', 'operation'] as const) {
       if (b[k] != null) errors.push({ path: `/${k}`, message: `${k} cannot be combined with metrics[] (give each metric's field and operation there)` });
+    }
+    if (b.dateRange == null) {
+      for (const k of ['dateField', 'startDate', 'endDate'] as const) {
+        if (b[k] != null) errors.push({ path: `/${k}`, message: `${k} cannot be combined with metrics[]: the alternative form takes dateRange {field, start, end}` });
+      }
     }
   } else if (b.metric == null) {
     errors.push({ path: '/metric', message: 'metric is required (a numeric field, or __count__), or metrics[] in the alternative form' });
@@ -148,6 +155,9 @@ function resolvePlan(b: AggregateBody, keys: Set<string>): Plan {
   if (b.dateRange != null) {
     for (const k of ['dateField', 'startDate', 'endDate'] as const) {
       if (b[k] != null) errors.push({ path: `/${k}`, message: `${k} cannot be combined with dateRange` });
+    }
+    if (b.metrics == null && b.metric != null) {
+      errors.push({ path: '/dateRange', message: 'dateRange cannot be combined with metric: with metric give dateField, startDate and endDate, or give metrics[] with dateRange' });
     }
   }
   const dateFieldName = b.dateRange ? (b.dateRange.field ?? null) : (b.dateField ?? null);
@@ -160,7 +170,7 @@ function resolvePlan(b: AggregateBody, keys: Set<string>): Plan {
   if (!timezone) {
     errors.push({
       path: '/timezone',
-      message: `unknown time zone ${JSON.stringify(timezoneRaw)}: give an IANA name (Australia/Sydney), an abbreviation (AEST, AEDT, EST, ...) or an offset (UTC+10, UTC-03:30)`,
+      message: `unknown time zone ${JSON.stringify(timezoneRaw)}: give an IANA Area/Location name (Australia/Sydney, Asia/Kolkata), a listed abbreviation (AEST, AEDT, EST, ...) or an offset (UTC+10, UTC-03:30)`,
     });
   }
   const dateGroup = b.dateGroup ?? 'none';
@@ -204,7 +214,7 @@ function resolvePlan(b: AggregateBody, keys: Set<string>): Plan {
 
   const start = startRaw != null ? instant(startRaw) : null;
   const end = endRaw != null ? endOf(endRaw) : null;
-  if (start && end && start >= end) {
+  if (start !== null && end !== null && start >= end) {
     errors.push({ path: b.dateRange ? '/dateRange/end' : '/endDate', message: 'the end of the date range is before its start' });
   }
 
@@ -274,22 +284,26 @@ function filterProblem(f: ResolvedField, v: string): string | null {
 
 /** Date filters compare instants: a date-time as given, a date alone as its midnight UTC. */
 function filterValue(f: ResolvedField, v: string): string {
-  return f.source === 'core' && isDateKind(f.kind) ? instant(v) : v;
+  return f.source === 'core' && isDateKind(f.kind) ? instantText(instant(v)) : v;
 }
 
-function instant(v: string): string {
+/**
+ * An instant in ms (compared as a number, never as text: `toISOString` writes the end of 9999-12-31 as
+ * `+010000-01-01T...`, which sorts before `2024-...`): a date-time as given, a date alone as its midnight UTC.
+ */
+function instant(v: string): number {
   const p = parseIso(v)!;
-  return (p.instant ?? new Date(`${p.date}T00:00:00Z`)).toISOString();
+  return p.instant ? p.instant.getTime() : Date.parse(`${p.date}T00:00:00Z`);
 }
 
 /**
  * The exclusive end of the range. A date alone includes that whole day (UTC), as in the flight-log list; a date-time
- * is inclusive, and as timestamps are kept to the millisecond, `<= end` is `< end + 1 ms`.
+ * is inclusive, and as timestamps are kept to the millisecond, `<= end` is `< end + 1 ms`. The end of 9999-12-31 is
+ * 10000-01-01T00:00Z (the statement reads it: sql.ts, instantText).
  */
-function endOf(v: string): string {
+function endOf(v: string): number {
   const p = parseIso(v)!;
-  if (p.instant) return new Date(p.instant.getTime() + 1).toISOString();
-  return new Date(Date.parse(`${p.date}T00:00:00Z`) + 86_400_000).toISOString();
+  return p.instant ? p.instant.getTime() + 1 : Date.parse(`${p.date}T00:00:00Z`) + DAY_MS;
 }
 
 /**

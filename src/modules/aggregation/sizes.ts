@@ -93,8 +93,7 @@ export async function rollupSource(db: ScopedPrisma, plan: Plan, force: boolean)
   const size = await sizeOf(db);
   if (size.first === null || size.last === null) return { kind: 'logs' };
   // the span: the days the range covers whole (a day it starts or ends inside is read from the logs)
-  const start = plan.start === null ? null : Date.parse(plan.start);
-  const end = plan.end === null ? null : Date.parse(plan.end);
+  const { start, end } = plan;
   const last = end === null ? size.last : Math.min(size.last, dayOf(end) - 1);
   const first = Math.max(size.first, last - MAX_SPAN_DAYS + 1, start === null ? -Infinity : Math.ceil(start / DAY_MS));
   if (first > last) return { kind: 'logs' };

@@ -2,6 +2,7 @@ import { Prisma } from '../../generated/prisma/client.js';
 import { COMPANY } from '../../db/scoped.js';
 import { PLAN_EACH_CALL } from '../../db/statement-cache.js';
 import { dateColumn, numericExpr, presentExpr, textExpr, type ResolvedField } from './fields.js';
+import { instantText } from './days.js';
 import type { Plan } from './service.js';
 import type { TimeZoneSpec } from './timezone.js';
 
@@ -65,6 +66,8 @@ const raw = Prisma.raw;
 /** Prisma.join refuses an empty list. */
 const concat = (parts: Prisma.Sql[]) => (parts.length ? Prisma.join(parts, '') : Prisma.empty);
 const t = (column: string) => raw(`t."${column}"`);
+/** An instant (ms) as a bound timestamptz (years past 9999 included: days.ts, instantText). */
+const instant = (ms: number) => Prisma.sql`${instantText(ms)}::timestamptz`;
 
 /** Local wall time of an instant in the zone. */
 function inZone(instant: Prisma.Sql, tz: TimeZoneSpec): Prisma.Sql {
@@ -175,11 +178,11 @@ function rawWhere(plan: Plan, withRange = true): Prisma.Sql[] {
   if (plan.def.deletedStatus && !plan.filters.some((f) => isCore(f.field, 'status'))) {
     where.push(Prisma.sql`t."status" IS DISTINCT FROM ${plan.def.deletedStatus}::text`);
   }
-  if (withRange && plan.dateField && (plan.start || plan.end || plan.dateGroup !== 'none')) {
+  if (withRange && plan.dateField && (plan.start !== null || plan.end !== null || plan.dateGroup !== 'none')) {
     const d = dateColumn(plan.dateField);
     where.push(Prisma.sql`${d} IS NOT NULL`);
-    if (plan.start) where.push(Prisma.sql`${d} >= ${plan.start}::timestamptz`);
-    if (plan.end) where.push(Prisma.sql`${d} < ${plan.end}::timestamptz`);
+    if (plan.start !== null) where.push(Prisma.sql`${d} >= ${instant(plan.start)}`);
+    if (plan.end !== null) where.push(Prisma.sql`${d} < ${instant(plan.end)}`);
   }
   for (const { field, value } of plan.filters) {
     if (field.source === 'core' && field.kind === 'number') where.push(Prisma.sql`${t(field.column)} = ${value}::numeric`);
@@ -243,7 +246,6 @@ function fromRecords(plan: Plan, metrics: MetricSql[], dates?: Prisma.Sql): Pris
 }
 
 const DAY_MS = 86_400_000;
-const instant = (ms: number) => Prisma.sql`${new Date(ms).toISOString()}::timestamptz`;
 
 /**
  * `dd`: the whole days of the span with their period in the zone, by the database's time-zone rules, and whether
@@ -277,8 +279,8 @@ function rollupParts(plan: Plan, metrics: MetricSql[], src: Extract<Source, { ki
   // the logs of the days outside the span (the range's first and last days when it starts or ends inside them, and
   // logs beyond the days the service knew of): at most two constant index ranges, clipped to the date range
   const day = (d: string) => Date.parse(`${d}T00:00:00Z`);
-  const from = plan.start === null ? -Infinity : Date.parse(plan.start);
-  const to = plan.end === null ? Infinity : Date.parse(plan.end);
+  const from = plan.start ?? -Infinity;
+  const to = plan.end ?? Infinity;
   const outside = ([[-Infinity, day(src.first)], [day(src.last) + DAY_MS, Infinity]] as [number, number][])
     .map(([a, b]): [number, number] => [Math.max(a, from), Math.min(b, to)])
     .filter(([a, b]) => a < b)

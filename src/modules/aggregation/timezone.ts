@@ -1,13 +1,20 @@
-import { isTimeZone } from '../schedule/rules.js';
-
 /**
- * The `timezone` of an aggregation (docs/contract/api-v1.md §2.11, docs/contract/gaps.md §5): an IANA name (`Australia/Sydney`), an abbreviation
- * (`AEST`), or an offset (`UTC+10`, `UTC-03:30`). Abbreviations are fixed offsets, never a zone with daylight
- * saving: `AEST` is always UTC+10 and `CET` always UTC+1, whatever the date (docs/contract/gaps.md §5). IANA names follow the zone's
- * rules, daylight saving included.
+ * The `timezone` of an aggregation (docs/contract/api-v1.md §2.11, docs/contract/gaps.md §5): an IANA name of the
+ * Area/Location form (`Australia/Sydney`), an abbreviation of the table below (`AEST`), or an offset (`UTC+10`,
+ * `UTC-03:30`). Abbreviations are fixed offsets, never a zone with daylight saving: `AEST` is always UTC+10 and `CET`
+ * always UTC+1, whatever the date (docs/contract/gaps.md §5). IANA names follow the zone's rules, daylight saving
+ * included.
  *
  * A fixed offset is kept in minutes east of UTC and reaches SQL as an interval (`AT TIME ZONE interval`), which
  * uses the ISO sign; a POSIX zone string such as `'UTC+10'` would mean ten hours *west* in PostgreSQL.
+ *
+ * A zone reaches SQL as the name the runtime's time-zone data (Intl) resolved the request's name to, never as the text
+ * sent: PostgreSQL reads `AT TIME ZONE 'text'` as one of its abbreviations first, and names without an area are
+ * abbreviations there (`IST` is Israel, +02, where ICU's legacy id `IST` is India, +05:30; `MET` is a fixed +01 there
+ * and a zone with summer time in the runtime). So names without an area (`Japan`, `EST5EDT`, `MET`, ICU's `IST`,
+ * `ACT`, `ART` ...) are refused unless the table lists them, and an Area/Location name (which no abbreviation can be:
+ * it has a `/`) is handed on as Intl's canonical name of the zone, the same name the service computes days with
+ * (days.ts). Both stores know every canonical name of the runtime (PostgreSQL 15 with Debian's tzdata, PGlite).
  */
 export type TimeZoneSpec = { kind: 'offset'; minutes: number } | { kind: 'iana'; name: string };
 
@@ -73,10 +80,31 @@ export function parseTimeZone(input: string): TimeZoneSpec | null {
     if (total > MAX_OFFSET_MINUTES || (m[1] === '-' && total > 12 * H)) return null;
     return { kind: 'offset', minutes: m[1] === '-' ? -total : total };
   }
-  // IANA names have a region and a city (Australia/Sydney, America/Argentina/Buenos_Aires) or are Etc-style
-  // names the runtime knows; the name is passed to the database as a parameter, never spliced
-  if (!/^[A-Za-z][A-Za-z0-9_+\-/]*$/.test(tz) || !isTimeZone(tz)) return null;
-  return { kind: 'iana', name: tz };
+  // IANA names of the Area/Location form (Australia/Sydney, America/Argentina/Buenos_Aires, US/Pacific, Etc/GMT-10)
+  // that the runtime knows, as the zone it resolves them to; the name is passed to the database as a parameter, never
+  // spliced
+  if (!/^[A-Za-z][A-Za-z0-9_+\-]*(?:\/[A-Za-z0-9_+\-]+)+$/.test(tz)) return null;
+  const zone = canonicalZone(tz);
+  if (zone === null) return null;
+  if (zone.includes('/')) return { kind: 'iana', name: zone };
+  // Etc/UTC, Etc/GMT, Etc/Zulu ... are UTC; no other Area/Location name resolves to a name without an area
+  return zone === 'UTC' ? { kind: 'offset', minutes: 0 } : null;
+}
+
+/** Intl's canonical name of the zone a name denotes (`asia/kolkata` -> `Asia/Calcutta` or `Asia/Kolkata`), or null. */
+const canonical = new Map<string, string>();
+function canonicalZone(name: string): string | null {
+  const key = name.toLowerCase(); // names are case-insensitive: the cache holds at most one entry per known zone name
+  let zone = canonical.get(key);
+  if (zone === undefined) {
+    try {
+      zone = new Intl.DateTimeFormat('en-US', { timeZone: name }).resolvedOptions().timeZone;
+    } catch {
+      return null; // not cached: unknown names cannot grow the cache
+    }
+    canonical.set(key, zone);
+  }
+  return zone;
 }
 
 /** `+10:00`, `-03:30`: how an offset is written in messages and docs. */
