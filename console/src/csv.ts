@@ -1,17 +1,18 @@
 import { parse } from 'csv-parse/browser/esm/sync';
 import { stringify } from 'csv-stringify/browser/esm/sync';
-import type { FlightLogRowFragment } from '../generated/graphql';
-import { trackingMap } from './tracking';
+import type { FlightLogRowFragment } from '../generated/graphql.js';
+import { OUTPUT_FIELDS, SERVER_CONTROLLED } from '../../src/modules/flight-logs/fields.js';
+import { readLogsCsv, rowAircraftId, rowFaultMessage, rowInput } from '../../src/modules/flight-logs/csv-rules.js';
+import { trackingMap } from './tracking.js';
+// (relative imports name their .js file here: tests under test/ import this module, type-checked as Node modules)
 
 /**
  * Flight logs as CSV, in the layout of the API's own CSV export and of `fleetops import-logs` (docs/import.md): the
  * output fields, then one column per tracking key (maintenance keys first). An export imports again unchanged:
- * uid, companyId, createdAt and updatedAt are ignored on import.
+ * uid, companyId, createdAt and updatedAt are ignored on import. A file is read by the server's own rules
+ * (src/modules/flight-logs/csv-rules.ts, browser-safe), so the console and `fleetops import-logs` read it alike.
  */
-export const CORE_FIELDS = ['timeDate', 'pilot', 'copilot', 'copilotType', 'aircraftId', 'aircraftRegistration', 'flightNumber', 'startLocation', 'endLocation', 'pax', 'notes'] as const;
-export const OUTPUT_FIELDS = ['uid', ...CORE_FIELDS, 'companyId', 'createdAt', 'updatedAt'] as const;
-const SERVER_CONTROLLED = new Set(['uid', 'companyId', 'createdAt', 'updatedAt']);
-export const REQUIRED_COLUMNS = ['timeDate', 'pilot', 'aircraftId', 'aircraftRegistration', 'startLocation', 'endLocation'];
+export { CsvError, REQUIRED_COLUMNS } from '../../src/modules/flight-logs/csv-rules.js';
 
 type AircraftMeta = { uid: string; maintenanceTrackingItems: unknown; logTrackingItems: unknown };
 
@@ -21,6 +22,12 @@ export function exportColumns(aircraft: AircraftMeta[]): string[] {
   for (const a of aircraft) for (const k of Object.keys(trackingMap(a.maintenanceTrackingItems))) keys.add(k);
   for (const a of aircraft) for (const k of Object.keys(trackingMap(a.logTrackingItems))) keys.add(k);
   return [...OUTPUT_FIELDS, ...keys];
+}
+
+/** The columns of a template to fill in: the export's, without the server-controlled ones. */
+export function templateColumns(aircraft: AircraftMeta[]): string[] {
+  const ignored = new Set<string>(SERVER_CONTROLLED);
+  return exportColumns(aircraft).filter((c) => !ignored.has(c));
 }
 
 const FORMULA_START = /^[=+\-@\t\r]/;
@@ -41,11 +48,8 @@ export function logsToCsv(columns: string[], logs: FlightLogRowFragment[]): stri
   return stringify([columns, ...rows]);
 }
 
-export interface CsvRow {
-  /** The line of the file the row starts on (the header is line 1). */
-  line: number;
-  input: Record<string, unknown>;
-}
+/** A row of the file: the input to send, or the error that keeps it from being sent (a figure with too many decimals). */
+export type CsvRow = { line: number; input: Record<string, unknown>; error?: undefined } | { line: number; error: string; input?: undefined };
 
 export interface ParsedCsv {
   rows: CsvRow[];
@@ -53,40 +57,19 @@ export interface ParsedCsv {
 }
 
 /**
- * Reads a CSV of flight logs into API inputs: empty cells are absent (pax: null), pax and the aircraft's number
- * items become numbers; anything else is left for the API to judge, so its messages are the ones shown.
+ * Reads a CSV of flight logs into API inputs by the rules of `fleetops import-logs` (src/modules/flight-logs/csv-rules.ts):
+ * a refused file throws a CsvError with the CLI's words; a row whose cell is refused (more than 6 decimal places)
+ * carries that error, in the words of the API's row errors, and is not to be sent; any other row's input is the
+ * flat form the CLI sends (tracking values as top-level keys), for the API to judge.
  */
 export function parseLogsCsv(textIn: string, aircraft: AircraftMeta[]): ParsedCsv {
-  let records: { record: Record<string, string>; info: { lines: number } }[];
-  try {
-    records = parse(textIn, { columns: true, bom: true, skip_empty_lines: true, info: true, relax_column_count: false });
-  } catch (e) {
-    throw new Error(`This is not a valid CSV file: ${(e as Error).message}`);
-  }
-  const header = records.length ? Object.keys(records[0].record) : [];
-  const missing = REQUIRED_COLUMNS.filter((c) => !header.includes(c));
-  if (records.length && missing.length) throw new Error(`The header row has no ${missing.join(', ')} column${missing.length > 1 ? 's' : ''}.`);
-  const byUid = new Map(aircraft.map((a) => [a.uid, { ...trackingMap(a.logTrackingItems), ...trackingMap(a.maintenanceTrackingItems) }]));
-  const core = new Set<string>(CORE_FIELDS);
-  const rows = records.map(({ record, info }) => {
-    const meta = byUid.get(record.aircraftId?.trim() ?? '') ?? {};
-    const input: Record<string, unknown> = {};
-    const tracking: Record<string, unknown> = {};
-    for (const [column, raw] of Object.entries(record)) {
-      const c = raw.trim();
-      if (SERVER_CONTROLLED.has(column)) continue;
-      if (column === 'pax') input.pax = c === '' ? null : toNumber(c);
-      else if (c === '') continue;
-      else if (core.has(column)) input[column] = c;
-      else tracking[column] = meta[column]?.type === 'number' ? toNumber(c) : c;
-    }
-    if (Object.keys(tracking).length) input.trackingItems = tracking;
-    return { line: info.lines, input };
-  });
-  return { rows, ignoredColumns: header.filter((c) => SERVER_CONTROLLED.has(c)) };
-}
-
-function toNumber(c: string): number | string {
-  const n = Number(c);
-  return Number.isFinite(n) ? n : c;
+  const { header, rows, ignoredColumns } = readLogsCsv(textIn, parse);
+  const byUid = new Map(aircraft.map((a) => [a.uid, a]));
+  return {
+    ignoredColumns,
+    rows: rows.map((row) => {
+      const cells = rowInput(row, header, byUid.get(rowAircraftId(row)) ?? null);
+      return 'fault' in cells ? { line: row.line, error: rowFaultMessage(cells.fault) } : { line: row.line, input: cells.input };
+    }),
+  };
 }

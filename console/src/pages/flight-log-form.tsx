@@ -10,14 +10,12 @@ import {
 } from '../../generated/graphql';
 import { ApiError, asTyped, errorsByField, gql, useQuery } from '../api';
 import { useApp, useSearch } from '../app';
-import { fromZonedLocal, num, toZonedLocal } from '../format';
+import { flightLogInput, TEXT_FIELDS, type Values } from '../flight-log-model';
+import { num, toZonedLocal } from '../format';
 import { numberMap, trackingMap } from '../tracking';
 import { ErrorBox, Field, FormErrors, Loading, Options, PageTitle, useSubmit } from '../ui';
 
 const COPILOT_TYPES = ['Co-Pilot', 'ICUS', 'Dual'];
-const TEXT_FIELDS = ['flightNumber', 'startLocation', 'endLocation', 'notes', 'copilot', 'copilotType', 'pilot'] as const;
-
-type Values = Record<string, string>;
 
 /**
  * Log a flight or edit one. The aircraft's own tracking fields (maintenance items that accumulate into its totals,
@@ -33,14 +31,18 @@ export function FlightLogFormPage({ id }: { id?: string }) {
   // the log whose values the form holds: an edit form is shown only once they are the log's, never blank first
   const [loaded, setLoaded] = useState<string | null>(null);
   const [tracking, setTracking] = useState<Values>({});
+  // the date and time the edit form was shown with: sent back only when changed (../flight-log-model.ts)
+  const [shownTimeDate, setShownTimeDate] = useState<string | undefined>(undefined);
   const { busy, error, setError, submit: submitting } = useSubmit();
 
   const log = existing.data?.flightLog;
   useEffect(() => {
     if (!log) return;
+    const shown = toZonedLocal(log.timeDate, timeZone);
+    setShownTimeDate(shown);
     setValues({
       aircraftId: log.aircraftId,
-      timeDate: toZonedLocal(log.timeDate, timeZone),
+      timeDate: shown,
       pax: log.pax === null || log.pax === undefined ? '' : String(log.pax),
       ...Object.fromEntries(TEXT_FIELDS.map((k) => [k, (log[k] as string | null | undefined) ?? ''])),
     });
@@ -59,32 +61,7 @@ export function FlightLogFormPage({ id }: { id?: string }) {
   const setT = (k: string) => (e: Event) => setTracking({ ...tracking, [k]: (e.target as HTMLInputElement).value });
   const trackingError = (k: string) => errors[`trackingItems.${k}`] ?? errors[k];
 
-  const input = (): Record<string, unknown> => {
-    const out: Record<string, unknown> = {};
-    const blank = (k: string) => (values[k] ?? '').trim() === '';
-    out.aircraftId = values.aircraftId || (id ? undefined : null);
-    if (aircraft) out.aircraftRegistration = aircraft.registration;
-    if (!blank('timeDate')) out.timeDate = fromZonedLocal(values.timeDate, timeZone);
-    else if (id) out.timeDate = null;
-    for (const k of TEXT_FIELDS) {
-      if (!blank(k)) out[k] = values[k].trim();
-      else if (id) out[k] = null;
-    }
-    if (!blank('pax')) out.pax = Number(values.pax);
-    else out.pax = null;
-    const items: Record<string, unknown> = {};
-    const declared = { ...logItems, ...maint };
-    for (const [k, v] of Object.entries(tracking)) {
-      if (!(k in declared) && !id) continue;
-      if (v.trim() === '') {
-        if (id && log && k in ((log.trackingItems ?? {}) as object)) items[k] = null;
-        continue;
-      }
-      items[k] = declared[k]?.type === 'number' && Number.isFinite(Number(v)) ? Number(v) : v;
-    }
-    if (Object.keys(items).length) out.trackingItems = items;
-    return out;
-  };
+  const input = () => flightLogInput({ id, values, tracking, aircraft, log, shownTimeDate, timeZone });
 
   const submit = submitting(async () => {
     if (id) {

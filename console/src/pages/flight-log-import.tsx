@@ -1,10 +1,13 @@
 import { useState } from 'preact/hooks';
 import { FlightLogChoicesDocument, ImportFlightLogsDocument } from '../../generated/graphql';
 import { ApiError, gql, useQuery } from '../api';
-import { exportColumns, parseLogsCsv, REQUIRED_COLUMNS } from '../csv';
+import { parseLogsCsv, REQUIRED_COLUMNS, templateColumns } from '../csv';
 import { download, ErrorBox, Loading, PageTitle, TableWrap } from '../ui';
 
 const BATCH = 50;
+
+/** A message of the CLI's (`the header row has no pilot column`) as a sentence on the page. */
+const sentence = (m: string) => `${m.charAt(0).toUpperCase()}${m.slice(1)}${/[.!?]$/.test(m) ? '' : '.'}`;
 
 interface Outcome {
   done: number;
@@ -38,13 +41,20 @@ export function FlightLogImportPage() {
       if (!text.trim()) throw new Error('Choose a CSV file or paste its contents.');
       parsed = parseLogsCsv(text, aircraft);
     } catch (err) {
-      setError(new ApiError((err as Error).message, 'CSV'));
+      // a file refused whole (not CSV, or its header: a column named twice, a required one missing), in the words
+      // of `fleetops import-logs`
+      setError(new ApiError(sentence((err as Error).message), 'CSV'));
       return;
     }
-    const state: Outcome = { done: 0, total: parsed.rows.length, imported: 0, rejected: [], ignoredColumns: parsed.ignoredColumns, finished: false };
-    setOutcome({ ...state });
-    for (let i = 0; i < parsed.rows.length; i += BATCH) {
-      const batch = parsed.rows.slice(i, i + BATCH);
+    // a row refused as it was read (a figure with more than 6 decimal places) is not sent: its error is listed as
+    // the API's row errors are
+    const toSend = parsed.rows.flatMap((row) => (row.input ? [{ line: row.line, input: row.input }] : []));
+    const refused = parsed.rows.flatMap((row) => (row.error !== undefined ? [{ line: row.line, error: row.error }] : []));
+    const state: Outcome = { done: refused.length, total: parsed.rows.length, imported: 0, rejected: refused, ignoredColumns: parsed.ignoredColumns, finished: false };
+    const byLine = () => [...state.rejected].sort((a, b) => a.line - b.line);
+    setOutcome({ ...state, rejected: byLine() });
+    for (let i = 0; i < toSend.length; i += BATCH) {
+      const batch = toSend.slice(i, i + BATCH);
       try {
         const r = await gql(ImportFlightLogsDocument, { items: batch.map((row) => row.input) });
         state.imported += r.createFlightLogs.results.length;
@@ -57,12 +67,12 @@ export function FlightLogImportPage() {
         break;
       }
       state.done += batch.length;
-      setOutcome({ ...state, rejected: [...state.rejected] });
+      setOutcome({ ...state, rejected: byLine() });
     }
-    setOutcome({ ...state, rejected: [...state.rejected], finished: true });
+    setOutcome({ ...state, rejected: byLine(), finished: true });
   };
 
-  const template = () => download('flight-logs-template.csv', `${exportColumns(aircraft).filter((c) => !['uid', 'companyId', 'createdAt', 'updatedAt'].includes(c)).join(',')}\n`);
+  const template = () => download('flight-logs-template.csv', `${templateColumns(aircraft).join(',')}\n`);
 
   return (
     <>

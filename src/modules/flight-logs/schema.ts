@@ -8,6 +8,7 @@ import { serviceCheck } from '../../graphql/validation.js';
 import { LONG_TEXT_MAX, SHORT_TEXT_MAX, tooLong } from '../../lib/text.js';
 import { trackingFigureError, trackingValue } from '../tracking/value.js';
 import { notInherited } from '../../lib/keys.js';
+import { CORE_FIELDS, OUTPUT_FIELDS, SERVER_CONTROLLED } from './fields.js';
 
 /**
  * The inputs of flight logs (docs/contract/api-v1.md §2.3-2.5, §4.2; docs/contract/gaps.md §4), each defined once:
@@ -15,22 +16,7 @@ import { notInherited } from '../../lib/keys.js';
  * below are what every channel runs (Pothos' validation plugin, src/graphql/validation.ts).
  */
 export const COPILOT_TYPES = ['Co-Pilot', 'ICUS', 'Dual'] as const;
-export const SERVER_CONTROLLED = ['uid', 'companyId', 'createdAt', 'updatedAt'] as const;
-export const CORE_FIELDS = [
-  'timeDate',
-  'pilot',
-  'copilot',
-  'copilotType',
-  'aircraftId',
-  'aircraftRegistration',
-  'flightNumber',
-  'startLocation',
-  'endLocation',
-  'pax',
-  'notes',
-] as const;
-/** Fields a log has in responses, in contract order (tracking values follow as top-level keys). */
-export const OUTPUT_FIELDS = ['uid', ...CORE_FIELDS, 'companyId', 'createdAt', 'updatedAt'] as const;
+export { CORE_FIELDS, OUTPUT_FIELDS, SERVER_CONTROLLED };
 
 const TIME_DATE = 'timeDate must be an ISO 8601 date-time, e.g. 2026-03-01T09:30:00Z';
 const IsoDate = z

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { invalid } from '../../errors.js';
-import { TRACKING_SCALE, decimalPlaces } from '../../lib/decimal.js';
+import { decimalPlaces } from '../../lib/decimal.js';
+import { TRACKING_VALUE_LIMIT, TRACKING_VALUE_PLACES, placesMessage, rangeMessage } from './limits.js';
 
 /**
  * The one rule for every tracking figure a client sends (docs/contract/gaps.md §11, "Tracking values, counters and
@@ -14,8 +14,7 @@ import { TRACKING_SCALE, decimalPlaces } from '../../lib/decimal.js';
  * `numeric` (src/lib/decimal.ts, the aircraft totals in SQL). 1e25 would be stored as 1e+25 and totals built on it
  * would stop being exact.
  */
-export const TRACKING_VALUE_LIMIT = 1e9;
-export const TRACKING_VALUE_PLACES = TRACKING_SCALE;
+export { TRACKING_VALUE_LIMIT, TRACKING_VALUE_PLACES };
 
 /**
  * A tracking figure as a zod schema (`what` names it in messages; the path says where it is). The bounds are
@@ -30,9 +29,6 @@ export function trackingValue(what = 'a tracking value') {
     .refine((n) => !Number.isFinite(n) || decimalPlaces(n) <= TRACKING_VALUE_PLACES, placesMessage(what));
 }
 
-const rangeMessage = (what: string) => `${what} must be less than 1000000000 (1e9) in magnitude`;
-const placesMessage = (what: string) => `${what} must have at most ${TRACKING_VALUE_PLACES} decimal places`;
-
 /**
  * The same rule as trackingValue, as a function: what is wrong with the figure `n` (named `what`), or null. For the
  * checks that name each figure by its own key (a flight log's tracking values): building a zod schema per key and
@@ -45,17 +41,4 @@ export function trackingFigureError(n: unknown, what: string): string | null {
   return null;
 }
 
-/** Decimal notation, as a spreadsheet writes a figure: digits, an optional sign, fraction and exponent (`1.5E-3`). */
-const PLAIN_DECIMAL = /^[+-]?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
-
-/**
- * A figure written as text (a CSV cell) as the number a JSON body would carry, its digits checked before it becomes
- * a double: text that is not decimal notation (`0x10`, `0b11`, `12 h`) stays text, for the service to refuse
- * as it refuses a string; more than 6 decimal places (trailing zeros aside) makes `entity` invalid at `/<what>`,
- * since the double would round them away (`1.00000000000000001` is 1).
- */
-export function figureFromText(text: string, what: string, entity: string): number | string {
-  if (!PLAIN_DECIMAL.test(text)) return text;
-  if (decimalPlaces(text) > TRACKING_VALUE_PLACES) invalid(entity, [{ path: `/${what}`, message: placesMessage(what) }]);
-  return Number(text);
-}
+// A figure written as text (a CSV cell): src/modules/flight-logs/csv-rules.ts `figureFromText`.

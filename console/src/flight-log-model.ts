@@ -1,0 +1,60 @@
+import { fromZonedLocal } from './format.js';
+import { trackingMap } from './tracking.js';
+// (relative imports name their .js file here: tests under test/ import this module, type-checked as Node modules)
+
+/** What the flight-log form (pages/flight-log-form.tsx) holds and sends, without the page: tested in test/console-model.test.ts. */
+
+export const TEXT_FIELDS = ['flightNumber', 'startLocation', 'endLocation', 'notes', 'copilot', 'copilotType', 'pilot'] as const;
+
+export type Values = Record<string, string>;
+
+export interface FlightLogFormState {
+  /** The log being edited (absent when logging a flight). */
+  id?: string;
+  /** The form's fields (aircraftId, timeDate as a datetime-local value, pax, the TEXT_FIELDS). */
+  values: Values;
+  /** The tracking fields, by key. */
+  tracking: Values;
+  /** The aircraft chosen. */
+  aircraft?: { registration: string; maintenanceTrackingItems?: unknown; logTrackingItems?: unknown } | null;
+  /** The log being edited, as loaded. */
+  log?: { trackingItems?: unknown } | null;
+  /**
+   * The date and time the edit form was shown with (the datetime-local value of the log's timeDate). The input holds
+   * minutes only, and a wall-clock time of the hour repeated when clocks go back names two instants: sent back
+   * unchanged, it would drop the log's seconds or move it by an hour. So it is sent only when the operator changed it.
+   */
+  shownTimeDate?: string;
+  timeZone: string;
+}
+
+/** The input the form sends: CreateFlightLogInput when logging a flight, UpdateFlightLogInput when editing one. */
+export function flightLogInput(s: FlightLogFormState): Record<string, unknown> {
+  const { id, values, tracking, aircraft, log, timeZone } = s;
+  const out: Record<string, unknown> = {};
+  const blank = (k: string) => (values[k] ?? '').trim() === '';
+  out.aircraftId = values.aircraftId || (id ? undefined : null);
+  if (aircraft) out.aircraftRegistration = aircraft.registration;
+  if (id && (values.timeDate ?? '') === (s.shownTimeDate ?? '')) {
+    // unchanged: the log keeps its instant as stored
+  } else if (!blank('timeDate')) out.timeDate = fromZonedLocal(values.timeDate, timeZone);
+  else if (id) out.timeDate = null;
+  for (const k of TEXT_FIELDS) {
+    if (!blank(k)) out[k] = values[k].trim();
+    else if (id) out[k] = null;
+  }
+  if (!blank('pax')) out.pax = Number(values.pax);
+  else out.pax = null;
+  const items: Record<string, unknown> = {};
+  const declared = { ...trackingMap(aircraft?.logTrackingItems), ...trackingMap(aircraft?.maintenanceTrackingItems) };
+  for (const [k, v] of Object.entries(tracking)) {
+    if (!(k in declared) && !id) continue;
+    if (v.trim() === '') {
+      if (id && log && k in ((log.trackingItems ?? {}) as object)) items[k] = null;
+      continue;
+    }
+    items[k] = declared[k]?.type === 'number' && Number.isFinite(Number(v)) ? Number(v) : v;
+  }
+  if (Object.keys(items).length) out.trackingItems = items;
+  return out;
+}

@@ -1,0 +1,175 @@
+import { decimalPlaces } from '../../lib/decimal.js';
+import { TRACKING_VALUE_PLACES, placesMessage, rangeMessage } from '../tracking/limits.js';
+import { CORE_FIELDS, SERVER_CONTROLLED } from './fields.js';
+
+/**
+ * Flight logs from CSV (docs/import.md): how a file becomes the JSON inputs of flight logs. The one reading of a file
+ * for `fleetops import-logs` (./csv.ts, which sends each input through FlightLogService.create) and for the console's
+ * import (console/src/csv.ts, which sends them through the `createFlightLogs` batch): the header's checks, the line
+ * a row starts on, a cell as the JSON value a client would send, so that the two cannot read one file apart.
+ *
+ * Browser-safe: no `node:` import, no Prisma, no zod and nothing of src/errors.ts (it loads zod, and with it 450 kB
+ * of the console's bundle); its imports (src/lib/decimal.ts, ../tracking/limits.ts, ./fields.ts) are the same. The
+ * CSV parser is passed in: csv-parse's synchronous `parse`, whose node and browser builds are one code.
+ */
+
+/** The columns a file with rows must name. */
+export const REQUIRED_COLUMNS = ['timeDate', 'pilot', 'aircraftId', 'aircraftRegistration', 'startLocation', 'endLocation'] as const;
+
+/**
+ * The words of PROTO_KEY_MESSAGE (src/lib/input-faults.ts), which this module cannot import (input-faults loads
+ * src/errors.ts); test/csv-rules.test.ts holds the two equal.
+ */
+export const PROTO_KEY_MESSAGE = '__proto__ is not allowed as a key';
+
+/** A file refused whole, before any row is imported (its message is said after `fleetops import-logs: `). */
+export class CsvError extends Error {}
+
+/** A cell refused before its row is sent: at its JSON Pointer (`/hobbs`), with the API's words. */
+export interface CellFault {
+  path: string;
+  message: string;
+}
+
+/** The options given to the parser (csv-parse's sync `parse`). */
+export interface CsvParseOptions {
+  columns: (names: string[]) => string[];
+  bom: true;
+  skip_empty_lines: true;
+  info: true;
+  raw: true;
+  relax_column_count: false;
+}
+export type CsvParse = (input: string, options: CsvParseOptions) => unknown;
+
+export interface CsvRow {
+  /** The line of the file the row starts on (the header is line 1; a quoted cell may hold line breaks). */
+  line: number;
+  /** The row's cells by column, as written. */
+  cells: Record<string, string>;
+}
+
+export interface CsvRows {
+  header: string[];
+  rows: CsvRow[];
+  /** The server-controlled columns of the header (an export's uid, companyId, createdAt, updatedAt): ignored. */
+  ignoredColumns: string[];
+}
+
+const IGNORED = new Set<string>(SERVER_CONTROLLED);
+const CORE = new Set<string>(CORE_FIELDS);
+
+/** The rows of a CSV of flight logs, or a CsvError when the file is refused whole (not CSV, or its header). */
+export function readLogsCsv(text: string, parse: CsvParse): CsvRows {
+  let header: string[] = [];
+  let records: { record: Record<string, string>; raw: string; info: { lines: number } }[];
+  try {
+    records = parse(text, {
+      // a column named twice would be read as one of its cells (the last): which of two hobbs figures is the
+      // flight's, the file does not say, so it is refused whole
+      columns: (names: string[]) => {
+        const twice = names.find((n, i) => names.indexOf(n) !== i);
+        if (twice !== undefined) throw new CsvError(`the header row names the column ${twice} twice`);
+        header = names;
+        return names;
+      },
+      bom: true,
+      skip_empty_lines: true,
+      info: true,
+      raw: true,
+      relax_column_count: false,
+    }) as typeof records;
+  } catch (e) {
+    if (e instanceof CsvError) throw e;
+    throw new CsvError(`not a valid CSV file: ${(e as Error).message}`);
+  }
+  // a column is a key of each row's input: the one name no object keeps as a key is refused as any input refuses it
+  if (header.includes('__proto__')) throw new CsvError(`the header row names a column __proto__: ${PROTO_KEY_MESSAGE}`);
+  for (const required of REQUIRED_COLUMNS) {
+    if (records.length && !header.includes(required)) throw new CsvError(`the header row has no ${required} column`);
+  }
+  return {
+    header,
+    ignoredColumns: header.filter((c) => IGNORED.has(c)),
+    rows: records.map(({ record, raw, info }) => {
+      // the line the row starts on: a quoted cell may hold line breaks, and `lines` counts to the row's end
+      const breaks = (raw.match(/\n/g)?.length ?? 0) - (raw.endsWith('\n') ? 1 : 0);
+      return { line: info.lines - breaks, cells: record };
+    }),
+  };
+}
+
+/** An aircraft's declared tracking items, as the API gives them (maps of key → { type, ... }). */
+export interface AircraftItems {
+  maintenanceTrackingItems?: unknown;
+  logTrackingItems?: unknown;
+}
+
+/** The type an aircraft declares for a tracking key (an own key of its maps, maintenance first), if any. */
+function declaredType(aircraft: AircraftItems | null, key: string): unknown {
+  for (const map of [aircraft?.maintenanceTrackingItems, aircraft?.logTrackingItems]) {
+    const item = map && typeof map === 'object' && Object.hasOwn(map, key) ? (map as Record<string, unknown>)[key] : undefined;
+    if (item !== undefined && item !== null) return typeof item === 'object' ? (item as { type?: unknown }).type : undefined;
+  }
+  return undefined;
+}
+
+/** Decimal notation, as a spreadsheet writes a figure: digits, an optional sign, fraction and exponent (`1.5E-3`). */
+const PLAIN_DECIMAL = /^[+-]?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
+
+/**
+ * A figure written as text (a cell) as the number a JSON body would carry, its digits checked before it becomes a
+ * double: text that is not decimal notation (`0x10`, `0b11`, `12 h`) stays text, for the API to refuse as it refuses
+ * a string (JavaScript's `Number('0x10')` is 16); more than 6 decimal places (trailing zeros aside) is a fault at
+ * `/<what>`, since the double would round them away (`1.00000000000000001` is 1).
+ */
+export function figureFromText(text: string, what: string): { value: number | string } | { fault: CellFault } {
+  if (!PLAIN_DECIMAL.test(text)) return { value: text };
+  if (decimalPlaces(text) > TRACKING_VALUE_PLACES) return { fault: { path: `/${what}`, message: placesMessage(what) } };
+  return { value: Number(text) };
+}
+
+/**
+ * A row's cells as the flat input the API takes (tracking values as top-level keys, docs/contract/gaps.md §4):
+ * cells are trimmed; an empty cell is absent, but an empty pax is null, and so is pax when the header has no pax
+ * column (a file without it says no more about pax than an empty cell does); pax and the cells of the aircraft's
+ * number items are figures (figureFromText); server-controlled columns are left out. Anything else is left for the
+ * API to judge, so its messages are the ones shown. The first refused cell is the row's fault. What is given is what
+ * a JSON body can carry: a figure past a double's range is refused here (a tracking figure) or left as text (pax).
+ */
+export function rowInput(row: CsvRow, header: readonly string[], aircraft: AircraftItems | null): { input: Record<string, unknown> } | { fault: CellFault } {
+  const input: Record<string, unknown> = {};
+  for (const [column, raw] of Object.entries(row.cells)) {
+    const cell = raw.trim();
+    if (IGNORED.has(column)) continue;
+    if (column === 'pax') {
+      if (cell === '') input.pax = null;
+      else {
+        const figure = figureFromText(cell, 'pax');
+        if ('fault' in figure) return figure;
+        // past a double's range (`1e999`): no JSON body can carry it (it would be sent as null), and the API refuses it
+        // as it refuses text, which it is then
+        input.pax = typeof figure.value === 'number' && !Number.isFinite(figure.value) ? cell : figure.value;
+      }
+      continue;
+    }
+    if (cell === '') continue;
+    if (CORE.has(column) || declaredType(aircraft, column) !== 'number') input[column] = cell;
+    else {
+      const figure = figureFromText(cell, column);
+      if ('fault' in figure) return figure;
+      // past a double's range (`1e999`): no JSON body can carry it (it would be sent as null), so it is refused here,
+      // in the words the API gives a figure out of range
+      if (typeof figure.value === 'number' && !Number.isFinite(figure.value)) return { fault: { path: `/${column}`, message: rangeMessage(column) } };
+      input[column] = figure.value;
+    }
+  }
+  if (!header.includes('pax')) input.pax = null;
+  return { input };
+}
+
+/** A refused cell as its row's error, in the words of the API's 400 for one field (`invalid flight log: /hobbs: ...`). */
+export const rowFaultMessage = (fault: CellFault) => `invalid flight log: ${fault.path}: ${fault.message}`;
+
+/** The aircraft a row names (its aircraftId cell, trimmed; '' when none). */
+export const rowAircraftId = (row: CsvRow) => row.cells.aircraftId?.trim() ?? '';

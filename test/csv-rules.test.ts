@@ -1,0 +1,183 @@
+// Flight logs from CSV: the one reading of a file (src/modules/flight-logs/csv-rules.ts) that `fleetops import-logs`
+// (src/modules/flight-logs/csv.ts) and the console's import (console/src/csv.ts) share. The unit tests need no
+// browser and no database; the last block sends what the console reads through the API, as the import page does,
+// and compares it with what the CLI's import makes of the same file.
+import { parse } from 'csv-parse/sync';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { invalid, oneLineMessage, ValidationError } from '../src/errors.js';
+import { PROTO_KEY_MESSAGE as INPUT_FAULTS_PROTO } from '../src/lib/input-faults.js';
+import { importFlightLogsCsv } from '../src/modules/flight-logs/csv.js';
+import { CsvError, PROTO_KEY_MESSAGE, figureFromText, readLogsCsv, rowFaultMessage, rowInput } from '../src/modules/flight-logs/csv-rules.js';
+import { parseLogsCsv } from '../console/src/csv.js';
+import { createServices } from '../src/context.js';
+import { scopedPrisma } from '../src/db/scoped.js';
+import { CreateFlightLogCheck, fromFlatBody } from '../src/modules/flight-logs/schema.js';
+import { createTestEnv, flightLogBody, type TestEnv } from './helpers.js';
+
+const HEAD = 'timeDate,pilot,aircraftId,aircraftRegistration,startLocation,endLocation';
+const CELLS = '2026-04-06T08:00:00Z,acme-pilot,acme-ac-1,VH-ACM,YSSY,YSBK';
+const ACM = {
+  uid: 'acme-ac-1',
+  maintenanceTrackingItems: { hobbs: { displayText: 'Hobbs', type: 'number', precision: 1 }, landings: { displayText: 'Landings', type: 'number' } },
+  logTrackingItems: { fuelUplift: { displayText: 'Fuel uplift', type: 'number' }, remarks: { displayText: 'Remarks', type: 'string' } },
+};
+const read = (text: string) => readLogsCsv(text, parse);
+const refusal = (f: () => unknown) => {
+  try {
+    f();
+  } catch (e) {
+    return e instanceof CsvError ? e.message : `not a CsvError: ${String(e)}`;
+  }
+  return 'not refused';
+};
+/** A one-row file's input (or its fault) as the shared rules read it. */
+const input = (head: string, cells: string, aircraft: typeof ACM | null = ACM) => {
+  const { header, rows } = read(`${head}\n${cells}`);
+  return rowInput(rows[0], header, aircraft);
+};
+
+describe('the shared rules (csv-rules.ts)', () => {
+  it('refuse a header that names a column twice, a __proto__ column, a missing required column; an invalid CSV', () => {
+    expect(refusal(() => read(`${HEAD},hobbs,landings,hobbs\n${CELLS},1.5,1,150`))).toBe('the header row names the column hobbs twice');
+    expect(refusal(() => read(`${HEAD},__proto__\n${CELLS},7`))).toBe('the header row names a column __proto__: __proto__ is not allowed as a key');
+    expect(refusal(() => read(`timeDate,aircraftId,aircraftRegistration,startLocation,endLocation\n2026-04-06T08:00:00Z,acme-ac-1,VH-ACM,YSSY,YSBK`))).toBe('the header row has no pilot column');
+    expect(refusal(() => read(`${HEAD},hobbs\n${CELLS}`))).toMatch(/^not a valid CSV file: /);
+    // a header alone is no flight: nothing is required of it
+    expect(read('timeDate,hobbs\n').rows).toEqual([]);
+    // the words of every channel's refusal of a __proto__ key (input-faults.ts loads zod, which the console does without)
+    expect(PROTO_KEY_MESSAGE).toBe(INPUT_FAULTS_PROTO);
+  });
+
+  it('number a row by the line it starts on, and name the server-controlled columns it ignores', () => {
+    const csv = read([`uid,${HEAD},notes,createdAt`, `x,${CELLS},"first line`, 'second line",y', `x,${CELLS},one line,y`, `x,${CELLS},,y`].join('\n'));
+    expect(csv.rows.map((r) => r.line)).toEqual([2, 4, 5]);
+    expect(csv.ignoredColumns).toEqual(['uid', 'createdAt']);
+  });
+
+  it('refuse a tracking figure past a double’s range (JSON would carry it as null); leave such a pax as text for the API', () => {
+    expect(input(`${HEAD},pax,hobbs`, `${CELLS},1,-1e400`)).toEqual({ fault: { path: '/hobbs', message: 'hobbs must be less than 1000000000 (1e9) in magnitude' } });
+    expect(input(`${HEAD},pax,hobbs`, `${CELLS},1e400,1`)).toEqual({ input: expect.objectContaining({ pax: '1e400', hobbs: 1 }) });
+  });
+
+  it('read a figure in decimal notation only, with at most 6 decimal places, checked on its digits', () => {
+    for (const text of ['0x10', '0b11', '0o7', '12 h', 'Infinity', '1_000', '.5']) expect(figureFromText(text, 'hobbs')).toEqual({ value: text });
+    expect(figureFromText('1.00000000000000001', 'hobbs')).toEqual({ fault: { path: '/hobbs', message: 'hobbs must have at most 6 decimal places' } });
+    expect(figureFromText('1E-7', 'hobbs')).toHaveProperty('fault');
+    expect(figureFromText('2.5000000', 'hobbs')).toEqual({ value: 2.5 });
+    expect(figureFromText('25E-1', 'hobbs')).toEqual({ value: 2.5 });
+    expect(figureFromText('-0.3', 'hobbs')).toEqual({ value: -0.3 });
+  });
+
+  it('type the cells of the aircraft’s number items and pax; leave text as text; an empty cell is absent, an empty pax null', () => {
+    expect(input(`${HEAD},pax,hobbs,fuelUplift,remarks,notes,uid`, `${CELLS},2, 12.75 ,0x10,0x10,0x10,u-1`)).toEqual({
+      input: { timeDate: '2026-04-06T08:00:00Z', pilot: 'acme-pilot', aircraftId: 'acme-ac-1', aircraftRegistration: 'VH-ACM', startLocation: 'YSSY', endLocation: 'YSBK', pax: 2, hobbs: 12.75, fuelUplift: '0x10', remarks: '0x10', notes: '0x10' },
+    });
+    expect(input(`${HEAD},pax,hobbs,remarks`, `${CELLS},,,`)).toEqual({ input: expect.objectContaining({ pax: null }) });
+    expect(input(`${HEAD},pax,hobbs,remarks`, `${CELLS},,,`)).not.toHaveProperty('input.hobbs');
+    // a key the aircraft does not declare, or declares through its prototype only, is text for the API to judge
+    expect(input(`${HEAD},pax,tacho,constructor`, `${CELLS},1,1.5,2`)).toEqual({ input: expect.objectContaining({ tacho: '1.5', constructor: '2' }) });
+    // no aircraft found: every tracking cell is text
+    expect(input(`${HEAD},pax,hobbs`, `${CELLS},1,1.5`, null)).toEqual({ input: expect.objectContaining({ hobbs: '1.5' }) });
+    expect(input(`${HEAD},pax`, `${CELLS},0x2`)).toEqual({ input: expect.objectContaining({ pax: '0x2' }) });
+  });
+
+  it('read a file without a pax column as pax null', () => {
+    expect(input(`${HEAD},hobbs`, `${CELLS},1`)).toEqual({ input: expect.objectContaining({ pax: null, hobbs: 1 }) });
+  });
+
+  it('make the first refused cell the row’s fault, in the words of the API’s 400 for one field', () => {
+    const r = input(`${HEAD},pax,hobbs,landings`, `${CELLS},1.00000000000000001,1.00000000000000001,1`);
+    expect(r).toEqual({ fault: { path: '/pax', message: 'pax must have at most 6 decimal places' } });
+    const fault = { path: '/hobbs', message: 'hobbs must have at most 6 decimal places' };
+    expect(rowFaultMessage(fault)).toBe('invalid flight log: /hobbs: hobbs must have at most 6 decimal places');
+    let thrown: unknown;
+    try {
+      invalid('flight log', [fault]);
+    } catch (e) {
+      thrown = e;
+    }
+    expect(oneLineMessage(thrown as ValidationError)).toBe(rowFaultMessage(fault));
+  });
+});
+
+describe('the console’s parse (console/src/csv.ts)', () => {
+  const parseOne = (head: string, cells: string) => parseLogsCsv(`${head}\n${cells}\n`, [ACM]).rows[0];
+
+  it('D1: leaves 0x10, 0b11 and 0o7 as text (the API refuses them), refuses more than 6 decimal places as the row’s error', () => {
+    for (const cell of ['0x10', '0b11', '0o7']) expect(parseOne(`${HEAD},pax,hobbs`, `${CELLS},1,${cell}`).input).toMatchObject({ hobbs: cell });
+    const row = parseOne(`${HEAD},pax,hobbs`, `${CELLS},1,1.00000000000000001`);
+    expect(row).toEqual({ line: 2, error: 'invalid flight log: /hobbs: hobbs must have at most 6 decimal places' });
+    expect(parseOne(`${HEAD},pax,hobbs`, `${CELLS},1,1.5`).input).toMatchObject({ pax: 1, hobbs: 1.5 });
+  });
+
+  it('D2: refuses a header naming a column twice, or a __proto__ column, with the CLI’s words', () => {
+    expect(refusal(() => parseLogsCsv(`${HEAD},hobbs,hobbs\n${CELLS},1.5,2.5\n`, [ACM]))).toBe('the header row names the column hobbs twice');
+    expect(refusal(() => parseLogsCsv(`${HEAD},__proto__\n${CELLS},7\n`, [ACM]))).toMatch(/__proto__ is not allowed as a key/);
+  });
+
+  it('D3: reads a file without a pax column as pax null', () => {
+    expect(parseOne(`${HEAD},hobbs`, `${CELLS},1`).input).toMatchObject({ pax: null, hobbs: 1 });
+  });
+
+  it('numbers a row by the line it starts on', () => {
+    const { rows } = parseLogsCsv([`${HEAD},pax,notes`, `${CELLS},1,"first line`, 'second line"', `${CELLS},1,one line`].join('\n'), [ACM]);
+    expect(rows.map((r) => r.line)).toEqual([2, 4]);
+  });
+});
+
+describe('the console and `fleetops import-logs` read one file alike', () => {
+  let env: TestEnv;
+  beforeAll(async () => {
+    env = await createTestEnv();
+  });
+  afterAll(async () => {
+    await env?.close();
+  });
+
+  it('the same rows are imported and the same lines rejected with the same messages', async () => {
+    const hobbs = ['0x10', '0b11', '1.00000000000000001', '2.5000000', ' 1.25 ', '', '1e9999999', '12 h'];
+    const row = (i: number, h: string, pax = '1', reg = 'VH-ACM') => `2026-05-0${1 + i}T0${i}:00:00Z,acme-pilot,acme-ac-1,${reg},YSSY,YSBK,${pax},${h},1`;
+    const csv = [
+      `${HEAD},pax,hobbs,landings`,
+      ...hobbs.map((h, i) => row(i, h)),
+      row(8, '1', '1e9999999'),
+      row(9, '1', '0x2'),
+      row(9, '1', '1', 'VH-WRONG'),
+    ].join('\n');
+    const totals = async () => (await env.rest.get('/aircraft/acme-ac-1')).body.totals;
+
+    // the console: rows refused as read are not sent; the others go through the batch mutation, as the import page does
+    const t0 = await totals();
+    const aircraft = (await env.gql(`{ aircraftList { data { uid maintenanceTrackingItems logTrackingItems } } }`)).body.data.aircraftList.data;
+    const parsed = parseLogsCsv(csv, aircraft);
+    const toSend = parsed.rows.filter((r) => r.input);
+    const sent = await env.gql(`mutation($items: JSON!) { createFlightLogs(items: $items) { results { uid } errors { index error } } }`, { items: toSend.map((r) => r.input) });
+    const batch = sent.body.data.createFlightLogs;
+    const consoleRejected = [
+      ...parsed.rows.flatMap((r) => (r.error !== undefined ? [{ line: r.line, error: r.error }] : [])),
+      ...batch.errors.map((x: { index: number; error: string }) => ({ line: toSend[x.index].line, error: x.error })),
+    ].sort((a, b) => a.line - b.line);
+    const t1 = await totals();
+
+    const s = createServices(scopedPrisma(env.database.prisma, env.a.id));
+    const cli = await importFlightLogsCsv(s.flightLogs, csv, { aircraft: (uid) => s.aircraft.find(uid) });
+    const t2 = await totals();
+
+    expect(cli.rejected.map((r) => r.line)).toEqual([2, 3, 4, 8, 9, 10, 11, 12]);
+    expect(consoleRejected).toEqual(cli.rejected);
+    expect(batch.results.length).toBe(cli.imported);
+    // 2.5 + 1.25 + 1 (a row without hobbs adds none) each way
+    expect([t1.hobbs - t0.hobbs, t2.hobbs - t1.hobbs].map((h) => Math.round(h * 1e6))).toEqual([3750000, 3750000]);
+    // a figure past a double's range is told as the API tells the number it would be (the CLI passed Infinity on)
+    const told = async (over: Record<string, unknown>) => {
+      try {
+        await s.flightLogs.create(CreateFlightLogCheck.parse(fromFlatBody({ ...flightLogBody(), ...over })));
+      } catch (e) {
+        return oneLineMessage(e as ValidationError);
+      }
+      return 'accepted';
+    };
+    expect(cli.rejected.find((r) => r.line === 8)?.error).toBe(await told({ hobbs: Infinity }));
+    expect(cli.rejected.find((r) => r.line === 10)?.error).toBe(await told({ pax: Infinity }));
+  });
+});
