@@ -32,14 +32,25 @@ export { isCalendarDate };
 
 function dayNumber(date: string): number {
   if (!isCalendarDate(date)) throw new RangeError(`not a calendar date: ${date}`);
+  return dayOf(date);
+}
+
+/** The UTC day number of a `Y-MM-DD` the runtime wrote itself (a wall date: past 9999 its year has five digits). */
+function dayOf(date: string): number {
   const [y, m, d] = date.split('-').map(Number);
   const t = new Date(0);
   t.setUTCFullYear(y, m - 1, d);
   return Math.round(t.getTime() / DAY_MS);
 }
 
+/** The last calendar date the service keeps (its midnight UTC is the last day of the instants src/lib/dates.ts takes). */
+export const LAST_DUE_DATE = '9999-12-31';
+
 function fromDayNumber(n: number): string {
-  return new Date(n * DAY_MS).toISOString().slice(0, 10);
+  const iso = new Date(n * DAY_MS).toISOString();
+  // past 9999 (or before year 0) toISOString writes a six-digit year (+010000-01-30), which no date field takes
+  if (iso.length !== 24) throw new RangeError(`a calendar date past the years 0000 to 9999: day ${n}`);
+  return iso.slice(0, 10);
 }
 
 /** `date` plus `days` calendar days (negative goes back): 2024-02-28 + 1 = 2024-02-29, 2024-01-31 + 30 = 2024-03-01. */
@@ -131,7 +142,8 @@ export function localDate(instant: Date, timeZone: string): string {
 function offsetAt(ms: number, timeZone: string): number {
   const whole = Math.floor(ms / 1000) * 1000;
   const w = wallTime(new Date(whole), timeZone);
-  return dayNumber(w.date) * DAY_MS + ((w.hour * 60 + w.minute) * 60 + w.second) * 1000 - whole;
+  // the wall date may be past 9999 (an instant of 9999-12-31 UTC east of Greenwich): read as is, not as an input
+  return dayOf(w.date) * DAY_MS + ((w.hour * 60 + w.minute) * 60 + w.second) * 1000 - whole;
 }
 
 /**

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { Prisma, type ScheduleItem } from '../../generated/prisma/client.js';
-import { parseIso } from '../../lib/dates.js';
+import { instantRangeMessage, isoProblem, parseIso } from '../../lib/dates.js';
 import { jsonEqual } from '../../lib/json.js';
 import { BoolParam, LimitParam, WholeParam } from '../../lib/params.js';
 import { ValidationError, fieldErrorsFromZod, invalid, isPlainObject, putFieldError, type FieldError } from '../../errors.js';
@@ -41,25 +41,29 @@ const documentList = (what: string) =>
 const trackingNumber = (what: string, opts: { positive?: boolean } = {}) =>
   opts.positive ? trackingValue(what).gt(0, `${what} must be greater than 0`) : trackingValue(what);
 
-/** A calendar date; a date-time is accepted and its date as written is used (time and offset are dropped). */
-const CalendarDate = z.string({ error: 'calendarDateDue must be an ISO 8601 date, e.g. 2026-06-30' }).transform((v, ctx) => {
-  const p = parseIso(v.trim());
-  if (!p) {
-    ctx.addIssue({ code: 'custom', message: 'calendarDateDue must be an ISO 8601 date, e.g. 2026-06-30' });
-    return z.NEVER;
-  }
-  return p.date;
-});
-
-const Instant = (what: string) =>
-  z.string({ error: `${what} must be an ISO 8601 date or date-time` }).transform((v, ctx) => {
-    const p = parseIso(v.trim());
+/**
+ * A date or date-time as parseIso reads it (src/lib/dates.ts, the one rule of every date input), given to `take`:
+ * `format` is the message for what is not ISO 8601; a date-time whose instant falls outside the years 0001 to 9999
+ * in UTC is refused as such, at the field's path.
+ */
+const isoInput = <T>(what: string, notText: string, format: string, take: (p: { date: string; instant: Date | null }) => T) =>
+  z.string({ error: notText }).transform((v, ctx) => {
+    const written = v.trim();
+    const p = parseIso(written);
     if (!p) {
-      ctx.addIssue({ code: 'custom', message: `${what} must be an ISO 8601 date or date-time, e.g. 2026-03-01T09:30:00Z` });
+      const why = isoProblem(written);
+      ctx.addIssue({ code: 'custom', message: why?.problem === 'range' ? instantRangeMessage(what, written, why.instant) : format });
       return z.NEVER;
     }
-    return p;
+    return take(p);
   });
+
+/** A calendar date; a date-time is accepted and its date as written is used (time and offset are dropped). */
+const CALENDAR_DATE = 'calendarDateDue must be an ISO 8601 date, e.g. 2026-06-30';
+const CalendarDate = isoInput('calendarDateDue', CALENDAR_DATE, CALENDAR_DATE, (p) => p.date);
+
+const Instant = (what: string) =>
+  isoInput(what, `${what} must be an ISO 8601 date or date-time`, `${what} must be an ISO 8601 date or date-time, e.g. 2026-03-01T09:30:00Z`, (p) => p);
 
 const CarriedOutValue = z.union([trackingNumber('lastCarriedOutValue'), z.string().max(1000)], {
   error: 'lastCarriedOutValue must be a number or a string',

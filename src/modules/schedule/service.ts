@@ -3,13 +3,17 @@ import { lockedWrite, type LockTarget } from '../../db/row-locks.js';
 import type { ScopedUpdate } from '../../db/scoped.js';
 import { ConflictError, invalid, type FieldError } from '../../errors.js';
 import { now } from '../../lib/clock.js';
+import { inInstantRange, instantRangeMessage } from '../../lib/dates.js';
 import { newUid } from '../../lib/ids.js';
 import type { WriteResult, WriteStatus } from '../../lib/write-result.js';
 import type { AssetType } from '../assets/live.js';
 import { ScheduleReader } from './read-model.js';
 import {
+  LAST_DUE_DATE,
   TRACKING_MAX_ABS,
+  daysBetween,
   exactAddString,
+  isCalendarDate,
   formatDec,
   localDate,
   nextCalendarDue,
@@ -209,6 +213,10 @@ export class ScheduleService extends ScheduleReader {
     if (input.completedAt) {
       completedAt = input.completedAt.instant ?? startOfLocalDay(input.completedAt.date, timeZone);
       completionDate = input.completedAt.instant ? localDate(completedAt, timeZone) : input.completedAt.date;
+      // a date alone starts in the user's zone, which may put its first instant before year 0001 in UTC
+      if (!inInstantRange(completedAt)) {
+        invalid('completion', [{ path: '/completedAt', message: instantRangeMessage('completedAt', input.completedAt.date, completedAt) }]);
+      }
     } else {
       completedAt = now();
       completionDate = localDate(completedAt, timeZone);
@@ -264,6 +272,17 @@ export class ScheduleService extends ScheduleReader {
           }
         }
         if (locked.calendarDateDue !== null && locked.calendarRecurring !== null) {
+          // the next due date must be a date the schedule keeps (9999-12-31 at the latest): else a 400, nothing written
+          if (!isCalendarDate(completionDate) || daysBetween(completionDate, LAST_DUE_DATE) < locked.calendarRecurring) {
+            invalid('completion', [
+              {
+                path: '/completedAt',
+                message:
+                  `the item cannot roll forward: completed on ${completionDate} (${timeZone}), plus calendarRecurring ` +
+                  `(${locked.calendarRecurring} days), is past ${LAST_DUE_DATE}, the last due date the schedule keeps`,
+              },
+            ]);
+          }
           data.calendarDateDue = storedDueDate(nextCalendarDue(completionDate, locked.calendarRecurring, timeZone));
         }
       } else {
