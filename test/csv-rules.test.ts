@@ -51,6 +51,15 @@ describe('the shared rules (csv-rules.ts)', () => {
   it('number a row by the line it starts on, and name the server-controlled columns it ignores', () => {
     const csv = read([`uid,${HEAD},notes,createdAt`, `x,${CELLS},"first line`, 'second line",y', `x,${CELLS},one line,y`, `x,${CELLS},,y`].join('\n'));
     expect(csv.rows.map((r) => r.line)).toEqual([2, 4, 5]);
+    // empty lines before a row are not the row's; a Windows file (CRLF, a quoted cell's line break too) or an old
+    // Mac one (CR) is numbered as its lines are (each row was a line early after a blank line, and a line late after
+    // a quoted CRLF)
+    for (const eol of ['\n', '\r\n', '\r']) {
+      const lines = [`uid,${HEAD},notes,createdAt`, `x,${CELLS},one,y`, '', `x,${CELLS},"first line`, 'second line",y', '', '', `x,${CELLS},last,y`];
+      const rows = read(lines.join(eol)).rows;
+      expect(rows.map((r) => r.line), JSON.stringify(eol)).toEqual([2, 4, 8]);
+      expect(rows[1].cells.notes).toBe('first line\nsecond line');
+    }
     expect(csv.ignoredColumns).toEqual(['uid', 'createdAt']);
   });
 

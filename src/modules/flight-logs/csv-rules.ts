@@ -63,8 +63,11 @@ const CORE = new Set<string>(CORE_FIELDS);
 export function readLogsCsv(text: string, parse: CsvParse): CsvRows {
   let header: string[] = [];
   let records: { record: Record<string, string>; raw: string; info: { lines: number } }[];
+  // line breaks as LF (CRLF and CR alike, a quoted cell's too): csv-parse counts a CRLF inside a quoted cell as two
+  // lines, so every later row of a Windows file was reported a line late
+  const lf = text.replace(/\r\n?/g, '\n');
   try {
-    records = parse(text, {
+    records = parse(lf, {
       // a column named twice would be read as one of its cells (the last): which of two hobbs figures is the
       // flight's, the file does not say, so it is refused whole
       columns: (names: string[]) => {
@@ -92,8 +95,10 @@ export function readLogsCsv(text: string, parse: CsvParse): CsvRows {
     header,
     ignoredColumns: header.filter((c) => IGNORED.has(c)),
     rows: records.map(({ record, raw, info }) => {
-      // the line the row starts on: a quoted cell may hold line breaks, and `lines` counts to the row's end
-      const breaks = (raw.match(/\n/g)?.length ?? 0) - (raw.endsWith('\n') ? 1 : 0);
+      // the line the row starts on: `lines` counts to the row's end, and a quoted cell may hold line breaks; `raw`
+      // begins with the empty lines skipped before the row, which are not the row's
+      const own = raw.replace(/^\n+/, '');
+      const breaks = (own.match(/\n/g)?.length ?? 0) - (own.endsWith('\n') ? 1 : 0);
       return { line: info.lines - breaks, cells: record };
     }),
   };
