@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { ScopedPrisma } from '../../db/scoped.js';
+import { COMPANY, type ScopedPrisma } from '../../db/scoped.js';
 import { isTimeZone } from '../schedule/rules.js';
 export { endpointOf } from '../../lib/text.js';
 
@@ -13,11 +13,25 @@ export const ALERT_BACKOFF_MINUTES = [1, 5, 15, 30, 60] as const;
 export const ALERT_MAX_ATTEMPTS = ALERT_BACKOFF_MINUTES.length + 1;
 
 /**
- * An item's due cycle: the thresholds it is judged against (its due reading as a number, its due date). A completion
- * or an edit that moves them starts a new cycle (new alerts); an alert is of the cycle it was raised in.
+ * An item's due cycle: the thresholds it is judged against (its due reading as a number, its due date). An edit that
+ * moves them starts a new cycle (new alerts); an alert is of the cycle it was raised in. A completion ends the
+ * item's cycles (endAlertCycles), also when it rolls the item forward onto the thresholds it had.
  */
 export const cycleOf = (s: { dueAtInterval: number | null; calendarDateDue: Date | null }) =>
   `${s.dueAtInterval ?? '-'}|${s.calendarDateDue ? s.calendarDateDue.toISOString().slice(0, 10) : '-'}`;
+
+/**
+ * Ends the due cycles of a schedule item being completed, in the completion's transaction (the item's row is
+ * locked): each alert raised for it since its last completion gets the completion's uid in its cycle
+ * (`<cycle>|done:<completion uid>`), a key cycleOf never gives. So the next approach alerts again though the
+ * roll-forward lands on the same thresholds (a weekly item completed a week early is due on the same date), or on
+ * thresholds an earlier edit had alerted on; and an ended alert's pending attempts are not sent (the dispatcher finds
+ * its cycle gone). Keys of alerts of items never completed stay as they are: nothing already raised is raised again.
+ */
+export async function endAlertCycles(tx: ScopedPrisma, itemUid: string, completionUid: string): Promise<void> {
+  await tx.$executeRaw`UPDATE "MaintenanceAlert" SET cycle = cycle || ${`|done:${completionUid}`}
+    WHERE "companyId" = ${COMPANY} AND "scheduleItemId" = ${itemUid} AND cycle NOT LIKE '%|done:%'`;
+}
 
 /**
  * Whether a schedule item's asset is a soft-deleted vehicle or component: out of service, so its items raise no alert

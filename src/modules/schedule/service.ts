@@ -1,5 +1,6 @@
 import { Prisma, type CompletedScheduleItem, type ScheduleItem } from '../../generated/prisma/client.js';
 import { lockedWrite, type LockTarget } from '../../db/row-locks.js';
+import { endAlertCycles } from '../alerts/stored.js';
 import type { ScopedUpdate } from '../../db/scoped.js';
 import { ConflictError, invalid, type FieldError } from '../../errors.js';
 import { now } from '../../lib/clock.js';
@@ -289,6 +290,8 @@ export class ScheduleService extends ScheduleReader {
         data.status = 'inactive';
       }
       await tx.scheduleItem.updateMany({ where: { uid }, data });
+      // the work is done: the item's due cycles end with it, so the next approach alerts again (gaps §14)
+      await endAlertCycles(tx, uid, completionUid);
     });
     return { uid: completionUid, status: 'created' };
   }
