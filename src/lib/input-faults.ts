@@ -1,5 +1,8 @@
 import { ValidationError, jsonPointer } from '../errors.js';
 import { InexactNumber, inexactMessage } from './json-numbers.js';
+import { NUL_MESSAGE, PROTO_KEY_MESSAGE, SURROGATE_MESSAGE } from './input-messages.js';
+
+export { NUL_MESSAGE, PROTO_KEY_MESSAGE, SURROGATE_MESSAGE };
 
 /**
  * What no value coming in may hold, on any channel (docs/contract/gaps.md §11): NUL (`\u0000`) in text, which
@@ -9,9 +12,6 @@ import { InexactNumber, inexactMessage } from './json-numbers.js';
  * 201); and a number no double holds exactly (src/lib/json-numbers.ts: `1.00000000000000001` would be read as 1).
  * Each is refused with the JSON Pointer of the shallowest one, never passed on.
  */
-export const NUL_MESSAGE = 'must not contain the NUL character (\\u0000)';
-export const SURROGATE_MESSAGE = 'must not hold a lone surrogate (a \\ud800-\\udfff escape without its pair): it is not Unicode text';
-export const PROTO_KEY_MESSAGE = '__proto__ is not allowed as a key';
 
 /** Where a value holds what is refused, and what: `text` for NUL, `unicode` for a lone surrogate, `key` for a `__proto__` key, `number` for an inexact number. */
 export interface InputFault {

@@ -1,4 +1,5 @@
 import { decimalPlaces } from '../../lib/decimal.js';
+import { PROTO_KEY_MESSAGE } from '../../lib/input-messages.js';
 import { TRACKING_VALUE_PLACES, placesMessage, rangeMessage } from '../tracking/limits.js';
 import { CORE_FIELDS, SERVER_CONTROLLED } from './fields.js';
 
@@ -9,18 +10,14 @@ import { CORE_FIELDS, SERVER_CONTROLLED } from './fields.js';
  * a row starts on, a cell as the JSON value a client would send, so that the two cannot read one file apart.
  *
  * Browser-safe: no `node:` import, no Prisma, no zod and nothing of src/errors.ts (it loads zod, and with it 450 kB
- * of the console's bundle); its imports (src/lib/decimal.ts, ../tracking/limits.ts, ./fields.ts) are the same. The
+ * of the console's bundle); its imports (src/lib/decimal.ts, src/lib/input-messages.ts, ../tracking/limits.ts, ./fields.ts) are the same. The
  * CSV parser is passed in: csv-parse's synchronous `parse`, whose node and browser builds are one code.
  */
 
 /** The columns a file with rows must name. */
 export const REQUIRED_COLUMNS = ['timeDate', 'pilot', 'aircraftId', 'aircraftRegistration', 'startLocation', 'endLocation'] as const;
 
-/**
- * The words of PROTO_KEY_MESSAGE (src/lib/input-faults.ts), which this module cannot import (input-faults loads
- * src/errors.ts); test/csv-rules.test.ts holds the two equal.
- */
-export const PROTO_KEY_MESSAGE = '__proto__ is not allowed as a key';
+export { PROTO_KEY_MESSAGE };
 
 /** A file refused whole, before any row is imported (its message is said after `fleetops import-logs: `). */
 export class CsvError extends Error {}
