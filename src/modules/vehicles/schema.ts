@@ -160,14 +160,14 @@ function startingTotals(raw: unknown): unknown {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw) || !('totals' in raw)) return raw;
   const { totals, ...rest } = raw as Record<string, unknown>;
   const parsed = NumberMapSchema.safeParse(totals);
-  if (!parsed.success) throw new ValidationError('invalid vehicle: /totals', fieldErrorsFromZod(parsed.error.issues, '/totals'));
+  // invalid() names the field once: the detail is "invalid vehicle: /totals/odometer: <why>", and a batch item's
+  // error is that line, not the path again (oneLineMessage adds only what the detail does not say)
+  if (!parsed.success) invalid('vehicle', fieldErrorsFromZod(parsed.error.issues, '/totals'));
   const initial = (rest.initialValues ?? {}) as Record<string, unknown>;
   if (typeof initial !== 'object' || initial === null || Array.isArray(initial)) return raw; // reported by the schema
   for (const [key, value] of Object.entries(parsed.data)) {
     if (key in initial && initial[key] !== value) {
-      throw new ValidationError(`invalid vehicle: /totals/${key}`, [
-        { path: `/totals/${key}`, message: `totals.${key} differs from initialValues.${key}; on create they are the same figure` },
-      ]);
+      invalid('vehicle', [{ path: `/totals/${key}`, message: `totals.${key} differs from initialValues.${key}; on create they are the same figure` }]);
     }
   }
   return { ...rest, initialValues: { ...parsed.data, ...initial } };
