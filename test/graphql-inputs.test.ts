@@ -51,8 +51,8 @@ describe('vehicles (the real schema)', () => {
       maintenanceTrackingItems: maybe(
         fc.dictionary(key, fc.record({ displayText: fc.string({ minLength: 1 }), type: fc.constantFrom('number', 'string'), precision: fc.integer({ min: 0, max: 10 }) }, { requiredKeys: ['displayText', 'type'] })),
       ),
-      // tracking figures: below 1e9 with at most 6 decimal places (gaps.md §11)
-      initialValues: maybe(fc.dictionary(key, fc.integer({ min: -99_999_999_999, max: 99_999_999_999 }).map((n) => n / 100))),
+      // tracking figures: below 1e9 with at most 6 decimal places (gaps.md §11); a vehicle's are readings, 0 or more
+      initialValues: maybe(fc.dictionary(key, fc.integer({ min: 0, max: 99_999_999_999 }).map((n) => n / 100))),
       thirdPartyUser: maybe(fc.dictionary(fc.string(), fc.jsonValue({ maxDepth: 2 }))),
       photos: maybe(fc.array(fc.jsonValue({ maxDepth: 2 }), { maxLength: 4 })),
       location: maybe(str),

@@ -1,6 +1,9 @@
-// Vehicle starting figures and initial values (docs/api-notes.md "Vehicles"; docs/contract/gaps.md §3).
+// Vehicle starting figures and initial values (docs/api-notes.md "Vehicles"; docs/contract/gaps.md §3): a create's
+// starting totals, and what a changed initial value does to a total odometer readings have set.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestEnv, type TestEnv } from './helpers.js';
+import { ValidationError } from '../src/errors.js';
+import { importData } from '../src/modules/companies/import.js';
+import { companyFixture, createTestEnv, mcpTool, newKey, uniq, type TestEnv } from './helpers.js';
 import { expectValidation } from './assertions.js';
 
 let env: TestEnv;
@@ -39,5 +42,113 @@ describe('a create\u2019s starting totals', () => {
     expectValidation(one, '/totals/odometer');
     expect(one.body.detail).toBe(`invalid vehicle: /totals/odometer: ${differs}`);
     expect(one.body.errors).toEqual([{ path: '/totals/odometer', message: differs }]);
+  });
+});
+
+// Readings are absolute (an odometer shows the distance itself): a changed initial value moves a total no reading has
+// moved, and never takes a total away from the last reading (src/modules/vehicles/service.ts vehicleTotal). Before,
+// the aircraft's rule (total = initial value + usage) shifted the total by the change: created at 50000, read at
+// 50100, initial value set to 50050: total 50150, above every reading, and a true 50120 was refused as below it.
+describe('a changed initial value and the odometer total', () => {
+  const NEGATIVE = 'initial values and totals of a vehicle are meter readings (odometer, hours), never below 0';
+  let form: string;
+  const totalOf = async (uid: string, key = env.a.key) => (await env.json('GET', `/api/v1/vehicles/${uid}`, { key })).body.totals.odometer as number;
+  async function read(uid: string, odometer: number, key = env.a.key, formId = form) {
+    const r = await env.json('POST', '/api/v1/form-completions', { key, body: { formId, answers: { vehicle: uid, odometer } } });
+    expect(r.status, JSON.stringify(r.body)).toBe(201);
+    return r.body.sideEffects as { vehiclesUpdated: number; warnings: string[] };
+  }
+  async function odometerForm(key = env.a.key) {
+    const f = await env.json('POST', '/api/v1/forms', {
+      key,
+      body: {
+        name: 'Odometer',
+        code: 'ODO',
+        department: 'Fleet',
+        sections: [{ name: 'V', fields: [{ name: 'vehicle', label: 'Vehicle', type: 'vehicle', required: true }, { name: 'odometer', label: 'Odometer', type: 'odometer', vehicleField: 'vehicle', required: true }] }],
+      },
+    });
+    expect(f.status, JSON.stringify(f.body)).toBe(201);
+    return f.body.uid as string;
+  }
+  async function created(registration: string, over: Record<string, unknown>) {
+    const r = await env.rest.post('/vehicles', vehicle(registration, over));
+    expect(r.status, JSON.stringify(r.body)).toBe(201);
+    return r.body.uid as string;
+  }
+  beforeAll(async () => {
+    form = await odometerForm();
+  });
+
+  it('a total a reading has moved stays at the reading, unless the new initial value is higher; a true next reading is taken', async () => {
+    const uid = await created('READ-1', { totals: { odometer: 50000 } });
+    await read(uid, 50100);
+    expect((await env.rest.patch(`/vehicles/${uid}`, { initialValues: { odometer: 50050 } })).status).toBe(200);
+    expect(await totalOf(uid)).toBe(50100);
+    expect((await env.rest.get(`/vehicles/${uid}`)).body.initialValues).toEqual({ odometer: 50050 });
+    expect(await read(uid, 50120)).toEqual({ scheduleItemsCreated: 0, vehiclesUpdated: 1, warnings: [] });
+    expect(await totalOf(uid)).toBe(50120);
+    // lower than the reading: the reading stays
+    expect((await env.rest.patch(`/vehicles/${uid}`, { initialValues: { odometer: 1000 } })).status).toBe(200);
+    expect(await totalOf(uid)).toBe(50120);
+    // higher than every reading (the odometer is known to show more): the total is raised to it
+    expect((await env.rest.patch(`/vehicles/${uid}`, { initialValues: { odometer: 60000 } })).status).toBe(200);
+    expect(await totalOf(uid)).toBe(60000);
+    // another field changed, the initial value as it was: the total as it is
+    expect((await env.rest.patch(`/vehicles/${uid}`, { color: 'white' })).status).toBe(200);
+    expect(await totalOf(uid)).toBe(60000);
+  });
+
+  it('a total no reading has moved follows the initial value, up or down, on REST, GraphQL and MCP', async () => {
+    const uid = await created('UNREAD-1', { initialValues: { odometer: 48000 } });
+    expect((await env.rest.patch(`/vehicles/${uid}`, { initialValues: { odometer: 47000 } })).status).toBe(200);
+    expect(await totalOf(uid)).toBe(47000);
+    const g = await env.gql(`mutation($id: ID!, $i: UpdateVehicleInput!) { updateVehicle(id: $id, input: $i) { status } }`, { id: uid, i: { initialValues: { odometer: 47500.5 } } });
+    expect(g.body.errors, JSON.stringify(g.body)).toBeUndefined();
+    expect(await totalOf(uid)).toBe(47500.5);
+    const m = await mcpTool(env, 'updateVehicle', { id: uid, body: { initialValues: { odometer: 46000 } } });
+    expect(m.isError, JSON.stringify(m)).toBeFalsy();
+    expect(await totalOf(uid)).toBe(46000);
+    // no initial value at all: 0
+    expect((await env.rest.patch(`/vehicles/${uid}`, { initialValues: {} })).status).toBe(200);
+    expect(await totalOf(uid)).toBe(0);
+  });
+
+  it('a negative initial value or starting total is a 400 at its path on every channel, and nothing changes', async () => {
+    const uid = await created('NEG-1', { totals: { odometer: 50000 } });
+    await read(uid, 50100);
+    const patched = await env.rest.patch(`/vehicles/${uid}`, { initialValues: { odometer: -60000 } });
+    expectValidation(patched, '/initialValues/odometer');
+    expect(patched.body.errors).toEqual([{ path: '/initialValues/odometer', message: NEGATIVE }]);
+    expectValidation(await env.rest.post('/vehicles', vehicle('NEG-2', { totals: { odometer: -1 } })), '/totals/odometer');
+    expectValidation(await env.rest.post('/vehicles', vehicle('NEG-3', { initialValues: { odometer: -0.5 } })), '/initialValues/odometer');
+    const b = await env.rest.post('/vehicles/batch', { items: [vehicle('NEG-4', { initialValues: { odometer: -2 } })] });
+    expect(b.body.errors).toEqual([{ index: 0, error: `invalid vehicle: /initialValues/odometer: ${NEGATIVE}` }]);
+    const g = await env.gql(`mutation($id: ID!, $i: UpdateVehicleInput!) { updateVehicle(id: $id, input: $i) { status } }`, { id: uid, i: { initialValues: { odometer: -1 } } });
+    expect(g.body.errors?.[0]?.extensions?.code, JSON.stringify(g.body)).toBe('VALIDATION_ERROR');
+    const m = await mcpTool(env, 'updateVehicle', { id: uid, body: { initialValues: { odometer: -1 } } });
+    expect(m.isError, JSON.stringify(m)).toBe(true);
+    expect(m.content.map((c) => c.text).join(' ')).toContain(NEGATIVE);
+    expect(await totalOf(uid)).toBe(50100);
+    expect((await env.rest.get('/vehicles')).body.data.map((v: { registration: string }) => v.registration)).not.toContain('NEG-2');
+  });
+
+  it('fleetops import applies the same rule to a vehicle it updates', async () => {
+    const id = `imp-${uniq()}`;
+    const key = newKey();
+    const c = companyFixture(id, key, id);
+    const entry = (initialValues: Record<string, number>) => ({ ...c, vehicles: [{ ...c.vehicles[0]!, initialValues }] });
+    await importData(env.database, { companies: [entry({ odometer: 1000 })] });
+    const uid = c.vehicles[0]!.uid;
+    expect(await totalOf(uid, key)).toBe(1000);
+    await read(uid, 1500, key, await odometerForm(key));
+    await importData(env.database, { companies: [entry({ odometer: 1200 })] });
+    expect(await totalOf(uid, key)).toBe(1500);
+    await importData(env.database, { companies: [entry({ odometer: 2000 })] });
+    expect(await totalOf(uid, key)).toBe(2000);
+    const e = await importData(env.database, { companies: [entry({ odometer: -1 })] }).then(() => null, (x: unknown) => x);
+    expect(e).toBeInstanceOf(ValidationError);
+    expect((e as ValidationError).errors).toEqual([{ path: '/companies/0/vehicles/0/initialValues/odometer', message: NEGATIVE }]);
+    expect(await totalOf(uid, key)).toBe(2000);
   });
 });

@@ -7,7 +7,8 @@ import { pageArgs } from '../../db/keyset.js';
 import { serviceCheck } from '../../graphql/validation.js';
 import { LONG_TEXT_MAX, SHORT_TEXT_MAX, tooLong } from '../../lib/text.js';
 import type { WriteStatus } from '../../lib/write-result.js';
-import { NumberMapSchema, TrackingMapSchema, type TrackingMap } from '../tracking/schema.js';
+import { TrackingKeySchema, TrackingMapSchema, type TrackingMap } from '../tracking/schema.js';
+import { trackingValue } from '../tracking/value.js';
 
 /**
  * Vehicles (docs/contract/api-v1.md §2.14, docs/contract/gaps.md §3). This foundation holds the vehicle rules that import and demo need:
@@ -42,6 +43,14 @@ export const TrackingDeviceSchema = graphqlType(
 
 const line = (what: string) => z.string().max(SHORT_TEXT_MAX, tooLong(what, SHORT_TEXT_MAX));
 
+/**
+ * A vehicle's initial values and starting totals, by number maintenance item: tracking figures (the one rule,
+ * ../tracking/value.ts) that are readings of a meter (odometer, hours), so never below 0, as a reading never is
+ * (docs/forms.md). Its totals follow them and odometer readings (withDefaults in ./service.ts).
+ */
+export const VEHICLE_FIGURE_NEGATIVE = "initial values and totals of a vehicle are meter readings (odometer, hours), never below 0";
+export const VehicleFiguresSchema = z.record(TrackingKeySchema, trackingValue().min(0, VEHICLE_FIGURE_NEGATIVE));
+
 export const VehicleFieldsSchema = z.object({
   make: line('make').min(1),
   model: line('model').min(1),
@@ -62,7 +71,9 @@ export const VehicleFieldsSchema = z.object({
   trackingDevice: TrackingDeviceSchema.optional(),
   maintenanceTrackingItems: TrackingMapSchema.optional().describe('Defaults to one item from the primary unit (odometer or hours)'),
   logTrackingItems: TrackingMapSchema.optional(),
-  initialValues: NumberMapSchema.optional(),
+  initialValues: VehicleFiguresSchema.optional().describe(
+    'The reading (0 or more) each number maintenance tracking item started at. A changed one moves a total no reading has moved; a total set by a reading stays, unless the new value is higher',
+  ),
   location: line('location').optional(),
   thirdPartyUser: z.record(z.string(), z.unknown()).optional(),
   photos: z.array(z.unknown()).optional(),
@@ -78,7 +89,7 @@ export const CreateVehicleSchema = VehicleFieldsSchema.strict();
 export const UpdateVehicleSchema = VehicleFieldsSchema.partial().strict();
 /** The create input: the contract also lets a new vehicle's starting figures come as `totals` (CreateVehicleCheck). */
 export const CreateVehicleBodySchema = CreateVehicleSchema.extend({
-  totals: NumberMapSchema.optional().describe('Starting figures; on create the same as initialValues'),
+  totals: VehicleFiguresSchema.optional().describe('Starting figures; on create the same as initialValues'),
 });
 export type CreateVehicleInput = z.input<typeof CreateVehicleSchema>;
 
@@ -159,7 +170,7 @@ export function defaultMaintenanceItems(tracking: VehicleTracking): TrackingMap 
 function startingTotals(raw: unknown): unknown {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw) || !('totals' in raw)) return raw;
   const { totals, ...rest } = raw as Record<string, unknown>;
-  const parsed = NumberMapSchema.safeParse(totals);
+  const parsed = VehicleFiguresSchema.safeParse(totals);
   // invalid() names the field once: the detail is "invalid vehicle: /totals/odometer: <why>", and a batch item's
   // error is that line, not the path again (oneLineMessage adds only what the detail does not say)
   if (!parsed.success) invalid('vehicle', fieldErrorsFromZod(parsed.error.issues, '/totals'));

@@ -5,7 +5,6 @@ import { Prisma, type Vehicle } from '../../generated/prisma/client.js';
 export type { Vehicle };
 import { COMPANY, type ScopedPrisma } from '../../db/scoped.js';
 import { ConflictError, NotFoundError, ValidationError, fieldErrorsFromZod, type FieldError } from '../../errors.js';
-import { exactSum } from '../../lib/decimal.js';
 import { newUid } from '../../lib/ids.js';
 import { withKeys, type RowQuery } from '../../db/selection.js';
 import { readPage, type Page } from '../../db/keyset.js';
@@ -236,7 +235,7 @@ function pick(v: Vehicle): VehicleColumns {
 
 /**
  * Defaults and derived values (docs/contract/gaps.md §3): `tracking` defaults to miles; without maintenance items one is made from
- * the primary unit; totals keep their value per item (new items start at their initial value, or 0).
+ * the primary unit; totals per number item by vehicleTotal (new items start at their initial value, or 0).
  */
 function withDefaults(v: VehicleColumns & Partial<VehicleFields>, existing: Vehicle | null): VehicleColumns {
   const tracking: VehicleTracking = v.tracking ?? DEFAULT_TRACKING;
@@ -258,11 +257,26 @@ function withDefaults(v: VehicleColumns & Partial<VehicleFields>, existing: Vehi
   const totals: Record<string, number> = {};
   for (const [key, item] of Object.entries(maintenanceTrackingItems)) {
     if (item.type !== 'number') continue;
-    // a changed initial value moves the total by the same amount; readings recorded since are kept
-    const base = old[key] ?? oldInitial[key] ?? 0;
-    totals[key] = Object.hasOwn(old, key) ? exactSum(base, initialValues[key] ?? 0, -(oldInitial[key] ?? 0)) : (initialValues[key] ?? 0);
+    totals[key] = vehicleTotal(Object.hasOwn(old, key) ? old[key] : null, oldInitial[key] ?? 0, initialValues[key] ?? 0);
   }
   const data: VehicleColumns = { ...v, tracking, maintenanceTrackingItems, logTrackingItems, initialValues, totals };
   for (const key of Object.keys(VehicleFieldsSchema.shape)) if (!(key in data)) data[key] = null;
   return data;
+}
+
+/**
+ * A vehicle's total of one number item after its initial value is set to `initial` (docs/api-notes.md "Vehicles").
+ * Readings are absolute (an odometer shows the distance itself, not what was added to a starting figure), so the
+ * aircraft's rule (total = initial value + what the logs add) does not apply:
+ * - a new item (`total` null) starts at its initial value;
+ * - an initial value left as it was leaves the total as it is;
+ * - a total no reading has moved (still the initial value it had) follows the new initial value;
+ * - a total a reading has moved is that reading, and stays, unless the new initial value is higher (a reading below
+ *   a total is not applied, so the total is never lowered under the last reading).
+ */
+export function vehicleTotal(total: number | null, wasInitial: number, initial: number): number {
+  if (total === null) return initial;
+  if (initial === wasInitial) return total;
+  if (total === wasInitial) return initial;
+  return Math.max(total, initial);
 }
