@@ -1,8 +1,9 @@
+import { Figures, pointer } from './figures.js';
 import { fromZonedLocal } from './format.js';
 import { trackingMap } from './tracking.js';
 // (relative imports name their .js file here: tests under test/ import this module, type-checked as Node modules)
 
-/** What the flight-log form (pages/flight-log-form.tsx) holds and sends, without the page: tested in test/console-model.test.ts. */
+/** What the flight-log form (pages/flight-log-form.tsx) holds and sends, without the page: tested in test/console-flight-log-form.test.ts and test/console-figures.test.ts. */
 
 export const TEXT_FIELDS = ['flightNumber', 'startLocation', 'endLocation', 'notes', 'copilot', 'copilotType', 'pilot'] as const;
 
@@ -28,10 +29,15 @@ export interface FlightLogFormState {
   timeZone: string;
 }
 
-/** The input the form sends: CreateFlightLogInput when logging a flight, UpdateFlightLogInput when editing one. */
+/**
+ * The input the form sends: CreateFlightLogInput when logging a flight, UpdateFlightLogInput when editing one. Pax
+ * and the figures of the aircraft's number items are read as figures (./figures.ts): `0x10` is sent as typed, for the
+ * API to refuse; more than 6 decimal places throws an ApiError at the field, and nothing is sent.
+ */
 export function flightLogInput(s: FlightLogFormState): Record<string, unknown> {
   const { id, values, tracking, aircraft, log, timeZone } = s;
   const out: Record<string, unknown> = {};
+  const figures = new Figures();
   const blank = (k: string) => (values[k] ?? '').trim() === '';
   out.aircraftId = values.aircraftId || (id ? undefined : null);
   if (aircraft) out.aircraftRegistration = aircraft.registration;
@@ -43,7 +49,7 @@ export function flightLogInput(s: FlightLogFormState): Record<string, unknown> {
     if (!blank(k)) out[k] = values[k].trim();
     else if (id) out[k] = null;
   }
-  if (!blank('pax')) out.pax = Number(values.pax);
+  if (!blank('pax')) out.pax = figures.figure(values.pax, '/pax', 'pax');
   else out.pax = null;
   const items: Record<string, unknown> = {};
   const declared = { ...trackingMap(aircraft?.logTrackingItems), ...trackingMap(aircraft?.maintenanceTrackingItems) };
@@ -53,8 +59,9 @@ export function flightLogInput(s: FlightLogFormState): Record<string, unknown> {
       if (id && log && k in ((log.trackingItems ?? {}) as object)) items[k] = null;
       continue;
     }
-    items[k] = declared[k]?.type === 'number' && Number.isFinite(Number(v)) ? Number(v) : v;
+    items[k] = declared[k]?.type === 'number' ? figures.figure(v, pointer('trackingItems', k), k) : v;
   }
   if (Object.keys(items).length) out.trackingItems = items;
+  figures.check();
   return out;
 }

@@ -2,6 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { AdminAircraftDocument, CreateAircraftDocument, type CreateAircraftInput, DeleteAircraftDocument, UpdateAircraftDocument, type UpdateAircraftInput } from '../../generated/graphql';
 import { ApiError, asTyped, errorsByField, gql, useQuery } from '../api';
 import { useApp } from '../app';
+import { Figures, pointer } from '../figures';
 import { num } from '../format';
 import { numberMap, trackingMap, type TrackingMap } from '../tracking';
 import { ErrorBox, Field, Loading, FormErrors, useSubmit } from '../ui';
@@ -49,8 +50,13 @@ function itemsOf(maint: TrackingMap, logs: TrackingMap, initial: Record<string, 
   return [...Object.entries(maint).map(row('maintenance')), ...Object.entries(logs).map(row('log'))];
 }
 
-const meta = (i: Item) => ({ displayText: i.displayText.trim(), type: i.type, ...(i.precision.trim() !== '' ? { precision: Number(i.precision) } : {}) });
-const numberOrText = (v: string) => (v.trim() !== '' && Number.isFinite(Number(v)) ? Number(v) : v);
+const mapName = (kind: Kind) => (kind === 'maintenance' ? 'maintenanceTrackingItems' : 'logTrackingItems');
+/** An item's metadata as sent; its precision read as a figure (../figures.ts), at its path in the item's map. */
+const meta = (i: Item, figures: Figures) => ({
+  displayText: i.displayText.trim(),
+  type: i.type,
+  ...(i.precision.trim() !== '' ? { precision: figures.figure(i.precision, pointer(mapName(i.kind), i.key.trim(), 'precision'), 'precision') } : {}),
+});
 
 /**
  * Add or edit an aircraft (admin): its registration and names, and its tracking items: maintenance items accumulate
@@ -78,15 +84,16 @@ export function AdminAircraftFormPage({ id }: { id?: string }) {
   const errors = errorsByField(error ?? undefined);
   const set = (k: string) => (e: Event) => setValues({ ...values, [k]: (e.target as HTMLInputElement).value });
   const setItem = (itemId: number, patch: Partial<Item>) => setItems(items.map((i) => (i.id === itemId ? { ...i, ...patch } : i)));
-  const mapName = (kind: Kind) => (kind === 'maintenance' ? 'maintenanceTrackingItems' : 'logTrackingItems');
 
+  /** The input sent; its figures (engineCount, precision, initial values) read by ../figures.ts, which may refuse them. */
   const input = (): Record<string, unknown> => {
     const out: Record<string, unknown> = {};
+    const figures = new Figures();
     for (const f of NAME_FIELDS) {
       const v = (values[f.key] ?? '').trim();
       const before = aircraft ? aircraft[f.key] : undefined;
       if (f.key === 'engineCount') {
-        if (!aircraft || String(before) !== v) out.engineCount = v === '' ? null : numberOrText(v);
+        if (!aircraft || String(before) !== v) out.engineCount = v === '' ? null : figures.figure(v, '/engineCount', 'engineCount');
       } else if (!aircraft) {
         if (v !== '') out[f.key] = v;
       } else if ((before ?? '') !== v) out[f.key] = v === '' ? (OPTIONAL.has(f.key) ? null : '') : v;
@@ -99,10 +106,11 @@ export function AdminAircraftFormPage({ id }: { id?: string }) {
     for (const i of items) {
       const key = i.key.trim();
       const saved = (i.kind === 'maintenance' ? savedMaint : savedLog)[key];
-      if (!saved || JSON.stringify(meta(i)) !== JSON.stringify({ displayText: saved.displayText, type: saved.type, ...(saved.precision !== undefined ? { precision: saved.precision } : {}) })) maps[i.kind][key] = meta(i);
+      const m = meta(i, figures);
+      if (!saved || JSON.stringify(m) !== JSON.stringify({ displayText: saved.displayText, type: saved.type, ...(saved.precision !== undefined ? { precision: saved.precision } : {}) })) maps[i.kind][key] = m;
       if (i.kind === 'maintenance' && i.type === 'number') {
         const v = i.initial.trim();
-        if (v !== '' && (savedInitial[key] === undefined || String(savedInitial[key]) !== v)) initialValues[key] = numberOrText(v);
+        if (v !== '' && (savedInitial[key] === undefined || String(savedInitial[key]) !== v)) initialValues[key] = figures.figure(v, pointer('initialValues', key), 'a tracking value');
         if (v === '' && savedInitial[key] !== undefined) initialValues[key] = null;
       }
     }
@@ -112,6 +120,7 @@ export function AdminAircraftFormPage({ id }: { id?: string }) {
     }
     for (const kind of ['maintenance', 'log'] as const) if (!aircraft || Object.keys(maps[kind]).length) out[mapName(kind)] = maps[kind];
     if (Object.keys(initialValues).length) out.initialValues = initialValues;
+    figures.check();
     return out;
   };
 

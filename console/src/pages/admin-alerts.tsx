@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { AlertDeliveriesDocument, AlertSettingsDocument, PutAlertSettingsDocument, ResendDeliveryDocument, type AlertSettingsPartsFragment } from '../../generated/graphql';
 import { ApiError, asTyped, errorsByField, gql, useQuery } from '../api';
+import { Figures } from '../figures';
 import { setDueSoon } from '../status';
 import { ErrorBox, Field, Loading, TableWrap, FormErrors, useSubmit } from '../ui';
 import { AdminFrame } from './admin';
@@ -48,14 +49,19 @@ export function AdminAlertsPage() {
   }, [q.data]);
   const errors = errorsByField(error ?? undefined);
   const setRow = (i: number, change: Partial<Row>) => setRows(rows.map((r, j) => (j === i ? { ...r, ...change } : r)));
-  const number = (v: string) => (v.trim() === '' || !Number.isFinite(Number(v)) ? asTyped<number>(v) : Number(v));
 
   const save = submitting(async () => {
     setStatus('');
+    // the thresholds as figures (../figures.ts): text that is no decimal figure (a blank too) is sent as typed, for the
+    // API to refuse; more than 6 decimal places is refused here
+    const figures = new Figures();
+    const dueSoonDays = asTyped<number>(figures.figure(days, '/dueSoonDays', 'dueSoonDays'));
+    const dueSoonHours = asTyped<number>(figures.figure(hours, '/dueSoonHours', 'dueSoonHours'));
+    figures.check();
     const saved = await gql(PutAlertSettingsDocument, {
       input: {
-        dueSoonDays: number(days),
-        dueSoonHours: number(hours),
+        dueSoonDays,
+        dueSoonHours,
         timezone: timezone.trim(),
         recipients: rows.map((r) =>
           r.kind === 'url' ? { url: r.value.trim(), ...(r.secret ? { secret: r.secret } : {}) } : { [r.kind]: r.value.trim() },

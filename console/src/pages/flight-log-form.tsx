@@ -20,7 +20,9 @@ const COPILOT_TYPES = ['Co-Pilot', 'ICUS', 'Dual'];
 /**
  * Log a flight or edit one. The aircraft's own tracking fields (maintenance items that accumulate into its totals,
  * and log items) are asked for; mistakes are the API's own messages, shown at the field they concern. The form does
- * not check anything itself (noValidate), so what the user reads is what every client of the API is told.
+ * not check anything itself (noValidate), so what the user reads is what every client of the API is told; the one
+ * exception is a figure with more than 6 decimal places, which the double sent would round away (../figures.ts): it
+ * is refused before sending, in the API's words, at its field.
  */
 export function FlightLogFormPage({ id }: { id?: string }) {
   const { timeZone, navigate } = useApp();

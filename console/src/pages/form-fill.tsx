@@ -2,6 +2,7 @@ import { useState } from 'preact/hooks';
 import { FormFillDocument, SubmitFormDocument } from '../../generated/graphql';
 import { errorsByField, gql, useQuery } from '../api';
 import { useApp } from '../app';
+import { Figures, pointer } from '../figures';
 import { fromZonedLocal } from '../format';
 import { CHECKLIST_DEFAULT, sectionsOf, type FormField } from '../forms-model';
 import { ErrorBox, FormErrors, Loading, Options, PageTitle, useSubmit } from '../ui';
@@ -12,9 +13,14 @@ interface Choice {
   label: string;
 }
 
-/** The answers as the API takes them, keyed by field name (companions `<field>__<companion>`); blanks left out. */
+/**
+ * The answers as the API takes them, keyed by field name (companions `<field>__<companion>`); blanks left out. Number
+ * and odometer answers and number companions are read as figures (../figures.ts): more than 6 decimal places throws
+ * an ApiError at the answer, and nothing is sent.
+ */
 function collect(fields: FormField[], raw: Raw, timeZone: string): Record<string, unknown> {
   const out: Record<string, unknown> = {};
+  const figures = new Figures();
   for (const f of fields) {
     const v = raw[f.name];
     const s = typeof v === 'string' ? v.trim() : '';
@@ -23,7 +29,8 @@ function collect(fields: FormField[], raw: Raw, timeZone: string): Record<string
     } else if (f.type === 'multiselect') {
       if (Array.isArray(v) && v.length) out[f.name] = v;
     } else if (f.type === 'number' || f.type === 'odometer') {
-      if (s !== '') out[f.name] = Number.isFinite(Number(s)) ? Number(s) : s;
+      // an odometer's answer is a tracking figure, which the API names "the reading"; a number answer's messages name none
+      if (s !== '') out[f.name] = figures.figure(s, pointer('answers', f.name), f.type === 'odometer' ? 'the reading' : undefined);
     } else if (f.type === 'datetime') {
       if (s) out[f.name] = fromZonedLocal(s, timeZone);
     } else if (f.type === 'defect') {
@@ -38,9 +45,10 @@ function collect(fields: FormField[], raw: Raw, timeZone: string): Record<string
       const cv = raw[key];
       if (c.type === 'boolean') {
         if (cv === true) out[key] = true;
-      } else if (typeof cv === 'string' && cv.trim() !== '') out[key] = c.type === 'number' && Number.isFinite(Number(cv)) ? Number(cv) : cv.trim();
+      } else if (typeof cv === 'string' && cv.trim() !== '') out[key] = c.type === 'number' ? figures.figure(cv, pointer('answers', key)) : cv.trim();
     }
   }
+  figures.check();
   return out;
 }
 
