@@ -6,7 +6,7 @@
 import { print } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError, errorsByField } from '../console/src/api.js';
-import { Figures, pointer, readFigure } from '../console/src/figures.js';
+import { Figures, pointer, readFigure, readNumber } from '../console/src/figures.js';
 import { flightLogInput, type FlightLogFormState } from '../console/src/flight-log-model.js';
 import { CreateFlightLogDocument } from '../console/generated/graphql.js';
 import { createTestEnv, type TestEnv } from './helpers.js';
@@ -83,9 +83,19 @@ describe('the flight-log form’s figures (console/src/flight-log-model.ts)', ()
     expect((e as ApiError).fieldErrors).toEqual([{ path: '/trackingItems/hobbs', message: 'hobbs must have at most 6 decimal places' }]);
     const both = refusal(() => flightLogInput(logging('1.00000000000000001', { hobbs: '1.00000000000000001' })));
     expect((both as ApiError).fieldErrors).toEqual([
-      { path: '/pax', message: 'pax must have at most 6 decimal places' },
+      // pax is not a tracking figure: a number no double holds is refused in every channel's words
+      { path: '/pax', message: 'the number 1.00000000000000001 cannot be kept exactly (it would be read as 1); send at most 15 significant digits' },
       { path: '/trackingItems/hobbs', message: 'hobbs must have at most 6 decimal places' },
     ]);
+  });
+
+  it('a number that is not a tracking figure is taken as written, whatever its places, or refused when no double holds it', () => {
+    expect(readNumber('2.1234567', '/answers/x')).toEqual({ value: 2.1234567 });
+    expect(readNumber('0x10', '/answers/x')).toEqual({ value: '0x10' });
+    expect(readNumber('12345678901234567', '/answers/x')).toEqual({
+      fault: { path: '/answers/x', message: 'the number 12345678901234567 cannot be kept exactly (it would be read as 12345678901234568); send at most 15 significant digits' },
+    });
+    expect(readFigure('12345678901234567', '/trackingItems/hobbs', 'hobbs')).toMatchObject({ fault: { path: '/trackingItems/hobbs' } });
   });
 });
 

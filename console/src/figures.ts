@@ -1,4 +1,5 @@
 import { figureFromText } from '../../src/modules/flight-logs/csv-rules.js';
+import { inexactMessage, isExactNumberText } from '../../src/lib/json-numbers.js';
 import { placesMessage } from '../../src/modules/tracking/limits.js';
 import { ApiError, type FieldError } from './api.js';
 // (relative imports name their .js file here: tests under test/ import this module, type-checked as Node modules)
@@ -13,8 +14,10 @@ import { ApiError, type FieldError } from './api.js';
  * - more than 6 decimal places (trailing zeros aside) is refused here, before anything is sent, in the API's words
  *   (placesMessage), since the double would round them away (`1.00000000000000001` is 1) and the API never see them;
  * - a figure past a double's range (`1e999`, which JSON would carry as null) is sent as text too.
- * Every field takes this reading, whatever the API's rule for it (pax a whole number, precision an integer, ...): the
- * API judges the rest.
+ * That is the reading of a tracking figure (a tracking value, an initial value, an odometer answer, an alert's hours).
+ * A number the API does not hold to 6 places (pax, a precision, an engine count, a form's number answer) is read by
+ * `readNumber`: decimal notation, taken as written or refused (a number no double holds exactly, `1.00000000000000001`
+ * or `12345678901234567`, in the words every channel uses: src/lib/json-numbers.ts), and the API judges the rest.
  */
 export type Figure = { value: number | string } | { fault: FieldError };
 
@@ -27,7 +30,21 @@ export function readFigure(typed: string, path: string, what?: string): Figure {
   const text = typed.trim();
   const read = figureFromText(text, what ?? 'value');
   if ('fault' in read) return { fault: { path, message: what === undefined ? placesMessage('').trim() : placesMessage(what) } };
-  return { value: typeof read.value === 'number' && !Number.isFinite(read.value) ? text : read.value };
+  return exact(text, path, read.value);
+}
+
+/** A typed number that is not a tracking figure: decimal notation as written, or refused when no double holds it. */
+export function readNumber(typed: string, path: string): Figure {
+  const text = typed.trim();
+  const read = figureFromText(text, 'value');
+  return exact(text, path, 'fault' in read ? Number(text) : read.value);
+}
+
+/** The value read from `text`: a number no double holds exactly is refused (a 17-digit whole number, say); one past a double's range is sent as text. */
+function exact(text: string, path: string, value: number | string): Figure {
+  if (typeof value !== 'number') return { value };
+  if (!Number.isFinite(value)) return { value: text };
+  return isExactNumberText(text.replace(/^\+/, '')) ? { value } : { fault: { path, message: inexactMessage(text) } };
 }
 
 /** A JSON Pointer (RFC 6901) of keys: `pointer('answers', 'odo')` is `/answers/odo`. */
@@ -44,8 +61,17 @@ export const refusedFigures = (faults: FieldError[]) =>
 export class Figures {
   readonly faults: FieldError[] = [];
 
+  /** A tracking figure (readFigure). */
   figure(typed: string, path: string, what?: string): number | string {
-    const read = readFigure(typed, path, what);
+    return this.keep(readFigure(typed, path, what), typed);
+  }
+
+  /** Any other typed number (readNumber). */
+  number(typed: string, path: string): number | string {
+    return this.keep(readNumber(typed, path), typed);
+  }
+
+  private keep(read: Figure, typed: string): number | string {
     if ('fault' in read) {
       this.faults.push(read.fault);
       return typed.trim();

@@ -49,7 +49,7 @@ export function flightLogInput(s: FlightLogFormState): Record<string, unknown> {
     if (!blank(k)) out[k] = values[k].trim();
     else if (id) out[k] = null;
   }
-  if (!blank('pax')) out.pax = figures.figure(values.pax, '/pax', 'pax');
+  if (!blank('pax')) out.pax = figures.number(values.pax, '/pax');
   else out.pax = null;
   const items: Record<string, unknown> = {};
   const declared = { ...trackingMap(aircraft?.logTrackingItems), ...trackingMap(aircraft?.maintenanceTrackingItems) };

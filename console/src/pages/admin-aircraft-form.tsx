@@ -55,7 +55,7 @@ const mapName = (kind: Kind) => (kind === 'maintenance' ? 'maintenanceTrackingIt
 const meta = (i: Item, figures: Figures) => ({
   displayText: i.displayText.trim(),
   type: i.type,
-  ...(i.precision.trim() !== '' ? { precision: figures.figure(i.precision, pointer(mapName(i.kind), i.key.trim(), 'precision'), 'precision') } : {}),
+  ...(i.precision.trim() !== '' ? { precision: figures.number(i.precision, pointer(mapName(i.kind), i.key.trim(), 'precision')) } : {}),
 });
 
 /**
@@ -93,7 +93,7 @@ export function AdminAircraftFormPage({ id }: { id?: string }) {
       const v = (values[f.key] ?? '').trim();
       const before = aircraft ? aircraft[f.key] : undefined;
       if (f.key === 'engineCount') {
-        if (!aircraft || String(before) !== v) out.engineCount = v === '' ? null : figures.figure(v, '/engineCount', 'engineCount');
+        if (!aircraft || String(before) !== v) out.engineCount = v === '' ? null : figures.number(v, '/engineCount');
       } else if (!aircraft) {
         if (v !== '') out[f.key] = v;
       } else if ((before ?? '') !== v) out[f.key] = v === '' ? (OPTIONAL.has(f.key) ? null : '') : v;

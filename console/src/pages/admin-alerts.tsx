@@ -55,7 +55,7 @@ export function AdminAlertsPage() {
     // the thresholds as figures (../figures.ts): text that is no decimal figure (a blank too) is sent as typed, for the
     // API to refuse; more than 6 decimal places is refused here
     const figures = new Figures();
-    const dueSoonDays = asTyped<number>(figures.figure(days, '/dueSoonDays', 'dueSoonDays'));
+    const dueSoonDays = asTyped<number>(figures.number(days, '/dueSoonDays'));
     const dueSoonHours = asTyped<number>(figures.figure(hours, '/dueSoonHours', 'dueSoonHours'));
     figures.check();
     const saved = await gql(PutAlertSettingsDocument, {

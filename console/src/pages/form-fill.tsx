@@ -30,7 +30,7 @@ function collect(fields: FormField[], raw: Raw, timeZone: string): Record<string
       if (Array.isArray(v) && v.length) out[f.name] = v;
     } else if (f.type === 'number' || f.type === 'odometer') {
       // an odometer's answer is a tracking figure, which the API names "the reading"; a number answer's messages name none
-      if (s !== '') out[f.name] = figures.figure(s, pointer('answers', f.name), f.type === 'odometer' ? 'the reading' : undefined);
+      if (s !== '') out[f.name] = f.type === 'odometer' ? figures.figure(s, pointer('answers', f.name), 'the reading') : figures.number(s, pointer('answers', f.name));
     } else if (f.type === 'datetime') {
       if (s) out[f.name] = fromZonedLocal(s, timeZone);
     } else if (f.type === 'defect') {
@@ -45,7 +45,7 @@ function collect(fields: FormField[], raw: Raw, timeZone: string): Record<string
       const cv = raw[key];
       if (c.type === 'boolean') {
         if (cv === true) out[key] = true;
-      } else if (typeof cv === 'string' && cv.trim() !== '') out[key] = c.type === 'number' ? figures.figure(cv, pointer('answers', key)) : cv.trim();
+      } else if (typeof cv === 'string' && cv.trim() !== '') out[key] = c.type === 'number' ? figures.number(cv, pointer('answers', key)) : cv.trim();
     }
   }
   figures.check();
