@@ -127,6 +127,9 @@ describe('maintenance alerts', () => {
     ] as const) {
       expectValidation(await env.json('PUT', '/api/v1/settings/alerts', { body: bad, key: adminA }), path || undefined);
     }
+    // the hours are compared with tracking figures: their places rule, in their words
+    const places = await env.json('PUT', '/api/v1/settings/alerts', { body: { ...body, dueSoonHours: 1.0000001 }, key: adminA });
+    expect(places.body.errors).toEqual([{ path: '/dueSoonHours', message: 'dueSoonHours must have at most 6 decimal places' }]);
     expect((await env.json('GET', '/api/v1/settings/alerts')).body.enabled).toBe(false);
 
     const put = await env.json('PUT', '/api/v1/settings/alerts', { body, key: adminA });

@@ -6,6 +6,8 @@ import { secretMark, type AuditActor } from '../audit/service.js';
 import { saveCompanySettings } from '../settings/save.js';
 import { afterCursor, toPage, timeCursorArg } from '../../db/keyset.js';
 import { invalid } from '../../errors.js';
+import { decimalPlaces } from '../../lib/decimal.js';
+import { TRACKING_VALUE_PLACES, placesMessage } from '../tracking/limits.js';
 import { serviceCheck } from '../../graphql/validation.js';
 import { newUid } from '../../lib/ids.js';
 import { now } from '../../lib/clock.js';
@@ -63,7 +65,8 @@ export const AlertSettingsInputSchema = z
       .number({ error: 'dueSoonHours must be a number' })
       .min(0, 'dueSoonHours must be 0 or more')
       .max(100_000, 'dueSoonHours must be at most 100000')
-      .refine((v) => Math.round(v * 1e6) / 1e6 === v, 'dueSoonHours has at most 6 decimal places')
+      // the tracking figures' places rule (its thresholds are compared with them), in its words
+      .refine((v) => decimalPlaces(v) <= TRACKING_VALUE_PLACES, placesMessage('dueSoonHours'))
       .default(ALERT_DEFAULTS.dueSoonHours)
       .describe('Usage units (hours, landings ...) before the threshold'),
     timezone: z
