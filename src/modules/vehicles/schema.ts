@@ -72,7 +72,7 @@ export const VehicleFieldsSchema = z.object({
   maintenanceTrackingItems: TrackingMapSchema.optional().describe('Defaults to one item from the primary unit (odometer or hours)'),
   logTrackingItems: TrackingMapSchema.optional(),
   initialValues: VehicleFiguresSchema.optional().describe(
-    'The reading (0 or more) each number maintenance tracking item started at. A changed one moves a total no reading has moved; a total set by a reading stays, unless the new value is higher',
+    'Starting readings, 0 or more. A change moves a total no reading has set; one a reading set never drops',
   ),
   location: line('location').optional(),
   thirdPartyUser: z.record(z.string(), z.unknown()).optional(),
