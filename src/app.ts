@@ -62,6 +62,8 @@ export interface AppOptions {
   consolePath?: string;
   /** GraphQL over HTTP: how often a client's query runs before it is compiled (src/graphql/compiled-queries.ts; default 10). */
   graphqlCompileAfter?: number;
+  /** GET /readyz: how long the database may take to answer before the probe says it is unreachable (default 2000 ms). */
+  readyTimeoutMs?: number;
 }
 
 /** What the HTTP server knows about a request beyond the Request itself. */
@@ -186,6 +188,7 @@ export function createApp(opts: AppOptions): App {
    * this release needs is not applied. `/healthz` answers 200 all along: the process is alive.
    */
   const expectedMigrations = readMigrations().map((m) => m.name);
+  const READY_TIMEOUT_MS = opts.readyTimeoutMs ?? 2000;
   let draining = false;
   async function readiness(): Promise<Response> {
     const body = { status: 'ok', database: database.kind, migrations: 'applied', draining };
@@ -193,10 +196,18 @@ export function createApp(opts: AppOptions): App {
       Response.json({ ...body, ...extra, status: 'unavailable', reason }, { status: 503, headers: { 'cache-control': 'no-store' } });
     if (draining) return unavailable('draining: the process is shutting down');
     let applied: Set<string>;
+    // a database that takes the connection and never answers (a network black hole) is as unreachable as one that
+    // refuses it: a probe is answered within READY_TIMEOUT_MS either way
+    let timer: NodeJS.Timeout | undefined;
+    const silent = new Promise<'silent'>((resolve) => (timer = setTimeout(() => resolve('silent'), READY_TIMEOUT_MS)));
     try {
-      applied = new Set(await appliedMigrations(database.sql));
+      const answer = await Promise.race([appliedMigrations(database.sql), silent]);
+      if (answer === 'silent') return unavailable(`the database did not answer within ${READY_TIMEOUT_MS / 1000} s`);
+      applied = new Set(answer);
     } catch {
       return unavailable('the database cannot be reached');
+    } finally {
+      clearTimeout(timer);
     }
     const pending = expectedMigrations.filter((m) => !applied.has(m));
     if (pending.length) return unavailable(`migrations not applied: ${pending.join(', ')} (run fleetops migrate)`, { migrations: 'pending', pending });

@@ -29,7 +29,7 @@ const EnvSchema = z.object({
   DATA_DIR: z.string().min(1).default('./data'),
   DATABASE_STATEMENT_CACHE: whole('DATABASE_STATEMENT_CACHE', 0).default(DEFAULT_STATEMENT_CACHE),
   RATE_LIMIT_PER_MINUTE: whole('RATE_LIMIT_PER_MINUTE', 0).default(120),
-  REDIS_URL: z.string().min(1).optional(),
+  REDIS_URL: z.string().regex(/^rediss?:\/\/./i, 'REDIS_URL must be a Redis URL (redis://host:6379 or rediss://...)').optional(),
   WEBHOOK_ALLOW_PRIVATE: boolish.default(false),
   WEBHOOK_TIMEOUT_MS: whole('WEBHOOK_TIMEOUT_MS', 1).default(10000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),

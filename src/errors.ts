@@ -82,6 +82,16 @@ export class MethodNotAllowedError extends errorKind(405, 'method_not_allowed', 
   }
 }
 
+/** A store the service needs for the request cannot be reached (the rate limit's Redis): retry after `retryAfterSeconds`. */
+export class ServiceUnavailableError extends errorKind(503, 'service_unavailable', 'Service unavailable') {
+  constructor(
+    message: string,
+    readonly retryAfterSeconds: number,
+  ) {
+    super(message);
+  }
+}
+
 export class RateLimitedError extends errorKind(429, 'rate_limited', 'Too many requests') {
   /** The limiter's RateLimit headers, set by the limiter that refused (src/http/rate-limit.ts). */
   headers: Record<string, string> = {};

@@ -5,6 +5,7 @@
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../src/config.js';
+import { createTestEnv } from './helpers.js';
 import { runCli } from '../src/cli/main.js';
 
 const load = (env: Record<string, string>) => loadConfig(env, { dotenv: false });
@@ -36,6 +37,31 @@ describe('configuration', () => {
     expect(load({ DATABASE_URL: 'postgresql://u@db/fleet' }).databaseUrl).toBe('postgresql://u@db/fleet');
     expect(refusal({ DATABASE_URL: 'mysql://db.example/fleet' })).toMatch(/DATABASE_URL must be a PostgreSQL URL/);
   });
+  it('REDIS_URL is a Redis URL (a host name alone, or an http URL, was taken and every keyed request failed)', () => {
+    expect(load({ REDIS_URL: 'redis://127.0.0.1:6379' }).redisUrl).toBe('redis://127.0.0.1:6379');
+    expect(load({ REDIS_URL: 'rediss://cache.example:6380' }).redisUrl).toBe('rediss://cache.example:6380');
+    for (const bad of ['foo', 'http://127.0.0.1:6379']) expect(refusal({ REDIS_URL: bad })).toMatch(/REDIS_URL must be a Redis URL/);
+  });
+});
+
+describe('the rate limit store unreachable', () => {
+  it('a keyed request is a 503 problem with Retry-After, not an internal error; a wrong key too', async () => {
+    // nothing listens on port 1: every Redis command fails after its retries
+    const env = await createTestEnv({ rateLimitPerMinute: 10, config: { redisUrl: 'redis://127.0.0.1:1', authFailLimitPerMinute: 10 } });
+    try {
+      for (const key of [undefined, 'fo_wrong_key']) {
+        const res = await env.request('GET', '/api/v1/aircraft', key === undefined ? {} : { key });
+        expect(res.status).toBe(503);
+        expect(res.headers.get('content-type')).toMatch(/application\/problem\+json/);
+        expect(res.headers.get('retry-after')).toBe('5');
+        expect(await res.json()).toMatchObject({ status: 503, code: 'service_unavailable', detail: expect.stringMatching(/rate limit's store cannot be reached/) });
+      }
+      const gql = await env.request('POST', '/graphql', { body: { query: '{ __typename }' } });
+      expect(gql.status).toBe(503);
+    } finally {
+      await env.close();
+    }
+  });
 });
 
 describe('the command with a configuration it cannot use', () => {
@@ -65,6 +91,10 @@ describe('the command with a configuration it cannot use', () => {
     const r = await runCli(['migrate'], { env: { ...base, DATA_DIR: '/etc/hostname/fleetops-data' } });
     expect(r).toMatchObject({ code: 1, stdout: '' });
     expect(r.stderr).toMatch(/^fleetops: ENOTDIR: not a directory, .*\/etc\/hostname\/fleetops-data.*\n$/);
+    // DATA_DIR itself a file
+    const file = await runCli(['migrate'], { env: { ...base, DATA_DIR: '/etc/hostname' } });
+    expect(file).toMatchObject({ code: 1, stdout: '' });
+    expect(file.stderr).toMatch(/^fleetops: EEXIST: file already exists, .*\/etc\/hostname.*\n$/);
   });
   it('a database that cannot be reached is said so, without a stack trace', async () => {
     // nothing listens on port 1

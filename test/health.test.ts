@@ -69,6 +69,17 @@ describe('/readyz', () => {
     expect(r.body).toMatchObject({ status: 'unavailable', reason: 'the database cannot be reached' });
     expect((await get('/healthz')).status).toBe(200);
   });
+
+  it('is 503 when the database takes the connection and never answers (a network black hole), within its timeout', async () => {
+    const db = await openEmbeddedTestDatabase();
+    // the same database, whose raw statements never answer
+    const silent = Object.assign(Object.create(db) as Database, { sql: { ...db.sql, query: () => new Promise(() => {}) } });
+    const app = createApp({ database: silent, config: { rateLimitPerMinute: 0, authFailLimitPerMinute: 0, bodyLimitBytes: 1 << 20, logLevel: 'silent' }, dispatch: false, readyTimeoutMs: 50 });
+    open.push({ app, db });
+    const res = await app.fetch(new Request('http://fleetops.test/readyz'));
+    expect(res.status).toBe(503);
+    expect(await res.json()).toMatchObject({ status: 'unavailable', reason: 'the database did not answer within 0.05 s' });
+  });
 });
 
 describe.skipIf(onPostgres)('the real server on SIGTERM (DRAIN_DELAY_MS)', () => {

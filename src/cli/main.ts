@@ -305,7 +305,7 @@ async function execute(io: Io, argv: string[], withDb: DbRunner, config: () => C
       io.err(`fleetops: cannot listen: ${sys.message} (set PORT or HOST)`);
       return 1;
     }
-    if (typeof sys?.syscall === 'string' && ['EACCES', 'EPERM', 'ENOENT', 'EROFS', 'ENOSPC', 'EISDIR', 'ENOTDIR'].includes(String(sys.code))) {
+    if (typeof sys?.syscall === 'string' && ['EACCES', 'EPERM', 'ENOENT', 'EROFS', 'ENOSPC', 'EISDIR', 'ENOTDIR', 'EEXIST'].includes(String(sys.code))) {
       io.err(`fleetops: ${sys.message}`);
       return 1;
     }

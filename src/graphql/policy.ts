@@ -34,7 +34,7 @@ import type { Plugin } from 'graphql-yoga';
 import { useQueryCancellation } from './compiled-queries.js';
 import type { Logger } from 'pino';
 import type { RequestContext } from '../context.js';
-import { AppError, BadRequestError, ForbiddenError, RateLimitedError, ValidationError } from '../errors.js';
+import { AppError, BadRequestError, ForbiddenError, RateLimitedError, ServiceUnavailableError, ValidationError } from '../errors.js';
 import { forbiddenMessage, mayCall, type RequiredScope } from '../auth/scopes.js';
 import { faultFieldMessage, faultMessage, findFault, MAX_JSON_DEPTH, PROTO_KEY_MESSAGE } from '../http/json-guard.js';
 import { createIdempotency } from './idempotency.js';
@@ -275,7 +275,7 @@ export const errorResult = (e: AppError) => ({ errors: [appErrorAsGraphQL(e)] })
  * units here; a channel that refuses a call before it reaches an operation (an MCP tool call in a batch) uses one
  * the same way, so N calls cost N units whatever becomes of them.
  */
-export async function useUnits(ctx: RequestContext, units: number): Promise<RateLimitedError | null> {
+export async function useUnits(ctx: RequestContext, units: number): Promise<RateLimitedError | ServiceUnavailableError | null> {
   const state = ctx.request;
   state.units.used += units;
   if (state.units.used <= state.units.charged) return null;
@@ -285,7 +285,7 @@ export async function useUnits(ctx: RequestContext, units: number): Promise<Rate
     await state.charge(more);
     return null;
   } catch (e) {
-    if (e instanceof RateLimitedError) return e;
+    if (e instanceof RateLimitedError || e instanceof ServiceUnavailableError) return e;
     throw e;
   }
 }

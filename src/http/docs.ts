@@ -16,6 +16,7 @@ const PROBLEM_CODES: [string, number, string][] = [
   ['rate_limited', 429, 'Too many requests for this API key (or failed authentications from this address); see `Retry-After` and `RateLimit`.'],
   ['headers_too_large', 431, 'The request line and headers are over the 16 KB limit.'],
   ['internal_error', 500, 'An unexpected error; it has been logged.'],
+  ['service_unavailable', 503, 'A store the service needs cannot be reached (the rate limit\'s Redis, `REDIS_URL`); retry after `Retry-After` seconds.'],
 ];
 
 /** The table's texts are written with `code` spans, as in the Markdown docs; the page shows them as <code>. */

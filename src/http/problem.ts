@@ -1,4 +1,4 @@
-import { AppError, MethodNotAllowedError, RateLimitedError, ReportedError, UnauthorizedError } from '../errors.js';
+import { AppError, MethodNotAllowedError, RateLimitedError, ReportedError, ServiceUnavailableError, UnauthorizedError } from '../errors.js';
 import { Response } from './response.js';
 
 /** RFC 9457 problem details, as every REST error is answered (docs/contract/gaps.md §2). */
@@ -30,7 +30,7 @@ export function problemResponse(err: AppError, extraHeaders: Record<string, stri
   const headers: Record<string, string> = { 'content-type': 'application/problem+json', ...extraHeaders };
   if (err instanceof UnauthorizedError) headers['www-authenticate'] = 'Bearer realm="fleetops"';
   if (err instanceof MethodNotAllowedError) headers['allow'] = err.allow.join(', ');
-  if (err instanceof RateLimitedError) headers['retry-after'] = String(err.retryAfterSeconds);
+  if (err instanceof RateLimitedError || err instanceof ServiceUnavailableError) headers['retry-after'] = String(err.retryAfterSeconds);
   return new Response(JSON.stringify(problemFromError(err)), { status: err.status, headers });
 }
 

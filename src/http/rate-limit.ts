@@ -1,6 +1,9 @@
 import type { Redis } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
-import { RateLimitedError } from '../errors.js';
+import { RateLimitedError, ServiceUnavailableError } from '../errors.js';
+
+/** Seconds a client is asked to wait when the rate limit's store (Redis) cannot be reached. */
+const STORE_RETRY_S = 5;
 import { plural } from '../lib/text.js';
 
 /**
@@ -22,6 +25,8 @@ export function createRateLimit(opts: { perMinute: number; redisUrl?: string; pr
   const limiter: Promise<RateLimiterAbstract> | RateLimiterAbstract = redisUrl
     ? import('ioredis').then(({ Redis }) => {
         redis = new Redis(redisUrl, { enableOfflineQueue: true, maxRetriesPerRequest: 2, lazyConnect: false });
+        // an outage is answered per request (a 503, below); without a listener ioredis prints every reconnect failure
+        redis.on('error', () => {});
         return new RateLimiterRedis({ storeClient: redis, ...common });
       })
     : new RateLimiterMemory(common);
@@ -45,7 +50,9 @@ export function createRateLimit(opts: { perMinute: number; redisUrl?: string; pr
           Object.assign(err, { headers: { ...headers(e), 'retry-after': String(retry) } });
           throw err;
         }
-        throw e;
+        // the store cannot be reached (Redis down): the request is not counted, so it is not served either; a 503 the
+        // client may retry, not an internal error
+        throw new ServiceUnavailableError(`the rate limit's store cannot be reached (${(e as Error)?.message ?? e}); retry in ${STORE_RETRY_S} s`, STORE_RETRY_S);
       }
     },
     async close() {
