@@ -194,3 +194,32 @@ describe('numbers as written: GraphQL by GET', () => {
     }
   });
 });
+
+describe('numbers as written: the hard cases', () => {
+  let env: TestEnv;
+  beforeAll(async () => {
+    env = await createTestEnv();
+  });
+  afterAll(async () => {
+    await env?.close();
+  });
+
+  it('a variable that feeds a batch and another field is checked whole: nothing is written', async () => {
+    const query = 'mutation($x: JSON!) { updateVehicle(id: "acme-v-1", input: { thirdPartyUser: $x }) { uid } createVehicles(items: $x) { errors { index error } } }';
+    const res = await env.request('POST', '/graphql', { body: `{"query":${JSON.stringify(query)},"variables":{"x":{"a":${INEXACT}}}}` });
+    const body = await res.json();
+    expect(body.errors?.[0].message).toContain(MESSAGE);
+    expect((await env.rest.get('/vehicles/acme-v-1')).body.thirdPartyUser ?? null).toBeNull();
+  });
+
+  it('a body of very many or very deep inexact numbers is refused whole, at once', async () => {
+    const many = `{"items":[${Array.from({ length: 1500 }, () => INEXACT).join(',')}]}`;
+    const res = await env.request('POST', '/api/v1/flight-logs/batch', { body: many });
+    expect(res.status).toBe(400);
+    const deep = '['.repeat(100) + INEXACT + ']'.repeat(100);
+    const d = await env.request('POST', '/api/v1/flight-logs', { body: deep });
+    expect(d.status).toBe(400);
+    const mcp = await env.request('POST', '/mcp', { headers: { accept: 'application/json, text/event-stream' }, body: deep });
+    expect(mcp.status).toBe(400);
+  });
+});

@@ -182,14 +182,25 @@ export function executedRootFields(
 function checkVariables(
   executed: ReturnType<typeof executedRootFields>,
   variables: Record<string, unknown> | null | undefined,
+  document: DocumentNode,
 ): AppError | null {
   if (!variables) return null;
-  const itemVariables = new Set<string>();
+  // a variable is left to the batch runner only when every use of it feeds independent items: used anywhere else too
+  // (another field's input), it is checked here whole
+  const itemUses = new Map<string, number>();
   for (const { node, def } of executed) {
     for (const arg of node.arguments ?? []) {
-      if (arg.value.kind === Kind.VARIABLE && independent(def?.args.find((a) => a.name === arg.name.value))) itemVariables.add(arg.value.name.value);
+      if (arg.value.kind === Kind.VARIABLE && independent(def?.args.find((a) => a.name === arg.name.value))) {
+        itemUses.set(arg.value.name.value, (itemUses.get(arg.value.name.value) ?? 0) + 1);
+      }
     }
   }
+  const uses = new Map<string, number>();
+  visit(document, {
+    VariableDefinition: () => false,
+    Variable: (v) => void uses.set(v.name.value, (uses.get(v.name.value) ?? 0) + 1),
+  });
+  const itemVariables = new Set([...itemUses].filter(([name, n]) => uses.get(name) === n).map(([name]) => name));
   for (const [name, value] of Object.entries(variables)) {
     const depth = valueDepth(value);
     if (depth > LIMITS.maxValueDepth) {
@@ -354,7 +365,7 @@ export function operationPolicy(deps: PolicyDeps = {}): Plugin<{ fleet?: Request
         audit?.(result);
         return setResultAndStopExecution(result);
       }
-      const refused = checkVariables(executed, variables);
+      const refused = checkVariables(executed, variables, args.document);
       if (refused) return setResultAndStopExecution(errorResult(refused));
 
       // the rate limit: one unit per executed root field (`__typename` and introspection aside), at least one: twenty

@@ -80,6 +80,15 @@ export function parseJson(text: string): unknown {
 type Frame = { array: boolean; key: string | number; expectKey: boolean };
 
 /**
+ * A body whose inexact numbers are too many or too deep to mark (more than SCAN_MAX_FOUND, or nested deeper than
+ * SCAN_MAX_DEPTH, which the policy refuses anyway): refused whole, before any path is copied (a 1 MB body of deep
+ * inexact numbers otherwise cost gigabytes).
+ */
+export class InexactBodyError extends Error {}
+const SCAN_MAX_FOUND = 1000;
+const SCAN_MAX_DEPTH = 65;
+
+/**
  * The numbers of a well-formed JSON text that no double holds exactly, with their paths. A scan of the text, not a
  * parse: the text has passed JSON.parse already.
  */
@@ -113,7 +122,12 @@ function inexactNumbers(text: string): { path: (string | number)[]; text: string
       let j = i + 1;
       while (j < text.length && /[\d.eE+-]/.test(text[j])) j++;
       const number = text.slice(i, j);
-      if (!isExactNumberText(number)) out.push({ path: stack.map((f) => f.key), text: number });
+      if (!isExactNumberText(number)) {
+        if (out.length >= SCAN_MAX_FOUND || stack.length > SCAN_MAX_DEPTH) {
+          throw new InexactBodyError(`the body holds numbers that cannot be kept exactly (${number}) too many or too deep to name; send at most 15 significant digits`);
+        }
+        out.push({ path: stack.map((f) => f.key), text: number });
+      }
       i = j;
     } else i++;
   }

@@ -24,7 +24,7 @@ import { databaseError } from '../db/errors.js';
 import { reportUnexpected } from '../lib/unexpected.js';
 import { argumentErrors, buildTools, toolInput, type ToolDef } from './tools.js';
 import { INSTRUCTIONS } from './guidance.js';
-import { parseJson } from '../lib/json-numbers.js';
+import { InexactBodyError, parseJson } from '../lib/json-numbers.js';
 import type { GraphQLSchema } from 'graphql';
 import { forbiddenMessage, mayCall, requiredScopeOf } from '../auth/scopes.js';
 import { useUnits } from '../graphql/policy.js';
@@ -323,7 +323,8 @@ export function createMcpHandler(opts: McpOptions) {
     let json: unknown;
     try {
       json = parseJson(text);
-    } catch {
+    } catch (e) {
+      if (e instanceof InexactBodyError) throw new BadRequestError(e.message);
       return { request: new Request(request, { body: text }) };
     }
     if (!oneWrite) return { request, json };
