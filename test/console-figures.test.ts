@@ -44,8 +44,14 @@ describe('a typed figure (console/src/figures.ts)', () => {
     expect(readFigure('25E-1', '/hobbs', 'hobbs')).toEqual({ value: 2.5 });
     for (const text of ['0x10', '0b11', '0o7', '12 h', 'Infinity', '1_000', '.5', '']) expect(readFigure(text, '/hobbs', 'hobbs'), text).toEqual({ value: text });
     expect(readFigure(' 0x10 ', '/pax', 'pax')).toEqual({ value: '0x10' });
-    // past a double's range: JSON would carry it as null, so it goes as text
-    expect(readFigure('1e999', '/hobbs', 'hobbs')).toEqual({ value: '1e999' });
+    // past a double's range: JSON would carry it as null, so it is refused at its field in the words the API gives the
+    // same digits in a JSON body, as the CSV import refuses such a cell (it was sent as text)
+    const past = (text: string, read = 'Infinity') => `the number ${text} cannot be kept exactly (it would be read as ${read}); send at most 15 significant digits`;
+    expect(readFigure('1e999', '/trackingItems/hobbs', 'hobbs')).toEqual({ fault: { path: '/trackingItems/hobbs', message: past('1e999') } });
+    expect(readFigure(' -1E999 ', '/answers/odo', 'the reading')).toEqual({ fault: { path: '/answers/odo', message: past('-1E999', '-Infinity') } });
+    expect(readFigure('1e999', '/answers/odo')).toEqual({ fault: { path: '/answers/odo', message: past('1e999') } });
+    expect(readNumber('1e999', '/pax')).toEqual({ fault: { path: '/pax', message: past('1e999') } });
+    expect(readNumber('+1e400', '/answers/n')).toEqual({ fault: { path: '/answers/n', message: past('+1e400') } });
   });
 
   it('more than 6 decimal places is refused at its path, in the API’s words', () => {

@@ -6,11 +6,10 @@ import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { invalid, oneLineMessage, ValidationError } from '../src/errors.js';
 import { importFlightLogsCsv } from '../src/modules/flight-logs/csv.js';
-import { CsvError, figureFromText, readLogsCsv, rowFaultMessage, rowInput } from '../src/modules/flight-logs/csv-rules.js';
+import { CsvError, figureFromText, numberFromText, readLogsCsv, rowFaultMessage, rowInput } from '../src/modules/flight-logs/csv-rules.js';
 import { parseLogsCsv } from '../console/src/csv.js';
 import { createServices } from '../src/context.js';
 import { scopedPrisma } from '../src/db/scoped.js';
-import { CreateFlightLogCheck, fromFlatBody } from '../src/modules/flight-logs/schema.js';
 import { createTestEnv, flightLogBody, type TestEnv } from './helpers.js';
 
 const HEAD = 'timeDate,pilot,aircraftId,aircraftRegistration,startLocation,endLocation';
@@ -60,9 +59,20 @@ describe('the shared rules (csv-rules.ts)', () => {
     expect(csv.ignoredColumns).toEqual(['uid', 'createdAt']);
   });
 
-  it('refuse a tracking figure past a double’s range (JSON would carry it as null); leave such a pax as text for the API', () => {
-    expect(input(`${HEAD},pax,hobbs`, `${CELLS},1,-1e400`)).toEqual({ fault: { path: '/hobbs', message: 'hobbs must be less than 1000000000 (1e9) in magnitude' } });
-    expect(input(`${HEAD},pax,hobbs`, `${CELLS},1e400,1`)).toEqual({ input: expect.objectContaining({ pax: '1e400', hobbs: 1 }) });
+  it('refuse a pax or a tracking figure that no double holds exactly, past a double’s range too, in the API’s words at the cell', () => {
+    const inexact = (text: string, read: string) => `the number ${text} cannot be kept exactly (it would be read as ${read}); send at most 15 significant digits`;
+    // a 17-digit pax was sent as the nearest double (12345678901234568), which the API then took
+    expect(input(`${HEAD},pax,hobbs`, `${CELLS},12345678901234567,1`)).toEqual({ fault: { path: '/pax', message: inexact('12345678901234567', '12345678901234568') } });
+    // past a double's range (JSON would carry it as null): refused alike, pax (was sent as text) and tracking figure (was a range message)
+    expect(input(`${HEAD},pax,hobbs`, `${CELLS},1,-1e400`)).toEqual({ fault: { path: '/hobbs', message: inexact('-1e400', '-Infinity') } });
+    expect(input(`${HEAD},pax,hobbs`, `${CELLS},1e400,1`)).toEqual({ fault: { path: '/pax', message: inexact('1e400', 'Infinity') } });
+    expect(input(`${HEAD},pax,hobbs`, `${CELLS}, +1e999 ,1`)).toEqual({ fault: { path: '/pax', message: inexact('+1e999', 'Infinity') } });
+    expect(input(`${HEAD},pax,hobbs`, `${CELLS},1,12345678901234567`)).toEqual({ fault: { path: '/hobbs', message: inexact('12345678901234567', '12345678901234568') } });
+    // a pax is taken as written whatever its places (the API judges it), as the console takes it
+    expect(input(`${HEAD},pax,hobbs`, `${CELLS},2.1234567,1`)).toEqual({ input: expect.objectContaining({ pax: 2.1234567 }) });
+    expect(input(`${HEAD},pax,hobbs`, `${CELLS},+3,1E+2`)).toEqual({ input: expect.objectContaining({ pax: 3, hobbs: 100 }) });
+    expect(numberFromText('123456789012345', '/x')).toEqual({ value: 123456789012345 });
+    expect(numberFromText('1e-400', '/x')).toEqual({ fault: { path: '/x', message: inexact('1e-400', '0') } });
   });
 
   it('read a figure in decimal notation only, with at most 6 decimal places, checked on its digits', () => {
@@ -93,7 +103,7 @@ describe('the shared rules (csv-rules.ts)', () => {
 
   it('make the first refused cell the row’s fault, in the words of the API’s 400 for one field', () => {
     const r = input(`${HEAD},pax,hobbs,landings`, `${CELLS},1.00000000000000001,1.00000000000000001,1`);
-    expect(r).toEqual({ fault: { path: '/pax', message: 'pax must have at most 6 decimal places' } });
+    expect(r).toEqual({ fault: { path: '/pax', message: 'the number 1.00000000000000001 cannot be kept exactly (it would be read as 1); send at most 15 significant digits' } });
     const fault = { path: '/hobbs', message: 'hobbs must have at most 6 decimal places' };
     expect(rowFaultMessage(fault)).toBe('invalid flight log: /hobbs: hobbs must have at most 6 decimal places');
     let thrown: unknown;
@@ -149,6 +159,7 @@ describe('the console and `fleetops import-logs` read one file alike', () => {
       row(8, '1', '1e9999999'),
       row(9, '1', '0x2'),
       row(9, '1', '1', 'VH-WRONG'),
+      row(9, '1', '12345678901234567'),
     ].join('\n');
     const totals = async () => (await env.rest.get('/aircraft/acme-ac-1')).body.totals;
 
@@ -169,21 +180,24 @@ describe('the console and `fleetops import-logs` read one file alike', () => {
     const cli = await importFlightLogsCsv(s.flightLogs, csv, { aircraft: (uid) => s.aircraft.find(uid) });
     const t2 = await totals();
 
-    expect(cli.rejected.map((r) => r.line)).toEqual([2, 3, 4, 8, 9, 10, 11, 12]);
+    expect(cli.rejected.map((r) => r.line)).toEqual([2, 3, 4, 8, 9, 10, 11, 12, 13]);
     expect(consoleRejected).toEqual(cli.rejected);
     expect(batch.results.length).toBe(cli.imported);
     // 2.5 + 1.25 + 1 (a row without hobbs adds none) each way
     expect([t1.hobbs - t0.hobbs, t2.hobbs - t1.hobbs].map((h) => Math.round(h * 1e6))).toEqual([3750000, 3750000]);
-    // a figure past a double's range is told as the API tells the number it would be (the CLI passed Infinity on)
-    const told = async (over: Record<string, unknown>) => {
-      try {
-        await s.flightLogs.create(CreateFlightLogCheck.parse(fromFlatBody({ ...flightLogBody(), ...over })));
-      } catch (e) {
-        return oneLineMessage(e as ValidationError);
-      }
-      return 'accepted';
+    // a cell no double holds exactly (past its range, or more digits than it keeps) is told as the API tells the same
+    // digits in a JSON body (the CLI passed Infinity on; a 17-digit pax was sent rounded): the same path and words
+    // (the batch names such an item's fault `invalid item: ...`, a row's is `invalid flight log: ...`)
+    const told = async (field: string, digits: string) => {
+      const body = JSON.stringify({ query: 'mutation($items: JSON!) { createFlightLogs(items: $items) { errors { index error } } }', variables: { items: [flightLogBody({ [field]: 0 })] } });
+      const res = await env.request('POST', '/graphql', { body: body.replace(`"${field}":0`, `"${field}":${digits}`) });
+      return (await res.json()).data.createFlightLogs.errors[0].error.replace(/^invalid item: /, 'invalid flight log: ');
     };
-    expect(cli.rejected.find((r) => r.line === 8)?.error).toBe(await told({ hobbs: Infinity }));
-    expect(cli.rejected.find((r) => r.line === 10)?.error).toBe(await told({ pax: Infinity }));
+    expect(cli.rejected.find((r) => r.line === 8)?.error).toBe(await told('hobbs', '1e9999999'));
+    expect(cli.rejected.find((r) => r.line === 10)?.error).toBe(await told('pax', '1e9999999'));
+    expect(cli.rejected.find((r) => r.line === 13)?.error).toBe(await told('pax', '12345678901234567'));
+    expect(cli.rejected.find((r) => r.line === 13)?.error).toBe(
+      'invalid flight log: /pax: the number 12345678901234567 cannot be kept exactly (it would be read as 12345678901234568); send at most 15 significant digits',
+    );
   });
 });

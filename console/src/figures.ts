@@ -1,23 +1,23 @@
-import { figureFromText } from '../../src/modules/flight-logs/csv-rules.js';
-import { inexactMessage, isExactNumberText } from '../../src/lib/json-numbers.js';
-import { placesMessage } from '../../src/modules/tracking/limits.js';
+import { figureFromText, numberFromText } from '../../src/modules/flight-logs/csv-rules.js';
 import { ApiError, type FieldError } from './api.js';
 // (relative imports name their .js file here: tests under test/ import this module, type-checked as Node modules)
 
 /**
  * A figure an operator types (a Hobbs reading, pax, an odometer answer, an initial value, an alert threshold) as the
  * value the console sends, read by the one rule the server and the CSV import read a written figure by
- * (`figureFromText`, src/modules/flight-logs/csv-rules.ts; docs/import.md), never by JavaScript's `Number(text)`:
+ * (`numberFromText` and `figureFromText`, src/modules/flight-logs/csv-rules.ts; docs/import.md), never by
+ * JavaScript's `Number(text)`:
  * - decimal notation (`12.5`, `-0.3`, `1.5E+3`; spaces around it trimmed) is a number;
  * - anything else (`0x10`, `0b11`, `12 h`, `Infinity`) is sent as the text typed, for the API to refuse in its own
  *   words at its path (`Number` read `0x10` as 16 hours);
- * - more than 6 decimal places (trailing zeros aside) is refused here, before anything is sent, in the API's words
- *   (placesMessage), since the double would round them away (`1.00000000000000001` is 1) and the API never see them;
- * - a figure past a double's range (`1e999`, which JSON would carry as null) is sent as text too.
- * That is the reading of a tracking figure (a tracking value, an initial value, an odometer answer, an alert's hours).
+ * - decimal notation that no double holds exactly (`12345678901234567`, or `1e999`, past a double's range, which JSON
+ *   would carry as null) is refused here, before anything is sent, in the words every channel uses for such a JSON
+ *   number (src/lib/json-numbers.ts `inexactMessage`).
+ * A tracking figure (a tracking value, an initial value, an odometer answer, an alert's hours) is read by
+ * `readFigure`, which first refuses more than 6 decimal places (trailing zeros aside) in the API's words
+ * (placesMessage), since the double would round them away (`1.00000000000000001` is 1) and the API never see them.
  * A number the API does not hold to 6 places (pax, a precision, an engine count, a form's number answer) is read by
- * `readNumber`: decimal notation, taken as written or refused (a number no double holds exactly, `1.00000000000000001`
- * or `12345678901234567`, in the words every channel uses: src/lib/json-numbers.ts), and the API judges the rest.
+ * `readNumber`: taken as written whatever its places, or refused as above, and the API judges the rest.
  */
 export type Figure = { value: number | string } | { fault: FieldError };
 
@@ -27,24 +27,13 @@ export type Figure = { value: number | string } | { fault: FieldError };
  * API's words for a form answer, which name no field ("must have at most 6 decimal places").
  */
 export function readFigure(typed: string, path: string, what?: string): Figure {
-  const text = typed.trim();
-  const read = figureFromText(text, what ?? 'value');
-  if ('fault' in read) return { fault: { path, message: what === undefined ? placesMessage('').trim() : placesMessage(what) } };
-  return exact(text, path, read.value);
+  const read = figureFromText(typed.trim(), what ?? '', path);
+  return 'fault' in read ? { fault: { path, message: read.fault.message.trim() } } : read;
 }
 
 /** A typed number that is not a tracking figure: decimal notation as written, or refused when no double holds it. */
 export function readNumber(typed: string, path: string): Figure {
-  const text = typed.trim();
-  const read = figureFromText(text, 'value');
-  return exact(text, path, 'fault' in read ? Number(text) : read.value);
-}
-
-/** The value read from `text`: a number no double holds exactly is refused (a 17-digit whole number, say); one past a double's range is sent as text. */
-function exact(text: string, path: string, value: number | string): Figure {
-  if (typeof value !== 'number') return { value };
-  if (!Number.isFinite(value)) return { value: text };
-  return isExactNumberText(text.replace(/^\+/, '')) ? { value } : { fault: { path, message: inexactMessage(text) } };
+  return numberFromText(typed.trim(), path);
 }
 
 /** A JSON Pointer (RFC 6901) of keys: `pointer('answers', 'odo')` is `/answers/odo`. */

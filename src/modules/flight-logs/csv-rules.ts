@@ -1,6 +1,7 @@
 import { decimalPlaces } from '../../lib/decimal.js';
 import { PROTO_KEY_MESSAGE } from '../../lib/input-messages.js';
-import { TRACKING_VALUE_PLACES, placesMessage, rangeMessage } from '../tracking/limits.js';
+import { inexactMessage, isExactNumberText } from '../../lib/json-numbers.js';
+import { TRACKING_VALUE_PLACES, placesMessage } from '../tracking/limits.js';
 import { CORE_FIELDS, SERVER_CONTROLLED } from './fields.js';
 
 /**
@@ -10,7 +11,8 @@ import { CORE_FIELDS, SERVER_CONTROLLED } from './fields.js';
  * a row starts on, a cell as the JSON value a client would send, so that the two cannot read one file apart.
  *
  * Browser-safe: no `node:` import, no Prisma, no zod and nothing of src/errors.ts (it loads zod, and with it 450 kB
- * of the console's bundle); its imports (src/lib/decimal.ts, src/lib/input-messages.ts, ../tracking/limits.ts, ./fields.ts) are the same. The
+ * of the console's bundle); its imports (src/lib/decimal.ts, src/lib/input-messages.ts, src/lib/json-numbers.ts,
+ * ../tracking/limits.ts, ./fields.ts) are the same. The
  * CSV parser is passed in: csv-parse's synchronous `parse`, whose node and browser builds are one code.
  */
 
@@ -120,24 +122,41 @@ function declaredType(aircraft: AircraftItems | null, key: string): unknown {
 const PLAIN_DECIMAL = /^[+-]?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
 
 /**
- * A figure written as text (a cell) as the number a JSON body would carry, its digits checked before it becomes a
- * double: text that is not decimal notation (`0x10`, `0b11`, `12 h`) stays text, for the API to refuse as it refuses
- * a string (JavaScript's `Number('0x10')` is 16); more than 6 decimal places (trailing zeros aside) is a fault at
- * `/<what>`, since the double would round them away (`1.00000000000000001` is 1).
+ * A number written as text (a CSV cell, a figure typed in the console) as the number a JSON body would carry, taken
+ * as written or refused, by the rule every channel applies to a JSON number (src/lib/json-numbers.ts):
+ * - text that is not decimal notation (`0x10`, `0b11`, `12 h`, `Infinity`) stays text, for the API to refuse as it
+ *   refuses a string (JavaScript's `Number('0x10')` is 16);
+ * - decimal notation that no double holds exactly is a fault at `path` in the API's words (inexactMessage): more
+ *   digits than a double keeps (`12345678901234567` would be sent as ...568, `1.00000000000000001` as 1), and a
+ *   number past a double's range (`1e999`, which no JSON body can carry: JSON.stringify writes it as null) or one
+ *   that is not zero but would become zero (`1e-400`). A JSON body holding the same digits gets the same 400;
+ * - anything else is the number.
  */
-export function figureFromText(text: string, what: string): { value: number | string } | { fault: CellFault } {
+export function numberFromText(text: string, path: string): { value: number | string } | { fault: CellFault } {
   if (!PLAIN_DECIMAL.test(text)) return { value: text };
-  if (decimalPlaces(text) > TRACKING_VALUE_PLACES) return { fault: { path: `/${what}`, message: placesMessage(what) } };
+  if (!isExactNumberText(text.replace(/^\+/, ''))) return { fault: { path, message: inexactMessage(text) } };
   return { value: Number(text) };
+}
+
+/**
+ * A tracking figure written as text: numberFromText, checked first on its digits as written for the tracking
+ * figures' places, so more than 6 decimal places (trailing zeros aside) is a fault at `path` (default `/<what>`) in
+ * the API's words for a figure (`1.00000000000000001` is refused for its places, not read as 1).
+ */
+export function figureFromText(text: string, what: string, path = `/${what}`): { value: number | string } | { fault: CellFault } {
+  if (PLAIN_DECIMAL.test(text) && decimalPlaces(text) > TRACKING_VALUE_PLACES) return { fault: { path, message: placesMessage(what) } };
+  return numberFromText(text, path);
 }
 
 /**
  * A row's cells as the flat input the API takes (tracking values as top-level keys, docs/contract/gaps.md §4):
  * cells are trimmed; an empty cell is absent, but an empty pax is null, and so is pax when the header has no pax
- * column (a file without it says no more about pax than an empty cell does); pax and the cells of the aircraft's
- * number items are figures (figureFromText); server-controlled columns are left out. Anything else is left for the
- * API to judge, so its messages are the ones shown. The first refused cell is the row's fault. What is given is what
- * a JSON body can carry: a figure past a double's range is refused here (a tracking figure) or left as text (pax).
+ * column (a file without it says no more about pax than an empty cell does); pax is a number (numberFromText: taken as
+ * written, whatever its places, or refused) and the cells of the aircraft's number items are tracking figures
+ * (figureFromText); server-controlled columns are left out. Anything else is left for the API to judge, so its
+ * messages are the ones shown. The first refused cell is the row's fault. A cell no JSON number carries exactly (more
+ * digits than a double holds, or past its range, `1e999`) is refused here, pax and tracking figures alike, in the
+ * words the API gives the same digits in a JSON body.
  */
 export function rowInput(row: CsvRow, header: readonly string[], aircraft: AircraftItems | null): { input: Record<string, unknown> } | { fault: CellFault } {
   const input: Record<string, unknown> = {};
@@ -147,11 +166,9 @@ export function rowInput(row: CsvRow, header: readonly string[], aircraft: Aircr
     if (column === 'pax') {
       if (cell === '') input.pax = null;
       else {
-        const figure = figureFromText(cell, 'pax');
-        if ('fault' in figure) return figure;
-        // past a double's range (`1e999`): no JSON body can carry it (it would be sent as null), and the API refuses it
-        // as it refuses text, which it is then
-        input.pax = typeof figure.value === 'number' && !Number.isFinite(figure.value) ? cell : figure.value;
+        const pax = numberFromText(cell, '/pax');
+        if ('fault' in pax) return pax;
+        input.pax = pax.value;
       }
       continue;
     }
@@ -160,9 +177,6 @@ export function rowInput(row: CsvRow, header: readonly string[], aircraft: Aircr
     else {
       const figure = figureFromText(cell, column);
       if ('fault' in figure) return figure;
-      // past a double's range (`1e999`): no JSON body can carry it (it would be sent as null), so it is refused here,
-      // in the words the API gives a figure out of range
-      if (typeof figure.value === 'number' && !Number.isFinite(figure.value)) return { fault: { path: `/${column}`, message: rangeMessage(column) } };
       input[column] = figure.value;
     }
   }
