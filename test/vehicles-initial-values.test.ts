@@ -99,6 +99,52 @@ describe('a changed initial value and the odometer total', () => {
     expect(await totalOf(uid)).toBe(60000);
   });
 
+  // The vehicle keeps its highest reading: the total is the higher of it and the initial value. Before, a total an
+  // initial value had raised could not be told from one no reading had moved: read at 50100, the initial value
+  // raised to 50200 and set back to 50000 gave 50000, under the reading.
+  it('an initial value raised above the reading and set back gives the reading back, never less', async () => {
+    const uid = await created('RAISE-BACK', { totals: { odometer: 50000 } });
+    await read(uid, 50100);
+    expect((await env.rest.patch(`/vehicles/${uid}`, { initialValues: { odometer: 50200 } })).status).toBe(200);
+    expect(await totalOf(uid)).toBe(50200);
+    expect((await env.rest.patch(`/vehicles/${uid}`, { initialValues: { odometer: 50000 } })).status).toBe(200);
+    expect(await totalOf(uid)).toBe(50100);
+    // the same on GraphQL: up, then down under the reading
+    const up = await env.gql(`mutation($id: ID!, $i: UpdateVehicleInput!) { updateVehicle(id: $id, input: $i) { status } }`, { id: uid, i: { initialValues: { odometer: 70000 } } });
+    expect(up.body.errors, JSON.stringify(up.body)).toBeUndefined();
+    expect(await totalOf(uid)).toBe(70000);
+    const down = await env.gql(`mutation($id: ID!, $i: UpdateVehicleInput!) { updateVehicle(id: $id, input: $i) { status } }`, { id: uid, i: { initialValues: { odometer: 10 } } });
+    expect(down.body.errors, JSON.stringify(down.body)).toBeUndefined();
+    expect(await totalOf(uid)).toBe(50100);
+    // a lower reading than the total is still refused, a higher one taken
+    expect((await read(uid, 50050)).warnings).toHaveLength(1);
+    expect(await totalOf(uid)).toBe(50100);
+    expect((await read(uid, 50300)).vehiclesUpdated).toBe(1);
+    expect(await totalOf(uid)).toBe(50300);
+    // the vehicle's answer shows no extra field
+    expect(Object.keys((await env.rest.get(`/vehicles/${uid}`)).body)).not.toContain('readings');
+  });
+
+  it('a reading equal to the total an initial value set is kept: a lower initial value later does not go under it', async () => {
+    const uid = await created('EQUAL-READ', { initialValues: { odometer: 48000 } });
+    expect(await read(uid, 48000)).toEqual({ scheduleItemsCreated: 0, vehiclesUpdated: 0, warnings: [] });
+    expect((await env.rest.patch(`/vehicles/${uid}`, { initialValues: { odometer: 47000 } })).status).toBe(200);
+    expect(await totalOf(uid)).toBe(48000);
+  });
+
+  it('an item taken away takes its reading with it: added again, it starts at its initial value', async () => {
+    const uid = await created('ITEM-AGAIN', { totals: { odometer: 100 } });
+    await read(uid, 500);
+    const items = (await env.rest.get(`/vehicles/${uid}`)).body.maintenanceTrackingItems as Record<string, unknown>;
+    const removed = await env.rest.patch(`/vehicles/${uid}`, { maintenanceTrackingItems: { ...items, odometer: undefined, engineHours: { type: 'number', displayText: 'Engine hours' } }, initialValues: {} });
+    expect(removed.status, JSON.stringify(removed.body)).toBe(200);
+    const back = await env.rest.patch(`/vehicles/${uid}`, { maintenanceTrackingItems: items, initialValues: { odometer: 20 } });
+    expect(back.status, JSON.stringify(back.body)).toBe(200);
+    expect(await totalOf(uid)).toBe(20);
+    expect((await env.rest.patch(`/vehicles/${uid}`, { initialValues: { odometer: 10 } })).status).toBe(200);
+    expect(await totalOf(uid)).toBe(10);
+  });
+
   it('a total no reading has moved follows the initial value, up or down, on REST, GraphQL and MCP', async () => {
     const uid = await created('UNREAD-1', { initialValues: { odometer: 48000 } });
     expect((await env.rest.patch(`/vehicles/${uid}`, { initialValues: { odometer: 47000 } })).status).toBe(200);

@@ -11,7 +11,7 @@ import { primaryTotalKey } from './schema.js';
  */
 
 /** What an odometer reading needs of a vehicle (VehicleService.forReadings). */
-export type ReadingVehicle = Pick<Vehicle, 'uid' | 'registration' | 'tracking' | 'maintenanceTrackingItems' | 'totals'>;
+export type ReadingVehicle = Pick<Vehicle, 'uid' | 'registration' | 'tracking' | 'maintenanceTrackingItems' | 'totals' | 'readings'>;
 export interface ReadingOutcome {
   applied: boolean;
   key: string | null;
@@ -19,20 +19,25 @@ export interface ReadingOutcome {
 }
 export interface ReadingsPlan {
   outcomes: ReadingOutcome[];
-  /** each changed vehicle's totals after its readings */
+  /** each changed vehicle's totals after its readings (its row's totals and its highest readings, by uid) */
   totals: Map<string, Record<string, number>>;
+  /** each changed vehicle's highest readings after these (a reading equal to its total is kept too, as a floor) */
+  readings: Map<string, Record<string, number>>;
   /** the vehicles the plan was made from (every one a reading names) */
   seen: ReadingVehicle[];
 }
 
 /**
  * Readings of vehicles' primary totals, in order, on `rows` as read: a higher reading raises the total; a lower one
- * is not applied and comes back as a warning; an equal one changes nothing. Each changed vehicle gets its last total.
+ * is not applied and comes back as a warning; an equal one changes no total. Each changed vehicle gets its last total,
+ * and its highest reading of each item (`readings`: the floor its total keeps when an initial value is lowered).
  * A vehicle missing from `rows` is a 404.
  */
 export function planReadings(rows: Map<string, ReadingVehicle>, readings: readonly { uid: string; reading: number }[]): ReadingsPlan {
   const totals = new Map<string, Record<string, number>>();
   const changed = new Map<string, Record<string, number>>();
+  const kept = new Map<string, Record<string, number>>();
+  const read = new Map<string, Record<string, number>>();
   const outcomes = readings.map(({ uid, reading }): ReadingOutcome => {
     const v = rows.get(uid);
     if (!v) throw new NotFoundError('vehicle', uid);
@@ -47,6 +52,14 @@ export function planReadings(rows: Map<string, ReadingVehicle>, readings: readon
     const t = totals.get(uid) ?? { ...asNumberMap(v.totals) }; // a copy: `seen` keeps the totals as read
     totals.set(uid, t);
     const current = t[key] ?? 0;
+    const r = read.get(uid) ?? { ...asNumberMap(v.readings) };
+    read.set(uid, r);
+    // the highest reading, which the total never goes under (vehicleTotal in ./service.ts): a reading equal to a
+    // total an initial value set is kept too, so a lower initial value later does not take the total under it
+    if (reading >= current && reading > (r[key] ?? -1)) {
+      r[key] = reading;
+      kept.set(uid, r);
+    }
     if (reading < current) {
       return { applied: false, key, warning: `${key} reading ${reading} for vehicle ${v.registration} is below its current total ${current}; not applied` };
     }
@@ -56,7 +69,8 @@ export function planReadings(rows: Map<string, ReadingVehicle>, readings: readon
     return { applied: true, key };
   });
   const seen = [...new Set(readings.map((r) => r.uid))].sort().map((uid) => rows.get(uid)!);
-  return { outcomes, totals: changed, seen };
+  for (const uid of kept.keys()) if (!changed.has(uid)) changed.set(uid, totals.get(uid)!);
+  return { outcomes, totals: changed, readings: kept, seen };
 }
 
 /**
@@ -71,18 +85,19 @@ export function planReadings(rows: Map<string, ReadingVehicle>, readings: readon
  */
 export function readingsWrite(plan: ReadingsPlan, compare: boolean): { lock: Prisma.Sql; expected: number; update: (when: Prisma.Sql) => Prisma.Sql | null } {
   const seen = JSON.stringify(
-    plan.seen.map((v) => ({ uid: v.uid, registration: v.registration, tracking: v.tracking, mti: v.maintenanceTrackingItems, totals: v.totals })),
+    plan.seen.map((v) => ({ uid: v.uid, registration: v.registration, tracking: v.tracking, mti: v.maintenanceTrackingItems, totals: v.totals, readings: v.readings })),
   );
   const lock = Prisma.sql`SELECT v.uid FROM "Vehicle" v
-    JOIN jsonb_to_recordset(${seen}::jsonb) AS s(uid text, registration text, tracking jsonb, mti jsonb, totals jsonb) ON s.uid = v.uid
+    JOIN jsonb_to_recordset(${seen}::jsonb) AS s(uid text, registration text, tracking jsonb, mti jsonb, totals jsonb, readings jsonb) ON s.uid = v.uid
     WHERE v."companyId" = ${COMPANY} AND v.status <> 'deleted' AND (NOT ${compare}::boolean OR (v.registration = s.registration
-      AND v.tracking = s.tracking AND v."maintenanceTrackingItems" = s.mti AND v.totals = s.totals))
+      AND v.tracking = s.tracking AND v."maintenanceTrackingItems" = s.mti AND v.totals = s.totals AND v.readings = s.readings))
     ORDER BY v.uid FOR UPDATE OF v`;
-  const changed = JSON.stringify([...plan.totals].map(([uid, totals]) => ({ uid, totals })));
+  // each vehicle's totals and highest readings as planned on its row (locked, and with `compare` still as read)
+  const changed = JSON.stringify([...plan.totals].map(([uid, totals]) => ({ uid, totals, readings: plan.readings.get(uid) ?? null })));
   const update = (when: Prisma.Sql) =>
     plan.totals.size
-      ? Prisma.sql`UPDATE "Vehicle" v SET totals = n.totals, "updatedAt" = ${updatedAtNow('v')}
-          FROM jsonb_to_recordset(${changed}::jsonb) AS n(uid text, totals jsonb)
+      ? Prisma.sql`UPDATE "Vehicle" v SET totals = n.totals, readings = COALESCE(n.readings, v.readings), "updatedAt" = ${updatedAtNow('v')}
+          FROM jsonb_to_recordset(${changed}::jsonb) AS n(uid text, totals jsonb, readings jsonb)
           WHERE v."companyId" = ${COMPANY} AND v.uid = n.uid AND ${when}`
       : null;
   return { lock, expected: plan.seen.length, update };

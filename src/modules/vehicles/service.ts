@@ -148,14 +148,16 @@ export class VehicleService {
     // unlocked: a model read (not a write, so outside a transaction it is not tied to the request's commit hooks)
     const rows = lock
       ? await this.db.$queryRaw<ReadingVehicle[]>(
-          Prisma.sql`SELECT uid, registration, tracking, "maintenanceTrackingItems", totals FROM "Vehicle"
+          Prisma.sql`SELECT uid, registration, tracking, "maintenanceTrackingItems", totals, readings FROM "Vehicle"
             WHERE "companyId" = ${COMPANY} AND uid = ANY(${list}::text[]) AND status <> 'deleted' ORDER BY uid FOR UPDATE`,
         )
       : await this.db.vehicle.findMany({
           where: { uid: { in: list }, status: { not: 'deleted' } },
-          select: { uid: true, registration: true, tracking: true, maintenanceTrackingItems: true, totals: true },
+          select: { uid: true, registration: true, tracking: true, maintenanceTrackingItems: true, totals: true, readings: true },
         });
-    return new Map(rows.map((r) => [r.uid, { ...r, tracking: json(r.tracking), maintenanceTrackingItems: json(r.maintenanceTrackingItems), totals: json(r.totals) }]));
+    return new Map(
+      rows.map((r) => [r.uid, { ...r, tracking: json(r.tracking), maintenanceTrackingItems: json(r.maintenanceTrackingItems), totals: json(r.totals), readings: json(r.readings) }]),
+    );
   }
 
   /** Forgets what this request's loader holds of vehicles another statement changed (readings). */
@@ -254,12 +256,18 @@ function withDefaults(v: VehicleColumns & Partial<VehicleFields>, existing: Vehi
   if (errors.length) throw new ValidationError(`invalid vehicle: ${errors[0].path}: ${errors[0].message}`, errors);
   const old = asNumberMap(existing?.totals);
   const oldInitial = asNumberMap(existing?.initialValues);
+  const oldReadings = asNumberMap(existing?.readings);
   const totals: Record<string, number> = {};
+  // the highest readings of the items that stay (an item taken away takes its readings with it, as its total)
+  const readings: Record<string, number> = {};
   for (const [key, item] of Object.entries(maintenanceTrackingItems)) {
     if (item.type !== 'number') continue;
-    totals[key] = vehicleTotal(Object.hasOwn(old, key) ? old[key] : null, oldInitial[key] ?? 0, initialValues[key] ?? 0);
+    const stays = Object.hasOwn(old, key);
+    const reading = stays && Object.hasOwn(oldReadings, key) ? oldReadings[key] : null;
+    if (reading !== null) readings[key] = reading;
+    totals[key] = vehicleTotal(stays ? old[key] : null, oldInitial[key] ?? 0, initialValues[key] ?? 0, reading);
   }
-  const data: VehicleColumns = { ...v, tracking, maintenanceTrackingItems, logTrackingItems, initialValues, totals };
+  const data: VehicleColumns = { ...v, tracking, maintenanceTrackingItems, logTrackingItems, initialValues, totals, readings };
   for (const key of Object.keys(VehicleFieldsSchema.shape)) if (!(key in data)) data[key] = null;
   return data;
 }
@@ -267,16 +275,19 @@ function withDefaults(v: VehicleColumns & Partial<VehicleFields>, existing: Vehi
 /**
  * A vehicle's total of one number item after its initial value is set to `initial` (docs/api-notes.md "Vehicles").
  * Readings are absolute (an odometer shows the distance itself, not what was added to a starting figure), so the
- * aircraft's rule (total = initial value + what the logs add) does not apply:
+ * aircraft's rule (total = initial value + what the logs add) does not apply: the total is the higher of the
+ * initial value and the highest reading taken (`reading`, kept with the vehicle; null when none was taken).
  * - a new item (`total` null) starts at its initial value;
  * - an initial value left as it was leaves the total as it is;
- * - a total no reading has moved (still the initial value it had) follows the new initial value;
- * - a total a reading has moved is that reading, and stays, unless the new initial value is higher (a reading below
- *   a total is not applied, so the total is never lowered under the last reading).
+ * - otherwise the total is the new initial value, or the highest reading when that is higher: an initial value
+ *   raised above the readings and set back gives the reading back, never less.
+ * A total that differs from its initial value with no reading kept (a row of an earlier release the migration did
+ * not see as read) is never lowered.
  */
-export function vehicleTotal(total: number | null, wasInitial: number, initial: number): number {
+export function vehicleTotal(total: number | null, wasInitial: number, initial: number, reading: number | null = null): number {
   if (total === null) return initial;
   if (initial === wasInitial) return total;
+  if (reading !== null) return Math.max(initial, reading);
   if (total === wasInitial) return initial;
   return Math.max(total, initial);
 }
