@@ -1,5 +1,6 @@
 import type { Form } from '../../generated/prisma/client.js';
 import { fieldErrorsFromZod, invalid, isPlainObject, jsonPointer, type FieldError } from '../../errors.js';
+import { instantRangeMessage, isoProblem } from '../../lib/dates.js';
 import { companionAnswer, fieldTypeDef, type Field } from '../forms/fields.js';
 import { locatedFields, storageKey } from '../forms/service.js';
 
@@ -52,6 +53,11 @@ export function resolveAnswers(form: Pick<Form, 'sections'>, answers: Record<str
       for (const e of fieldErrorsFromZod(r.error.issues, pointer(key))) errors.push({ path: e.path, message: `${target.name} ${e.message}` });
       continue;
     }
+    const beyond = !target.companion && target.field.type === 'datetime' ? datetimeProblem(target.name, r.data as string) : null;
+    if (beyond) {
+      errors.push({ path: pointer(key), message: beyond });
+      continue;
+    }
     if (!target.companion && isBlank(r.data) && target.field.required) {
       errors.push({ path: pointer(key), message: `${target.name} is required` });
       continue;
@@ -68,6 +74,19 @@ export function resolveAnswers(form: Pick<Form, 'sections'>, answers: Record<str
   }
   if (errors.length) invalid('form completion', errors);
   return data;
+}
+
+/**
+ * A datetime answer the field's schema took (an ISO 8601 date-time with Z or an offset, kept as written) read by the
+ * one rule of every date input, parseIso (src/lib/dates.ts): an instant past the years 0001 to 9999 in UTC
+ * (`9999-12-31T23:00:00-05:00` is 10000-01-01T04:00Z, which the database would write and never read back) or what
+ * parseIso does not read (year 0000, more than 9 decimal places of a second) is refused, said for the field `name`.
+ */
+function datetimeProblem(name: string, value: string): string | null {
+  const p = isoProblem(value);
+  if (!p) return null;
+  if (p.problem === 'range') return instantRangeMessage(name, value, p.instant);
+  return `${name} must be an ISO 8601 date-time with Z or an offset in the years 0001 to 9999, with at most 9 decimal places of a second, e.g. 2026-03-01T09:30:00+10:00`;
 }
 
 export function isBlank(v: unknown): boolean {
