@@ -40,3 +40,6 @@ const result = await runCli(process.argv.slice(2), {
   columns: process.stderr.columns,
 });
 process.exitCode = result.code;
+// A server that stopped (SIGTERM, SIGINT) has closed what it could within SHUTDOWN_TIMEOUT_MS; a database connection
+// that never answered may still hold the event loop. Leave it a moment to flush, then exit.
+if (process.argv[2] === 'serve') setTimeout(() => process.exit(), 1000).unref();

@@ -84,7 +84,11 @@ export interface App {
   ready: Promise<void>;
   /** From now on /readyz answers 503 (shutdown has begun); requests are still served. */
   drain(): void;
-  close(): Promise<void>;
+  /**
+   * Stops background work (deliveries in flight get up to `timeoutMs`, default the dispatcher's own send timeout and
+   * a second) and releases what the app holds; the database is the caller's.
+   */
+  close(timeoutMs?: number): Promise<void>;
 }
 
 const require = createRequire(import.meta.url);
@@ -333,11 +337,11 @@ export function createApp(opts: AppOptions): App {
       const requestId = requestIdFor(request.headers.get('x-request-id'));
       return handle(request, info, requestId);
     },
-    async close() {
+    async close(timeoutMs?: number) {
       await (await stopListening?.catch(() => null))?.();
       keys.cache?.dispose();
       await alerts?.stop();
-      await dispatcher?.stop();
+      await dispatcher?.stop(timeoutMs);
       await rateLimit.close();
       await authFailures.close();
       await publicForms.close();

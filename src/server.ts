@@ -125,18 +125,35 @@ export async function startServer(
         // this process still serves what arrives
         app.drain();
         if (config.drainDelayMs) await new Promise((r) => setTimeout(r, config.drainDelayMs));
+        const limit = config.shutdownTimeoutMs ?? 10_000;
         // stop accepting; requests in flight finish (up to SHUTDOWN_TIMEOUT_MS), then what is left is cut
         await new Promise<void>((resolve) => {
           server.close(() => resolve());
           server.closeIdleConnections();
-          setTimeout(() => server.closeAllConnections(), config.shutdownTimeoutMs ?? 10_000).unref();
+          setTimeout(() => server.closeAllConnections(), limit).unref();
         });
         if (admin) {
+          admin.closeAllConnections();
           await new Promise<void>((resolve) => admin!.close(() => resolve()));
           fs.rmSync(socket, { force: true });
         }
-        await app.close();
-        await database.close();
+        // background work (deliveries in flight, an alert evaluation) and the database's close get SHUTDOWN_TIMEOUT_MS
+        // too: a database that stopped answering would hold them, and the process, for ever. Past it, the process
+        // is left to exit (bin/fleetops.js) with whatever is still waiting on the database; a write cut so is one
+        // whose client saw its connection close, which the Idempotency-Key covers.
+        const released = (async () => {
+          await app.close(limit);
+          await database.close();
+        })();
+        let timer: NodeJS.Timeout | undefined;
+        const late = await Promise.race([
+          released.then(() => false),
+          new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(true), limit))),
+        ]).finally(() => clearTimeout(timer));
+        if (late) {
+          released.catch(() => undefined);
+          logger.warn({ shutdownTimeoutMs: limit }, 'shutdown: background work or the database did not finish within SHUTDOWN_TIMEOUT_MS; stopping without them');
+        }
       })();
       return closing;
     },
