@@ -157,4 +157,75 @@ describe.skipIf(!chromiumAvailable)('public form in chromium', () => {
     expect(log[0]).toMatchObject({ completionId: uid, status: 'delivered', statusCode: 200 });
     expect(JSON.parse(hooks[0])).toMatchObject({ submittedBy: 'public', completionId: uid });
   }, 180_000);
+
+  it('sends a number as the digits typed: one no double holds exactly is refused at its field in the API’s words, not rounded; one the browser cannot read is refused unsent', async () => {
+    const r = await env.json('POST', '/api/v1/forms', {
+      body: {
+        name: 'Stores count',
+        code: `stores-${uniq()}`,
+        department: 'Stores',
+        publiclyAvailable: true,
+        sections: [
+          {
+            name: 'Count',
+            fields: [
+              { name: 'parcels', label: 'Parcels counted', type: 'number', required: true },
+              { name: 'fuel', label: 'Fuel (litres)', type: 'number', precision: 2, companions: [{ name: 'spilt', label: 'Litres spilt', type: 'number' }] },
+            ],
+          },
+        ],
+      },
+    });
+    expect(r.status, JSON.stringify(r.body)).toBe(201);
+    const storesId = r.body.uid;
+    const storesPublic = (await env.json('GET', `/api/v1/forms/${storesId}`)).body.publicId;
+    const stored = async () => (await env.json('GET', `/api/v1/form-completions?formId=${storesId}`)).body.count;
+    const page = await browser.newPage({ viewport: { width: 900, height: 1000 } });
+    const sent: string[] = [];
+    page.on('request', (q) => q.method() === 'POST' && sent.push(q.postData() ?? ''));
+    await page.goto(`${base}/forms/public/${storesPublic}`);
+    const parcels = page.getByRole('spinbutton', { name: 'Parcels counted' });
+    const fuel = page.getByRole('spinbutton', { name: 'Fuel (litres)' });
+    const submit = () => page.getByRole('button', { name: 'Submit' }).click();
+    const inexact = (text: string, read: string) => `The number ${text} cannot be kept exactly (it would be read as ${read}); send at most 15 significant digits.`;
+
+    // 17 digits: Number() made it 12345678901234568, which the API stored; the digits go as typed and the API refuses them
+    await parcels.fill('12345678901234567');
+    await fuel.fill('2.5');
+    await submit();
+    await page.locator('#f-0-0-err:not(:empty)').waitFor({ timeout: 30_000 });
+    await expect(page.locator('#f-0-0-err').textContent()).resolves.toBe(inexact('12345678901234567', '12345678901234568'));
+    await expect(page.locator('#f-0-0').getAttribute('aria-invalid')).resolves.toBe('true');
+    expect(sent.at(-1)).toBe('{"answers":{"parcels":12345678901234567,"fuel":2.5}}');
+    // Number() made this 1, which passed the field's 2 places
+    await parcels.fill('3');
+    await fuel.fill('1.00000000000000001');
+    await submit();
+    await page.locator('#f-0-1-err:not(:empty)').waitFor({ timeout: 30_000 });
+    await expect(page.locator('#f-0-1-err').textContent()).resolves.toBe(inexact('1.00000000000000001', '1'));
+    await expect(page.locator('#f-0-0-err').textContent()).resolves.toBe('');
+    expect(await stored()).toBe(0);
+
+    // past a double's range the browser reads no number (its value is empty): refused in the page, nothing sent (it
+    // was dropped as if blank: here a required answer missing)
+    await parcels.fill('1e999');
+    await fuel.fill('');
+    const before = sent.length;
+    await submit();
+    await page.locator('#f-0-0-err:not(:empty)').waitFor({ timeout: 30_000 });
+    await expect(page.locator('#f-0-0-err').textContent()).resolves.toBe('Enter a number');
+    expect(sent.length).toBe(before);
+
+    // decimal notation is sent as JSON writes it, its digits unchanged; a number companion too
+    await parcels.fill('007');
+    await fuel.fill('.5');
+    await page.locator('#f-0-1-spilt').fill('1E2');
+    await submit();
+    const id = page.locator('#completion-id');
+    await id.waitFor({ timeout: 30_000 });
+    expect(sent.at(-1)).toBe('{"answers":{"parcels":7,"fuel":0.5,"fuel__spilt":1e2}}');
+    const c = await env.json('GET', `/api/v1/form-completions/${(await id.textContent())!}`);
+    expect(c.body.data).toEqual({ parcels: 7, fuel: 0.5, fuel__spilt: 100 });
+    await page.close();
+  }, 180_000);
 });

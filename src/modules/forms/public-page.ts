@@ -1,4 +1,5 @@
 import type { Form } from '../../generated/prisma/client.js';
+import { inexactMessage } from '../../lib/json-numbers.js';
 import type { Field } from './fields.js';
 import { answerKeys, sectionsOf, type Section } from './service.js';
 
@@ -114,10 +115,34 @@ button{background:var(--accent);color:#fff;border:0;border-radius:8px;padding:.7
 @media (prefers-color-scheme:dark){body{background:#12151b;color:#e6e9ef}.section{background:#1b1f27;border-color:#2c3340}input,select,textarea{background:#12151b!important}.meta,.help{color:#9aa3b2}}
 `;
 
+/** How the API's refusal of a number no double holds exactly begins (src/lib/json-numbers.ts): the page shows it as said. */
+const INEXACT_START = inexactMessage('1').split('1')[0];
+
 /** The client side: collect answers by field name, check them against the completion schema, post, announce. */
 const SCRIPT = `
 (() => {
   const schema = JSON.parse(document.getElementById('schema').textContent);
+  const INEXACT_START = ${JSON.stringify(INEXACT_START)};
+  // a typed number goes as the digits typed, never through Number(), which rounded past 15 significant digits
+  // (12345678901234567 was sent as ...568, 1.00000000000000001 as 1): the API takes a number as written or refuses it,
+  // in its own words, at its path (docs/api-notes.md, "A number is taken as written, or refused"). Decimal notation is
+  // written as JSON writes a number (.5 as 0.5, 007 as 7, +5 as 5), its digits unchanged; anything else stays text,
+  // which check() refuses as not a number. What the browser could not read as a number (1e999: the input's value is
+  // then empty, and the answer was dropped as if blank) is refused here.
+  function Typed(digits) { this.digits = digits; }
+  const UNREADABLE = {};
+  function typedNumber(c) {
+    const s = c && 'value' in c ? c.value.trim() : '';
+    if (s === '') return c && c.validity && c.validity.badInput ? UNREADABLE : undefined;
+    const m = /^([+-]?)(\\d*)(?:\\.(\\d+))?(?:[eE]([+-]?\\d+))?$/.exec(s);
+    if (!m || (m[2] === '' && m[3] === undefined)) return s;
+    return new Typed((m[1] === '-' ? '-' : '') + (m[2].replace(/^0+(?=\\d)/, '') || '0') + (m[3] !== undefined ? '.' + m[3] : '') + (m[4] !== undefined ? 'e' + m[4] : ''));
+  }
+  const asNumber = (v) => (v instanceof Typed ? Number(v.digits) : v);
+  // the body as JSON text, each typed number as its digits
+  const bodyText = (answers, who) =>
+    '{"answers":{' + Object.keys(answers).map((k) => JSON.stringify(k) + ':' + (answers[k] instanceof Typed ? answers[k].digits : JSON.stringify(answers[k]))).join(',') + '}' +
+    (who ? ',"submitterName":' + JSON.stringify(who) : '') + '}';
   const form = document.getElementById('public-form');
   const summary = document.getElementById('summary');
   const byName = new Map(schema.fields.map((k) => [k.name, k]));
@@ -146,14 +171,14 @@ const SCRIPT = `
       if (type === 'boolean') { const c = form.querySelector('input[name="' + CSS.escape(name) + '"]:checked'); value = c ? c.value === 'yes' : undefined; }
       else if (type === 'checklist') { const c = form.querySelector('input[name="' + CSS.escape(name) + '"]:checked'); value = c ? c.value : undefined; }
       else if (type === 'multiselect') { const cs = [...form.querySelectorAll('input[name="' + CSS.escape(name) + '"]:checked')].map((c) => c.value); value = cs.length ? cs : undefined; }
-      else if (type === 'number' || type === 'odometer') { const s = v(name); value = s === '' ? undefined : Number(s); }
+      else if (type === 'number' || type === 'odometer') value = typedNumber(form.elements.namedItem(name));
       else if (type === 'datetime') { const s = v(name); value = s ? new Date(s).toISOString() : undefined; }
       else if (type === 'defect') { const d = v(name), sev = v(name + '__severity'); value = d ? (sev ? { description: d, severity: sev } : { description: d }) : undefined; }
       else if (key && key.format === 'file' && key.multiple) { const s = v(name); value = s ? s.split(/\\n+/).map((x) => x.trim()).filter(Boolean) : undefined; }
       else { const s = v(name); value = s === '' ? undefined : s; }
       if (value !== undefined) answers[name] = value;
       for (const c of el.querySelectorAll('.companion input,.companion textarea')) {
-        const cv = c.type === 'checkbox' ? (c.checked || undefined) : c.type === 'number' ? (c.value === '' ? undefined : Number(c.value)) : (c.value.trim() || undefined);
+        const cv = c.type === 'checkbox' ? (c.checked || undefined) : c.type === 'number' ? typedNumber(c) : (c.value.trim() || undefined);
         if (cv !== undefined) answers[c.name] = cv;
       }
     }
@@ -179,10 +204,12 @@ const SCRIPT = `
     return 'Check this answer.';
   }
   // an answer the server refused: which one (by its field), and what it must be
-  function explain(name, answers) {
+  function explain(name, answers, message) {
     const k = byName.get(name);
     if (!k) return null;
     if (blank(answers[name])) return k.required ? 'This answer is required.' : rule(k);
+    // a number no double holds exactly: the API's words (they name no field), since the rule would not say what is wrong
+    if (answers[name] instanceof Typed && message.startsWith(INEXACT_START)) return message[0].toUpperCase() + message.slice(1) + '.';
     if (k.references) return 'The ' + (k.references === 'aircraft' ? 'aircraft' : k.references) + ' you chose can no longer be chosen. ' + rule(k);
     return rule(k);
   }
@@ -195,7 +222,8 @@ const SCRIPT = `
   function check(answers) {
     const errors = [];
     for (const k of schema.fields) {
-      const v = answers[k.name];
+      if (answers[k.name] === UNREADABLE) { errors.push([k.name, 'Enter a number']); continue; }
+      const v = asNumber(answers[k.name]);
       if (v === undefined) { if (k.required) errors.push([k.name, 'This answer is required']); continue; }
       if (k.format === 'number' && (typeof v !== 'number' || Number.isNaN(v))) errors.push([k.name, 'Enter a number']);
       else if (typeof v === 'number' && k.min !== undefined && v < k.min) errors.push([k.name, 'At least ' + k.min]);
@@ -222,10 +250,8 @@ const SCRIPT = `
     const button = form.querySelector('button');
     button.disabled = true;
     try {
-      const body = { answers };
       const who = form.elements.namedItem('submitterName').value.trim();
-      if (who) body.submitterName = who;
-      const res = await fetch(form.action, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' }, body: JSON.stringify(body) });
+      const res = await fetch(form.action, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' }, body: bodyText(answers, who) });
       const out = await res.json().catch(() => ({}));
       if (res.ok) {
         form.hidden = true;
@@ -245,7 +271,7 @@ const SCRIPT = `
         for (const x of out.errors || []) {
           const m = /^\\/answers\\/(.+)$/.exec(String(x.path || ''));
           const name = m ? m[1].replace(/~1/g, '/').replace(/~0/g, '~') : null;
-          const text = name ? explain(name, answers) : String(x.path) === '/submitterName' ? 'Check your name: at most 200 characters.' : null;
+          const text = name ? explain(name, answers, String(x.message || '')) : String(x.path) === '/submitterName' ? 'Check your name: at most 200 characters.' : null;
           if (text && !errs.some(([n]) => n === name)) errs.push([name || '', text]);
         }
         const general = REFUSED[res.status] || (res.status >= 500 ? 'Something went wrong on our side: your answers were not saved. Please try again later.' : 'The form could not be sent: please check your answers.');
