@@ -183,6 +183,23 @@ describe('Idempotency-Key, at the operation: GraphQL, MCP and REST alike, bound 
     expect(gql.headers.get('idempotent-replayed')).toBeNull();
   });
 
+  it('an Idempotency-Key sent empty or blank is a 400 on every channel, and nothing is written (it was ignored: a retry wrote twice)', async () => {
+    const before = await logCount();
+    for (const key of ['', ' ']) {
+      const rest = await env.json('POST', '/api/v1/flight-logs', { body: flightLogBody({ timeDate: '2025-07-04T01:00:00Z' }), headers: { 'idempotency-key': key } });
+      expectProblem(rest, 400, 'bad_request');
+      expect(rest.body.detail).toBe('Idempotency-Key must be 1 to 255 visible ASCII characters');
+      const gql = await gqlWith(key, create, { input: flightLogBody({ timeDate: '2025-07-04T02:00:00Z' }) });
+      expect(gql.status).toBe(400);
+      const mcp = await env.request('POST', '/mcp', {
+        body: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'createFlightLog', arguments: { body: flightLogBody({ timeDate: '2025-07-04T03:00:00Z' }) } } },
+        headers: { 'idempotency-key': key, accept: 'application/json, text/event-stream' },
+      });
+      expect(JSON.stringify(await mcp.json())).toContain('Idempotency-Key must be 1 to 255 visible ASCII characters');
+    }
+    expect(await logCount()).toBe(before);
+  });
+
   it('the same key on another channel names another operation: 422', async () => {
     const body = flightLogBody({ timeDate: '2025-07-03T01:00:00Z' });
     expect((await env.json('POST', '/api/v1/flight-logs', { body, headers: { 'idempotency-key': 'cross-1' } })).status).toBe(201);
@@ -203,6 +220,28 @@ describe('Idempotency-Key, at the operation: GraphQL, MCP and REST alike, bound 
     expect((await second.json()).result).toEqual(first.result);
     expect(first.result.isError).toBeFalsy();
     expect(await logCount()).toBe(before + 1);
+  });
+});
+
+describe('@skip and @include with a variable the request leaves to its default', () => {
+  it('the default decides, as GraphQL says (the operation failed: "was not provided a runtime value")', async () => {
+    const q = 'query Q($withVehicles: Boolean = false) { aircraftList { count } vehicles @include(if: $withVehicles) { count } }';
+    const left = await env.gql(q);
+    expect(left.body.errors, JSON.stringify(left.body)).toBeUndefined();
+    expect(Object.keys(left.body.data)).toEqual(['aircraftList']);
+    const given = await env.gql(q, { withVehicles: true });
+    expect(Object.keys(given.body.data)).toEqual(['aircraftList', 'vehicles']);
+    const skipped = await env.gql('query($s: Boolean! = true) { aircraftList { count } ... @skip(if: $s) { vehicles { count } } }');
+    expect(skipped.body.errors, JSON.stringify(skipped.body)).toBeUndefined();
+    expect(Object.keys(skipped.body.data)).toEqual(['aircraftList']);
+    // a mutation the default leaves out is not run, and not charged to a read key's scope
+    const color = await vehicleColor();
+    const m = await env.request('POST', '/graphql', {
+      key: readKey,
+      body: { query: 'mutation($go: Boolean = false) { updateVehicle(id: "acme-v-1", input: { color: "skipped" }) @include(if: $go) { status } __typename }' },
+    });
+    expect(m.status, await m.clone().text()).toBe(200);
+    expect(await vehicleColor()).toBe(color);
   });
 });
 

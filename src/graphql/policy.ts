@@ -10,6 +10,7 @@ import {
   isInputObjectType,
   isListType,
   typeFromAST,
+  valueFromAST,
   type ExecutionResult,
   TypeInfo,
   getOperationAST,
@@ -134,6 +135,20 @@ const mutationCap: ValidationRule = (context) => ({
   },
 });
 
+
+/** The request's variables with the defaults its operation declares for those it leaves out (as graphql-js fills them in). */
+function withDefaults(schema: GraphQLSchema, op: OperationDefinitionNode, variables: Record<string, unknown>): Record<string, unknown> {
+  let out = variables;
+  for (const d of op.variableDefinitions ?? []) {
+    const name = d.variable.name.value;
+    if (!d.defaultValue || Object.hasOwn(variables, name)) continue;
+    const type = typeFromAST(schema, d.type as Parameters<typeof typeFromAST>[1]);
+    if (!type) continue;
+    const value = valueFromAST(d.defaultValue, type as Parameters<typeof valueFromAST>[1]);
+    if (value !== undefined) out = { ...out, [name]: value };
+  }
+  return out;
+}
 /** The root fields an operation executes with these variables (fragments followed, @skip/@include evaluated). */
 export function executedRootFields(
   schema: GraphQLSchema,
@@ -334,7 +349,9 @@ export function operationPolicy(deps: PolicyDeps = {}): Plugin<{ fleet?: Request
       const op = getOperationAST(args.document, args.operationName);
       if (!op || !ctx?.request) return;
       const variables = (args.variableValues ?? {}) as Record<string, unknown>;
-      const executed = executedRootFields(args.schema, args.document, op, variables);
+      // `@skip`/`@include` are decided on the variables the operation runs with, the document's defaults included
+      // (`$admin: Boolean = false` left out of the request is false, not missing; graphql-js threw for it)
+      const executed = executedRootFields(args.schema, args.document, op, withDefaults(args.schema, op, variables));
       if (ctx.request.channel === 'graphql') deps.onOperation?.(op.operation);
       // who wrote what, once the write is done: the fields, the key, its user and that user's roles (no key material)
       const log = ctx.request.log ?? deps.logger;
@@ -376,7 +393,8 @@ export function operationPolicy(deps: PolicyDeps = {}): Plugin<{ fleet?: Request
       const state = ctx.request;
 
       let claim: Extract<Awaited<ReturnType<NonNullable<typeof idempotency>['claim']>>, { kind: 'run' }> | null = null;
-      if (op.operation === 'mutation' && state.idempotencyKey && idempotency) {
+      // a header sent empty is a key too, and a bad one (400): never a write without the protection the client asked for
+      if (op.operation === 'mutation' && state.idempotencyKey !== undefined && idempotency) {
         // an answer that holds a secret (a new API key) is never stored, so it cannot be replayed
         const secret = executed.find((f) => f.def?.extensions?.secretResult === true);
         if (secret) {
