@@ -21,6 +21,9 @@ interface TwilioHit {
   form: URLSearchParams;
 }
 
+/** A number the provider takes (201) and answers `failed` for at once. */
+const CARRIER_FAILED = '+61412000099';
+
 /** Twilio's Messages endpoint, as far as sending goes: POST /2010-04-01/Accounts/{sid}/Messages.json. */
 async function fakeTwilio() {
   const hits: TwilioHit[] = [];
@@ -35,19 +38,20 @@ async function fakeTwilio() {
     if (form.get('To') === REFUSED) {
       return json(400, { code: 21211, message: `The 'To' number ${REFUSED} is not a valid phone number.`, more_info: 'https://www.twilio.com/docs/errors/21211', status: 400 });
     }
+    const failed = form.get('To') === CARRIER_FAILED;
     json(201, {
       sid: 'SM' + uniq().repeat(4),
       account_sid: m[1],
       to: form.get('To'),
       from: form.get('From'),
       body: form.get('Body'),
-      status: 'queued',
+      status: failed ? 'failed' : 'queued',
       num_segments: '1',
       direction: 'outbound-api',
       api_version: '2010-04-01',
       date_created: new Date().toUTCString(),
-      error_code: null,
-      error_message: null,
+      error_code: failed ? 30007 : null,
+      error_message: failed ? 'Carrier violation' : null,
       uri: `/2010-04-01/Accounts/${m[1]}/Messages/SM.json`,
     });
   });
@@ -161,6 +165,13 @@ describe('SMS through a Twilio-compatible server', () => {
     const text = twilio.hits.find((h) => h.form.get('To') === to)!.form.get('Body')!;
     expect(text).toMatch(/^Fleet Ops: "Fuel" submitted by Sam at \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC\.$/);
     expect(text).not.toContain(uid);
+  });
+
+  it('a message the provider answers failed (201) is recorded failed with that answer\u2019s status code', async () => {
+    const formId = await setup(env, [{ phone: CARRIER_FAILED }]);
+    await submit(env, formId);
+    const [d] = await settled(env, formId, 1);
+    expect(d).toMatchObject({ channel: 'sms', target: CARRIER_FAILED, status: 'failed', statusCode: 201, error: 'provider answered failed: Carrier violation' });
   });
 
   it('a number the provider refuses is recorded as failed with its answer, and not retried', async () => {

@@ -13,6 +13,8 @@ import { createTestEnv, onPostgres, openSameDatabase, uniq, type TestEnv } from 
 import { expectProblem, expectValidation } from './assertions.js';
 import { createForm, localServer, localSmtp, notifyingForm, submitForm, until } from './form-notifications.js';
 import pino from 'pino';
+import { SMTPServer } from 'smtp-server';
+import { notificationEmail, notificationSms } from '../src/modules/webhooks/send.js';
 
 type Body = Record<string, any>;
 interface Hit {
@@ -548,5 +550,60 @@ describe('the outbox survives the process', () => {
       await second.close();
       await env.close();
     }
+  });
+});
+
+// An SMTP server that refuses one recipient (550) and never answers for another: an email attempt is bounded by
+// WEBHOOK_TIMEOUT_MS as a webhook's is (nodemailer's own limits are minutes: the row stayed `pending`, and on the
+// embedded store a second dispatcher claim sent the email twice), and a refusal keeps the server's reply code.
+describe('email attempts: bounded, and the SMTP reply code kept', () => {
+  let env: TestEnv;
+  let smtp: SMTPServer;
+  const stalled: (() => void)[] = [];
+  beforeAll(async () => {
+    smtp = new SMTPServer({
+      authOptional: true,
+      disabledCommands: ['STARTTLS', 'AUTH'],
+      onRcptTo(address, _session, cb) {
+        if (address.address.startsWith('refused')) return cb(Object.assign(new Error('5.1.1 mailbox unavailable'), { responseCode: 550 }));
+        if (address.address.startsWith('stall')) return void stalled.push(() => cb());
+        cb();
+      },
+      onData(stream, _session, cb) {
+        stream.resume().on('end', () => cb());
+      },
+    });
+    await new Promise<void>((r) => smtp.listen(0, '127.0.0.1', r));
+    const port = (smtp.server.address() as AddressInfo).port;
+    env = await createTestEnv({ dispatch: true, config: { smtpUrl: `smtp://127.0.0.1:${port}`, mailFrom: 'forms@fleetops.test', webhookTimeoutMs: 800 } });
+  });
+  afterAll(async () => {
+    for (const go of stalled) go();
+    await env?.close();
+    await new Promise<void>((r) => smtp.close(() => r()));
+  });
+
+  it('a refused recipient is failed with 550; a server that stops answering is failed within the timeout', async () => {
+    const formId = await setup(env, [], { notification: true, notificationRecipients: [{ email: 'refused@example.com' }, { email: 'stall@example.com' }] });
+    await submit(env, formId);
+    const log = await until(async () => {
+      const rows = await deliveries(env, formId, '?channel=email');
+      return rows.length === 2 && rows.every((d) => d.status !== 'pending' && d.status !== 'sending') ? rows : undefined;
+    }, 'both emails finished', 20_000);
+    const by = Object.fromEntries(log.map((d) => [d.target, d]));
+    expect(by['refused@example.com']).toMatchObject({ status: 'failed', statusCode: 550 });
+    expect(by['stall@example.com'].status).toBe('failed');
+    expect(by['stall@example.com'].statusCode ?? null).toBeNull();
+  });
+});
+
+describe('who a notification names', () => {
+  it('a blank submitterName names the submitting user, as an absent one does (the SMS said "submitted by  at")', () => {
+    const p = { formName: 'Pre-start check', submittedBy: 'usr_dana', submittedAt: '2026-11-28T17:46:00Z' };
+    for (const submitterName of ['', '   ']) {
+      expect(notificationSms({ ...p, submitterName })).toContain('submitted by usr_dana at');
+      expect(notificationEmail({ ...p, submitterName }).text).toContain('Submitted by: usr_dana');
+    }
+    expect(notificationSms({ ...p, submitterName: ' Dana ' })).toContain('submitted by Dana at');
   });
 });

@@ -13,6 +13,9 @@ const text = (what: string, max: number) =>
 
 export const SERVER_CONTROLLED = ['uid', 'companyId', 'createdAt', 'updatedAt', 'data', 'code', 'name', 'revision', 'revisionDate', 'sideEffects'] as const;
 
+/** The longest `submitterName` taken (characters); the public form page says the same. */
+export const SUBMITTER_NAME_MAX = 500;
+
 export const CreateCompletionSchema = z
   .object({
     formId: z.string({ error: 'formId must be a string' }).min(1, 'formId must not be empty').max(128, 'formId is too long').describe('Template uid'),
@@ -21,7 +24,7 @@ export const CreateCompletionSchema = z
       .describe('Keyed by field name (preferred) or storage key (__s{si}_f{fi}, companions __s{si}_f{fi}__{companion})'),
     userId: z.string({ error: 'userId must be a string' }).min(1, 'userId must not be empty').max(128).optional().describe('Defaults to the API key\u2019s user'),
     signatories: z.array(text('each signatories entry', 500), { error: 'signatories must be an array of strings' }).max(200).optional(),
-    submitterName: text('submitterName', 500).optional().describe('Display name for history and notifications'),
+    submitterName: text('submitterName', SUBMITTER_NAME_MAX).optional().describe('Display name for history and notifications'),
     appBaseUrl: z
       .url({ protocol: /^https?$/, error: 'appBaseUrl must be an absolute http or https URL' })
       .max(2048, 'appBaseUrl is too long')

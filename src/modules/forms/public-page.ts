@@ -1,5 +1,6 @@
 import type { Form } from '../../generated/prisma/client.js';
 import { inexactMessage } from '../../lib/json-numbers.js';
+import { SUBMITTER_NAME_MAX } from '../completions/schema.js';
 import type { Field } from './fields.js';
 import { answerKeys, sectionsOf, type Section } from './service.js';
 
@@ -271,7 +272,7 @@ const SCRIPT = `
         for (const x of out.errors || []) {
           const m = /^\\/answers\\/(.+)$/.exec(String(x.path || ''));
           const name = m ? m[1].replace(/~1/g, '/').replace(/~0/g, '~') : null;
-          const text = name ? explain(name, answers, String(x.message || '')) : String(x.path) === '/submitterName' ? 'Check your name: at most 200 characters.' : null;
+          const text = name ? explain(name, answers, String(x.message || '')) : String(x.path) === '/submitterName' ? 'Check your name: at most ${SUBMITTER_NAME_MAX} characters.' : null;
           if (text && !errs.some(([n]) => n === name)) errs.push([name || '', text]);
         }
         const general = REFUSED[res.status] || (res.status >= 500 ? 'Something went wrong on our side: your answers were not saved. Please try again later.' : 'The form could not be sent: please check your answers.');
@@ -307,7 +308,7 @@ export function renderPublicForm(form: Form, opts: PageOptions): string {
 <div id="summary" role="alert" tabindex="-1" aria-live="assertive"></div>
 <form id="public-form" action="/forms/public/${esc(encodeURIComponent(form.publicId ?? ''))}/submissions" method="post" novalidate>
 ${sections}
-<fieldset class="section"><legend>About you</legend><div class="about"><label for="submitterName">Your name</label><input type="text" id="submitterName" name="submitterName" maxlength="200" autocomplete="name"></div></fieldset>
+<fieldset class="section"><legend>About you</legend><div class="about"><label for="submitterName">Your name</label><input type="text" id="submitterName" name="submitterName" maxlength="${SUBMITTER_NAME_MAX}" autocomplete="name"></div></fieldset>
 <button type="submit">Submit</button>
 </form>
 </main>

@@ -57,6 +57,12 @@ function shortTime(iso: unknown): string {
   return Number.isNaN(d.getTime()) ? oneLine(String(iso ?? '')) : `${d.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
 }
 
+/** Who a notification names: the submitter's name when it says something, else the submitting user's id. */
+function submitterOf(p: Record<string, unknown>): string {
+  const name = typeof p.submitterName === 'string' ? p.submitterName.trim() : '';
+  return name || String(p.submittedBy ?? '');
+}
+
 /**
  * The SMS of a submission (docs/contract/gaps.md §13): form name, submitter, time and the link when the submission
  * gave `appBaseUrl`, on one line (every value through oneLine: no client text adds a line), at most SMS_MAX
@@ -64,7 +70,7 @@ function shortTime(iso: unknown): string {
  */
 export function notificationSms(p: Record<string, unknown>): string {
   const name = clip(oneLine(String(p.formName ?? '')), 80);
-  const by = clip(oneLine(String(p.submitterName ?? p.submittedBy ?? '')), 60);
+  const by = clip(oneLine(submitterOf(p)), 60);
   const text = `Fleet Ops: "${name}" submitted by ${by} at ${shortTime(p.submittedAt)}.`;
   const link = p.link ? oneLine(String(p.link)) : '';
   const withLink = link ? `${text} ${link}` : text;
@@ -119,7 +125,7 @@ export function notificationEmail(p: Record<string, unknown>): EmailMessage {
   const h = (x: unknown) => escapeHtml(v(x));
   const sum = summaryOf(p);
   const link = typeof p.link === 'string' && /^https?:\/\//.test(p.link) ? v(p.link) : null;
-  const submitter = p.submitterName ?? p.submittedBy;
+  const submitter = submitterOf(p);
 
   const lines = [`Form: ${v(p.formName)} (${v(p.formCode)})`, `Submitted by: ${v(submitter)}`, `Submitted at: ${v(p.submittedAt)}`];
   if (sum.answers.length) lines.push('', 'Answers:', ...sum.answers.map((a) => `- ${v(a.label)}: ${v(a.value)}`));
@@ -171,7 +177,10 @@ export function createSender(opts: SenderOptions) {
   // nodemailer is loaded with the first email, not at start-up
   const smtpUrl = opts.smtpUrl;
   let transport: Promise<Transporter> | undefined;
-  const mailer = smtpUrl ? () => (transport ??= import('nodemailer').then((m) => m.default.createTransport(smtpUrl))) : null;
+  // every wait of an SMTP session bounded by WEBHOOK_TIMEOUT_MS, as a webhook's is (nodemailer's own defaults are 2
+  // and 10 minutes: a server that stalls outlasted the dispatcher's claim, and the email was claimed and sent again)
+  const limits = { connectionTimeout: opts.timeoutMs, greetingTimeout: opts.timeoutMs, socketTimeout: opts.timeoutMs, dnsTimeout: opts.timeoutMs };
+  const mailer = smtpUrl ? () => (transport ??= import('nodemailer').then((m) => m.default.createTransport({ url: smtpUrl, ...limits }))) : null;
 
   async function webhook(target: string, messageId: string, payload: unknown, secret: string | undefined): Promise<AttemptResult> {
     const started = performance.now();
@@ -253,7 +262,7 @@ export function createSender(opts: SenderOptions) {
       const client = await twilioClient(provider);
       const msg = await client.messages.create({ to, from: provider.from, body: oneLine(text) });
       if (msg.status === 'failed' || msg.status === 'undelivered') {
-        return { status: 'failed', durationMs: ms(), error: `provider answered ${msg.status}${msg.errorMessage ? `: ${msg.errorMessage}` : ''}` };
+        return { status: 'failed', statusCode: 201, durationMs: ms(), error: `provider answered ${msg.status}${msg.errorMessage ? `: ${msg.errorMessage}` : ''}` };
       }
       return { status: 'delivered', statusCode: 201, durationMs: ms() };
     } catch (e) {
@@ -273,7 +282,10 @@ export function createSender(opts: SenderOptions) {
       await (await mailer()).sendMail({ from: opts.mailFrom, to: oneLine(to), subject: oneLine(message.subject), text: message.text, html: message.html });
       return { status: 'delivered', durationMs: Math.round(performance.now() - started) };
     } catch (e) {
-      return { status: 'failed', durationMs: Math.round(performance.now() - started), error: (e as Error).message };
+      // the SMTP server's reply code when it answered (550 for a refused recipient), as a webhook's HTTP status is kept
+      const code = (e as { responseCode?: unknown }).responseCode;
+      const statusCode = typeof code === 'number' ? { statusCode: code } : {};
+      return { status: 'failed', ...statusCode, durationMs: Math.round(performance.now() - started), error: (e as Error).message };
     }
   }
 
