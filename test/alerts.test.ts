@@ -122,6 +122,7 @@ describe('maintenance alerts', () => {
       [{ ...body, recipients: [{ phone: '0412 000 001' }] }, '/recipients/0/phone'],
       [{ ...body, recipients: [{ email: 'mx@example.com', secret: 'abcdefghij' }] }, '/recipients/0/secret'],
       [{ ...body, recipients: [{ url: 'ftp://example.com/x' }] }, '/recipients/0/url'],
+      [{ ...body, recipients: [{ url: 'https://user:p4ss@hooks.example.com/x' }] }, '/recipients/0/url'],
       [{ ...body, recipients: [{ email: 'mx@example.com' }, { email: 'mx@example.com' }] }, '/recipients/1'],
       [{ ...body, extra: 1 }, ''],
     ] as const) {

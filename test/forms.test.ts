@@ -143,6 +143,14 @@ describe('POST /forms', () => {
     expect((await get(`/forms/${uid}`)).body.webhooks).toEqual([{ url: 'https://hooks.example.com/a', hasSecret: false }]);
   });
 
+  it('refuses a webhook url with a user or password in it: reads show the url to every key (the secret is the write-only credential)', async () => {
+    for (const url of ['https://user:p4ss@hooks.example.com/b', 'https://token@hooks.example.com/b']) {
+      const r = await post('/forms', inspectionForm({ webhooks: [{ url, secret: 'abcdefgh' }] }));
+      expectValidation(r, '/webhooks/0/url');
+      expect(JSON.stringify(r.body)).not.toContain('p4ss@');
+    }
+  });
+
   it('gives a public form a publicId when none is sent', async () => {
     const uid = await create(inspectionForm({ publiclyAvailable: true }));
     const r = await get(`/forms/${uid}`);

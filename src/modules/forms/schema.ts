@@ -38,7 +38,17 @@ export const HttpUrl = z
     } catch {
       return false;
     }
-  }, 'url must be an absolute http or https URL');
+  }, 'url must be an absolute http or https URL')
+  // reads show a webhook's url to every key (GET /forms, the delivery log's target), so it holds no secret: a user
+  // and password in it would be sent as Basic auth and shown to read keys; the signing secret is write-only
+  .refine((v) => {
+    try {
+      const u = new URL(v);
+      return u.username === '' && u.password === '';
+    } catch {
+      return true;
+    }
+  }, 'url must not hold a user name or password (user:password@): reads show the url to every key; use the secret to sign deliveries');
 
 /**
  * A `whsec_` secret is the Standard Webhooks form: the standard base64 of the signing key (24 to 64 bytes), which
