@@ -83,7 +83,9 @@ export async function startServer(
     });
   } catch (e) {
     await database.close();
-    throw e;
+    // a HOST that does not resolve fails in getaddrinfo: said as the listen address's fault, not the database's
+    const err = e as NodeJS.ErrnoException;
+    throw err?.syscall === 'getaddrinfo' ? Object.assign(new Error(`${err.message} (HOST ${config.host})`), { code: err.code, syscall: 'listen', cause: err }) : e;
   }
   const addr = server.address();
   const port = typeof addr === 'object' && addr ? addr.port : config.port;

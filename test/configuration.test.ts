@@ -5,7 +5,10 @@
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../src/config.js';
-import { createTestEnv } from './helpers.js';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { createTestEnv, seedDataDir } from './helpers.js';
 import { runCli } from '../src/cli/main.js';
 
 const load = (env: Record<string, string>) => loadConfig(env, { dotenv: false });
@@ -96,6 +99,23 @@ describe('the command with a configuration it cannot use', () => {
     expect(file).toMatchObject({ code: 1, stdout: '' });
     expect(file.stderr).toMatch(/^fleetops: EEXIST: file already exists, .*\/etc\/hostname.*\n$/);
   });
+  it('a listen address that cannot be used (HOST that does not resolve, PORT taken) is said so, not blamed on the database', async () => {
+    const dir = await seedDataDir(fs.mkdtempSync(path.join(os.tmpdir(), 'fleetops-listen-')));
+    const taken = net.createServer();
+    await new Promise<void>((r) => taken.listen(0, '127.0.0.1', r));
+    try {
+      const host = await runCli(['serve'], { env: { ...base, DATA_DIR: dir, HOST: 'no-such-host.invalid', PORT: '0' } });
+      expect(host.code).toBe(1);
+      expect(host.stderr).toMatch(/^fleetops: cannot listen: getaddrinfo (ENOTFOUND|EAI_AGAIN) no-such-host\.invalid \(HOST no-such-host\.invalid\) \(set PORT or HOST\)\n$/);
+      const port = (taken.address() as net.AddressInfo).port;
+      const busy = await runCli(['serve'], { env: { ...base, DATA_DIR: dir, HOST: '127.0.0.1', PORT: String(port) } });
+      expect(busy.code).toBe(1);
+      expect(busy.stderr).toMatch(/^fleetops: cannot listen: listen EADDRINUSE.*\(set PORT or HOST\)\n$/);
+    } finally {
+      taken.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
   it('a database that cannot be reached is said so, without a stack trace', async () => {
     // nothing listens on port 1
     const r = await runCli(['migrate'], { env: { ...base, DATABASE_URL: 'postgres://postgres@127.0.0.1:1/none' } });
