@@ -67,11 +67,19 @@ function formatter(zone: string): Intl.DateTimeFormat {
   return f;
 }
 
+/** Date.UTC for every year: Date.UTC reads the years 0 to 99 as 1900 to 1999, setUTCFullYear takes them as written. */
+function utc(year: number, month: number, day: number, hour = 0, minute = 0, second = 0): number {
+  const t = new Date(0);
+  t.setUTCFullYear(year, month, day);
+  t.setUTCHours(hour, minute, second, 0);
+  return t.getTime();
+}
+
 /** The zone's offset at an instant, in ms east of UTC, from the runtime's time-zone data. */
 function intlOffset(zone: string, ms: number): number {
   const p: Record<string, number> = {};
   for (const part of formatter(zone).formatToParts(ms)) if (part.type !== 'literal') p[part.type] = Number(part.value);
-  const local = Date.UTC(p.year, p.month - 1, p.day, p.hour, p.minute, p.second);
+  const local = utc(p.year, p.month - 1, p.day, p.hour, p.minute, p.second);
   return local - (ms - (((ms % 1000) + 1000) % 1000));
 }
 
@@ -86,8 +94,8 @@ function yearOffsets(zone: string, year: number): YearOffsets {
   const key = `${zone.toLowerCase()} ${year}`;
   let y = years.get(key);
   if (y) return y;
-  const from = Date.UTC(year, 0, 1);
-  const to = Date.UTC(year + 1, 0, 1);
+  const from = utc(year, 0, 1);
+  const to = utc(year + 1, 0, 1);
   const start = intlOffset(zone, from);
   const changes: [number, number][] = [];
   // the offset at every UTC midnight (and the year's end); a change between two of them is found to the second

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ValidationError, fieldErrorsFromZod, invalid, isPlainObject } from '../../errors.js';
-import { parseIso } from '../../lib/dates.js';
+import { isoProblem, isoProblemMessage } from '../../lib/dates.js';
 import { graphqlType } from '../../lib/graphql-hint.js';
 import { serviceCheck } from '../../graphql/validation.js';
 import { COLLECTIONS, type CollectionDef, type CollectionName, type ResolvedField } from './fields.js';
@@ -21,8 +21,12 @@ export const MAX_METRICS = 20;
 
 const oneOf = (what: string, values: readonly string[]) => (iss: { input?: unknown }) =>
   iss.input === undefined ? `${what} is required` : `${what} must be one of ${values.join(', ')}`;
+/** A date or date-time as parseIso reads it (src/lib/dates.ts), refused in words that say what is wrong. */
 const isoDate = (what: string) =>
-  z.string().refine((v) => parseIso(v) !== null, `${what} must be an ISO 8601 date or date-time`);
+  z.string().superRefine((v, ctx) => {
+    const why = isoProblem(v);
+    if (why) ctx.addIssue({ code: 'custom', message: isoProblemMessage(what, v, why, `${what} must be an ISO 8601 date or date-time`) });
+  });
 const opt = <T extends z.ZodType>(s: T) => s.nullish();
 
 export const AggregateMetricSchema = graphqlType(

@@ -212,8 +212,10 @@ function resolvePlan(b: AggregateBody, keys: Set<string>): Plan {
     dateField = { name: def.defaultDateField, source: 'core', column: def.defaultDateField, kind: 'date' };
   }
 
-  const start = startRaw != null ? instant(startRaw) : null;
-  const end = endRaw != null ? endOf(endRaw) : null;
+  // a calendar date field (calendarDateDue) takes a date-time bound as its date as written, as the schedule does
+  const asDate = dateField !== null && isCalendarDateField(dateField);
+  const start = startRaw != null ? instant(startRaw, asDate) : null;
+  const end = endRaw != null ? endOf(endRaw, asDate) : null;
   if (start !== null && end !== null && start >= end) {
     errors.push({ path: b.dateRange ? '/dateRange/end' : '/endDate', message: 'the end of the date range is before its start' });
   }
@@ -282,28 +284,40 @@ function filterProblem(f: ResolvedField, v: string): string | null {
   return null;
 }
 
-/** Date filters compare instants: a date-time as given, a date alone as its midnight UTC. */
+/**
+ * A calendar date field (kind `day`: the schedule's `calendarDateDue`) holds a date, kept as its midnight UTC, which
+ * no time zone moves. A date-time bound or filter value given for it means its date as written, the rule the
+ * schedule applies to that input (`2026-06-30T23:00:00-05:00` is 2026-06-30), never the instant it names.
+ */
+const isCalendarDateField = (f: ResolvedField): boolean => f.source === 'core' && f.kind === 'day';
+
+/**
+ * Date filters: on an instant field a date-time as given, a date alone as its midnight UTC; on a calendar date field
+ * the date as written (its midnight UTC, which is what the column holds).
+ */
 function filterValue(f: ResolvedField, v: string): string {
-  return f.source === 'core' && isDateKind(f.kind) ? instantText(instant(v)) : v;
+  return f.source === 'core' && isDateKind(f.kind) ? instantText(instant(v, isCalendarDateField(f))) : v;
 }
 
 /**
  * An instant in ms (compared as a number, never as text: `toISOString` writes the end of 9999-12-31 as
- * `+010000-01-01T...`, which sorts before `2024-...`): a date-time as given, a date alone as its midnight UTC.
+ * `+010000-01-01T...`, which sorts before `2024-...`): a date-time as given, a date alone as its midnight UTC;
+ * `asDate` (a calendar date field) takes a date-time's date as written, at its midnight UTC.
  */
-function instant(v: string): number {
+function instant(v: string, asDate = false): number {
   const p = parseIso(v)!;
-  return p.instant ? p.instant.getTime() : Date.parse(`${p.date}T00:00:00Z`);
+  return p.instant && !asDate ? p.instant.getTime() : Date.parse(`${p.date}T00:00:00Z`);
 }
 
 /**
  * The exclusive end of the range. A date alone includes that whole day (UTC), as in the flight-log list; a date-time
- * is inclusive, and as timestamps are kept to the millisecond, `<= end` is `< end + 1 ms`. The end of 9999-12-31 is
- * 10000-01-01T00:00Z (the statement reads it: sql.ts, instantText).
+ * is inclusive, and as timestamps are kept to the millisecond, `<= end` is `< end + 1 ms`. `asDate` (a calendar date
+ * field) includes the whole date a date-time is written on. The end of 9999-12-31 is 10000-01-01T00:00Z (the
+ * statement reads it: sql.ts, instantText).
  */
-function endOf(v: string): number {
+function endOf(v: string, asDate = false): number {
   const p = parseIso(v)!;
-  return p.instant ? p.instant.getTime() + 1 : Date.parse(`${p.date}T00:00:00Z`) + DAY_MS;
+  return p.instant && !asDate ? p.instant.getTime() + 1 : Date.parse(`${p.date}T00:00:00Z`) + DAY_MS;
 }
 
 /**

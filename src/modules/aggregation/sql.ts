@@ -187,6 +187,8 @@ function rawWhere(plan: Plan, withRange = true): Prisma.Sql[] {
   for (const { field, value } of plan.filters) {
     if (field.source === 'core' && field.kind === 'number') where.push(Prisma.sql`${t(field.column)} = ${value}::numeric`);
     else if (field.source === 'core' && field.kind === 'boolean') where.push(Prisma.sql`${t(field.column)} = ${value}::boolean`);
+    // a date field's value is an instant; a calendar date's (kind day) is its date's midnight UTC, as the column holds
+    // it (service.ts filterValue): equality of the two timestamps is equality of the dates
     else if (field.source === 'core' && (field.kind === 'date' || field.kind === 'day')) where.push(Prisma.sql`${t(field.column)} = ${value}::timestamptz`);
     else where.push(Prisma.sql`${textExpr(field)} = ${value}::text`);
   }

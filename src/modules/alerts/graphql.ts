@@ -24,7 +24,7 @@ export const AlertSettingsType = builder.objectRef<AlertSettingsView>('AlertSett
     enabled: t.exposeBoolean('enabled', { description: 'false until the settings are saved with at least one recipient: alerts are evaluated only for a company that did' }),
     dueSoonDays: t.exposeInt('dueSoonDays', { description: 'Due soon this many calendar days before the due date' }),
     dueSoonHours: t.exposeFloat('dueSoonHours', { description: 'Due soon this many usage units (hours, landings ...) before the threshold' }),
-    timezone: t.exposeString('timezone', { description: 'The IANA time zone whose calendar days count' }),
+    timezone: t.exposeString('timezone', { description: 'The time zone whose calendar days count; also the company\u2019s: a defect from a submitter without a time zone (a public form\u2019s) is due today in it' }),
     recipients: t.field({ type: [AlertRecipientType], resolve: (s) => s.recipients }),
   }),
 });

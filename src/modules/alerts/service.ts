@@ -13,7 +13,7 @@ import { newUid } from '../../lib/ids.js';
 import { now } from '../../lib/clock.js';
 import { LimitParam, PAGE_DEFAULT, parseFilter } from '../../lib/params.js';
 import { HttpUrl, WebhookInputSchema } from '../forms/schema.js';
-import { alertLevel, isTimeZone, zoneSpelling } from '../schedule/rules.js';
+import { TIME_ZONE_MESSAGE, alertLevel, isTimeZone, zoneSpelling } from '../schedule/rules.js';
 import type { MaintenanceStatusItem } from '../schedule/read-model.js';
 import { PhoneSchema } from '../settings/service.js';
 import type { AssetReader, AssetType } from '../assets/live.js';
@@ -71,10 +71,10 @@ export const AlertSettingsInputSchema = z
       .describe('Usage units (hours, landings ...) before the threshold'),
     timezone: z
       .string({ error: 'timezone must be a string' })
-      .refine((tz) => isTimeZone(tz), 'timezone must be an IANA time zone such as Australia/Sydney or UTC')
+      .refine((tz) => isTimeZone(tz), TIME_ZONE_MESSAGE)
       .overwrite(zoneSpelling)
       .default(ALERT_DEFAULTS.timezone)
-      .describe('IANA zone of calendar days'),
+      .describe('Time zone of calendar days, as POST /aggregate takes it (IANA Area/Location name, UTC, listed abbreviation or offset)'),
     recipients: z
       .array(AlertRecipientSchema, { error: 'recipients must be an array of {email}, {phone} or {url, secret?}' })
       .max(MAX_RECIPIENTS, `recipients holds at most ${MAX_RECIPIENTS} entries`)

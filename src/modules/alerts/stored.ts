@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { COMPANY, type ScopedPrisma } from '../../db/scoped.js';
-import { isTimeZone } from '../schedule/rules.js';
+import { isReadableTimeZone } from '../schedule/rules.js';
 export { endpointOf } from '../../lib/text.js';
 
 /**
@@ -98,7 +98,8 @@ export function storedAlertSettings(value: unknown): StoredAlertSettings | null 
   return {
     dueSoonDays: typeof v.dueSoonDays === 'number' ? v.dueSoonDays : ALERT_DEFAULTS.dueSoonDays,
     dueSoonHours: typeof v.dueSoonHours === 'number' ? v.dueSoonHours : ALERT_DEFAULTS.dueSoonHours,
-    timezone: typeof v.timezone === 'string' && isTimeZone(v.timezone) ? v.timezone : ALERT_DEFAULTS.timezone,
+    // a zone stored before today's rule (isTimeZone) keeps being read: only new writes follow it
+    timezone: typeof v.timezone === 'string' && isReadableTimeZone(v.timezone) ? v.timezone : ALERT_DEFAULTS.timezone,
     recipients: recipients.map((r) => ({ email: str(r?.email), phone: str(r?.phone), url: str(r?.url), secret: str(r?.secret) })),
   };
 }

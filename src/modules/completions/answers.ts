@@ -1,6 +1,6 @@
 import type { Form } from '../../generated/prisma/client.js';
 import { fieldErrorsFromZod, invalid, isPlainObject, jsonPointer, type FieldError } from '../../errors.js';
-import { instantRangeMessage, isoProblem } from '../../lib/dates.js';
+import { instantRangeMessage, isoProblem, offsetRangeMessage } from '../../lib/dates.js';
 import { companionAnswer, fieldTypeDef, type Field } from '../forms/fields.js';
 import { locatedFields, storageKey } from '../forms/service.js';
 
@@ -86,6 +86,7 @@ function datetimeProblem(name: string, value: string): string | null {
   const p = isoProblem(value);
   if (!p) return null;
   if (p.problem === 'range') return instantRangeMessage(name, value, p.instant);
+  if (p.problem === 'offset') return offsetRangeMessage(name, p.offset);
   return `${name} must be an ISO 8601 date-time with Z or an offset in the years 0001 to 9999, with at most 9 decimal places of a second, e.g. 2026-03-01T09:30:00+10:00`;
 }
 

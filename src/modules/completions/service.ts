@@ -19,7 +19,8 @@ import { fieldTypeDef } from '../forms/fields.js';
 import { answerKeys, locatedFields } from '../forms/service.js';
 import { submissionLink } from './links.js';
 import type { DeliveryService } from '../webhooks/service.js';
-import { defectRows, timeZoneOf, type DefectInput } from '../schedule/service.js';
+import { defectRows, userTimeZone, type DefectInput } from '../schedule/service.js';
+import { alertSettingsOf } from '../alerts/stored.js';
 import { VehicleService, planReadings, type ReadingVehicle } from '../vehicles/service.js';
 import { writtenAt } from '../../lib/clock.js';
 import { writeSubmission, type SubmissionWrite } from './write.js';
@@ -298,7 +299,10 @@ function refusePublicUserAnswers(form: Form, data: Record<string, unknown>): voi
 /**
  * aircraft/vehicle/user answers (and a given userId) must name records of the company; a deleted vehicle does not
  * count. One read per kind named: the vehicles as readings need them (locked when `lockVehicles`), and with the
- * users the acting user (`actor`), whose time zone decides the day defects are due.
+ * users the acting user (`actor`), whose time zone decides the day defects are due. A submitter without a time zone
+ * (the `public` actor of a public form has no user record; a user may have none) takes the company's, the time zone
+ * of its maintenance alert settings (PUT /settings/alerts), read only then; a company that saved none is UTC
+ * (docs/forms.md "Side effects").
  */
 interface References {
   vehicles: Map<string, ReadingVehicle>;
@@ -341,5 +345,9 @@ async function readReferences(
     .map((r) => ({ path: pointer(r.name), message: `${r.name}: ${r.uid} is not ${r.kind === 'aircraft' ? 'an aircraft' : `a ${r.kind}`} of your company` }));
   if (userId !== undefined && !found.user.has(userId)) errors.push({ path: '/userId', message: `${userId} is not a user of your company` });
   if (errors.length) invalid('form completion', errors);
-  return { vehicles, actorTimeZone: actor === undefined ? undefined : timeZoneOf(userRows.find((r) => r.uid === actor)) };
+  let actorTimeZone: string | undefined;
+  if (actor !== undefined) {
+    actorTimeZone = userTimeZone(userRows.find((r) => r.uid === actor)) ?? (await alertSettingsOf(db))?.timezone ?? 'UTC';
+  }
+  return { vehicles, actorTimeZone };
 }

@@ -7,7 +7,7 @@ import { now } from '../../lib/clock.js';
 import { PAGE_DEFAULT, parseFilter } from '../../lib/params.js';
 import type { AssetReader, AssetType, LiveAsset } from '../assets/live.js';
 import type { UserService } from '../users/service.js';
-import { type UrgencyFields, calendarDaysRemaining, compareUrgency, dueDateOf, dueWithin, exactSubtract, formatDec, isOverdue, isTimeZone, parseDec } from './rules.js';
+import { type UrgencyFields, calendarDaysRemaining, compareUrgency, dueDateOf, dueWithin, exactSubtract, formatDec, isOverdue, isReadableTimeZone, parseDec } from './rules.js';
 import {
   ASSET_TYPES,
   CompletionFilterSchema,
@@ -69,9 +69,17 @@ function statusCursor(cursor: string): UrgencyFields {
   return { calendarDaysRemaining: num(days), remaining: num(remaining), name, uid };
 }
 
+/**
+ * A user's own time zone when it has one that can be read (a zone stored before today's rule included:
+ * rules.isReadableTimeZone), else null (no user, as for the `public` actor of a public form: null).
+ */
+export function userTimeZone(user: { timezone: string | null } | null | undefined): string | null {
+  return user?.timezone && isReadableTimeZone(user.timezone) ? user.timezone : null;
+}
+
 /** A user's time zone when it is a valid one, else UTC (no user: UTC). */
 export function timeZoneOf(user: { timezone: string | null } | null | undefined): string {
-  return user?.timezone && isTimeZone(user.timezone) ? user.timezone : 'UTC';
+  return userTimeZone(user) ?? 'UTC';
 }
 
 const assetKey = (type: string, uid: string) => `${type}\u0000${uid}`;
@@ -147,9 +155,14 @@ export class ScheduleReader {
     return { data, count: data.length, nextCursor };
   }
 
-  /** Every active item's position, most urgent first, unbounded: the alert monitor's reading (no paging, no cursor). */
-  async allStatus(filter: Pick<MaintenanceStatusFilter, 'timezone'>, at: Date = now()): Promise<MaintenanceStatusItem[]> {
-    return this.computeStatus(parseFilter(MaintenanceStatusFilterSchema, filter, 'invalid maintenance-status query'), at, null);
+  /**
+   * Every active item's position, most urgent first, unbounded: the alert monitor's reading (no paging, no cursor),
+   * in the alert settings' stored `timezone`, which may be a zone stored before the rule new writes follow
+   * (rules.isReadableTimeZone: a stored value keeps working), so it is not read as a query parameter.
+   */
+  async allStatus(filter: { timezone?: string }, at: Date = now()): Promise<MaintenanceStatusItem[]> {
+    const timezone = filter.timezone !== undefined && isReadableTimeZone(filter.timezone) ? filter.timezone : undefined;
+    return this.computeStatus({ timezone }, at, null);
   }
 
   private async computeStatus(f: z.output<typeof MaintenanceStatusFilterSchema>, at: Date, after: UrgencyFields | null): Promise<MaintenanceStatusItem[]> {

@@ -1,4 +1,5 @@
 import { isCalendarDate } from '../../lib/dates.js';
+import { parseTimeZone } from '../aggregation/timezone.js';
 /**
  * The maintenance schedule's pure rules (no database): exact decimal arithmetic for tracking values, calendar-day
  * arithmetic in a time zone, the threshold/recurrence consistency of an item, and the urgency order of the
@@ -85,9 +86,32 @@ function formatter(timeZone: string): Intl.DateTimeFormat {
   return f;
 }
 
-/** An IANA time zone name the runtime knows (e.g. `Australia/Sydney`, `UTC`), in any case. */
+/**
+ * The one rule for a time zone a client sends, whichever field or parameter takes it (a user's `timezone`, the alert
+ * settings' `timezone`, the maintenance status's `timezone` query, the aggregation's `timezone`): the aggregation's
+ * (src/modules/aggregation/timezone.ts parseTimeZone), in any case, surrounding spaces ignored. An IANA name of the
+ * Area/Location form the runtime knows (`Australia/Sydney`, links such as `US/Pacific`, `Etc/GMT-10`), `UTC`, one
+ * of the listed abbreviations (a fixed offset: AEST is +10 all year) or an offset (`UTC+10`, `-03:30`, -12:00 to
+ * +14:00). Names without an area outside that list (`IST`, which ICU reads as India and PostgreSQL as Israel;
+ * `Japan`, `EST5EDT`, `MET`) are refused, so a zone the service accepted anywhere is accepted everywhere, and means
+ * the same thing everywhere.
+ */
 export function isTimeZone(tz: string): boolean {
+  return typeof tz === 'string' && parseTimeZone(tz) !== null;
+}
+
+/** The message of a time zone isTimeZone refuses, for a field or parameter named `timezone`. */
+export const TIME_ZONE_MESSAGE =
+  'timezone must be an IANA time zone of the Area/Location form such as Australia/Sydney, UTC, a listed abbreviation such as AEST, or an offset such as UTC+10 or -03:30';
+
+/**
+ * A stored time zone the service can still compute with: one isTimeZone takes, or a name the runtime knows that was
+ * stored before that rule (`IST` in a user's or the alert settings' `timezone`, read as the runtime reads it), so a
+ * value written before keeps working on reads; only new writes and query parameters follow isTimeZone.
+ */
+export function isReadableTimeZone(tz: string): boolean {
   if (!tz) return false;
+  if (isTimeZone(tz)) return true;
   try {
     formatter(tz);
     return true;
@@ -96,13 +120,38 @@ export function isTimeZone(tz: string): boolean {
   }
 }
 
+/**
+ * How a zone computes wall time: a fixed offset (an offset, a listed abbreviation, UTC) by arithmetic, an IANA name
+ * by the runtime's time-zone data under the name the aggregation resolves it to (one zone, one meaning), and a
+ * legacy name stored before isTimeZone's rule by the runtime under the name as stored.
+ */
+type Zone = { kind: 'offset'; ms: number } | { kind: 'intl'; format: Intl.DateTimeFormat };
+const zones = new Map<string, Zone>();
+function zoneOf(timeZone: string): Zone {
+  const key = timeZone.trim().toLowerCase();
+  let z = zones.get(key);
+  if (!z) {
+    const spec = parseTimeZone(timeZone);
+    // formatter throws a RangeError for a name the runtime does not know (callers check first): not cached
+    z =
+      spec?.kind === 'offset'
+        ? { kind: 'offset', ms: spec.minutes * 60_000 }
+        : { kind: 'intl', format: formatter(spec?.kind === 'iana' ? spec.name : timeZone) };
+    zones.set(key, z);
+  }
+  return z;
+}
+
 let zoneNames: Map<string, string> | undefined;
 /**
- * A known zone name as the time zone database spells it (`australia/sydney` is stored and shown as
- * `Australia/Sydney`); a name the runtime knows only as an alias (`US/Pacific`) is kept as sent, not replaced by the
- * zone it links to. Zone names are case-insensitive, so the case is all that changes.
+ * A zone name as it is stored: an IANA name as the time zone database spells it (`australia/sydney` is stored and
+ * shown as `Australia/Sydney`); a name the runtime knows only as an alias (`US/Pacific`) is kept as sent, not
+ * replaced by the zone it links to; an abbreviation or an offset in capitals (`aest` as `AEST`, `utc+10` as
+ * `UTC+10`). Surrounding spaces are dropped; otherwise only the case changes (zone names are case-insensitive).
  */
-export function zoneSpelling(tz: string): string {
+export function zoneSpelling(written: string): string {
+  const tz = written.trim();
+  if (!tz.includes('/') && parseTimeZone(tz)?.kind === 'offset') return tz.toUpperCase();
   zoneNames ??= new Map(['UTC', ...Intl.supportedValuesOf('timeZone')].map((z) => [z.toLowerCase(), z]));
   const known = zoneNames.get(tz.toLowerCase());
   if (known) return known;
@@ -122,9 +171,21 @@ interface WallTime {
   second: number;
 }
 
+const pad2 = (n: number) => String(n).padStart(2, '0');
+
 function wallTime(instant: Date, timeZone: string): WallTime {
+  const zone = zoneOf(timeZone);
+  if (zone.kind === 'offset') {
+    const t = new Date(instant.getTime() + zone.ms);
+    return {
+      date: `${String(t.getUTCFullYear()).padStart(4, '0')}-${pad2(t.getUTCMonth() + 1)}-${pad2(t.getUTCDate())}`,
+      hour: t.getUTCHours(),
+      minute: t.getUTCMinutes(),
+      second: t.getUTCSeconds(),
+    };
+  }
   const parts: Record<string, string> = {};
-  for (const p of formatter(timeZone).formatToParts(instant)) parts[p.type] = p.value;
+  for (const p of zone.format.formatToParts(instant)) parts[p.type] = p.value;
   return {
     date: `${parts.year.padStart(4, '0')}-${parts.month}-${parts.day}`,
     hour: Number(parts.hour),
@@ -160,6 +221,16 @@ export function startOfLocalDay(date: string, timeZone: string): Date {
     .filter((t) => localDate(new Date(t), timeZone) === date)
     .sort((a, b) => a - b);
   return new Date(onDate[0] ?? midnight - offsetAt(midnight, timeZone));
+}
+
+/**
+ * The instant a date input names where the schedule keeps an instant (a completion's `completedAt`, an item's
+ * `lastCarriedOutDate`, which a completion sets to its `completedAt`): a date-time as given; a date alone is that day
+ * in `timeZone` (the acting user's, else UTC), its first instant. The caller checks that instant is within the years
+ * 0001 to 9999 in UTC (the start of 0001-01-01 east of Greenwich is not).
+ */
+export function instantOfDateInput(p: { date: string; instant: Date | null }, timeZone: string): Date {
+  return p.instant ?? startOfLocalDay(p.date, timeZone);
 }
 
 /**

@@ -1,13 +1,13 @@
 import { z } from 'zod';
 import { Prisma, type ScheduleItem } from '../../generated/prisma/client.js';
-import { instantRangeMessage, isoProblem, parseIso } from '../../lib/dates.js';
+import { inInstantRange, instantRangeMessage, isoProblem, isoProblemMessage, parseIso } from '../../lib/dates.js';
 import { jsonEqual } from '../../lib/json.js';
 import { BoolParam, LimitParam, WholeParam } from '../../lib/params.js';
 import { ValidationError, fieldErrorsFromZod, invalid, isPlainObject, putFieldError, type FieldError } from '../../errors.js';
 import { checkKeys, pickKeys } from '../../lib/keys.js';
 import { serviceCheck } from '../../graphql/validation.js';
 import { pageArgs, timeCursorArg } from '../../db/keyset.js';
-import { dueDateOf, isTimeZone, sameDecimal, storedDueDate } from './rules.js';
+import { TIME_ZONE_MESSAGE, dueDateOf, instantOfDateInput, isTimeZone, sameDecimal, storedDueDate } from './rules.js';
 import { trackingValue } from '../tracking/value.js';
 
 /**
@@ -42,17 +42,16 @@ const trackingNumber = (what: string, opts: { positive?: boolean } = {}) =>
   opts.positive ? trackingValue(what).gt(0, `${what} must be greater than 0`) : trackingValue(what);
 
 /**
- * A date or date-time as parseIso reads it (src/lib/dates.ts, the one rule of every date input), given to `take`:
- * `format` is the message for what is not ISO 8601; a date-time whose instant falls outside the years 0001 to 9999
- * in UTC is refused as such, at the field's path.
+ * A date or date-time as parseIso reads it (src/lib/dates.ts, the one rule of every date input: the text as sent,
+ * surrounding whitespace refused as everywhere), given to `take`: `format` is the message for what is not ISO 8601;
+ * a date-time whose instant falls outside the years 0001 to 9999 in UTC, or whose offset is beyond -12:00 to
+ * +14:00, is refused as such, at the field's path.
  */
 const isoInput = <T>(what: string, notText: string, format: string, take: (p: { date: string; instant: Date | null }) => T) =>
-  z.string({ error: notText }).transform((v, ctx) => {
-    const written = v.trim();
+  z.string({ error: notText }).transform((written, ctx) => {
     const p = parseIso(written);
     if (!p) {
-      const why = isoProblem(written);
-      ctx.addIssue({ code: 'custom', message: why?.problem === 'range' ? instantRangeMessage(what, written, why.instant) : format });
+      ctx.addIssue({ code: 'custom', message: isoProblemMessage(what, written, isoProblem(written), format) });
       return z.NEVER;
     }
     return take(p);
@@ -268,9 +267,11 @@ export const MaintenanceStatusFilterSchema = z
       .describe('Only overdue items (remaining < 0 or calendarDaysRemaining < 0); default false'),
     timezone: z
       .string()
-      .refine((tz) => isTimeZone(tz), 'timezone must be an IANA time zone such as Australia/Sydney or UTC')
+      .refine((tz) => isTimeZone(tz), TIME_ZONE_MESSAGE)
       .optional()
-      .describe('IANA time zone that decides "today" for calendarDaysRemaining; default the time zone of the key\u2019s user, else UTC'),
+      .describe(
+        'Time zone that decides "today" for calendarDaysRemaining, as POST /aggregate takes it (IANA Area/Location name, UTC, listed abbreviation or offset); default the time zone of the key\u2019s user, else UTC',
+      ),
     ...pageArgs('maintenance-status', STATUS_ORDER, statusCursorValid),
   })
   .strict();
@@ -318,8 +319,12 @@ export function stateOf(row: ScheduleItem): ItemState {
   };
 }
 
-/** Applies a validated patch; null clears an optional field (an empty array for the documentation lists). */
-export function applyPatch(base: ItemState, p: Patch): ItemState {
+/**
+ * Applies a validated patch; null clears an optional field (an empty array for the documentation lists). A date
+ * alone as `lastCarriedOutDate` is the start of that day in `timeZone` (the acting user's, else UTC), as a date
+ * alone as a completion's `completedAt` is (rules.instantOfDateInput): a completion sets the field to it.
+ */
+export function applyPatch(base: ItemState, p: Patch, timeZone: string): ItemState {
   const next = { ...base };
   const set = <K extends keyof ItemState>(k: K, v: ItemState[K] | undefined) => {
     if (v !== undefined) next[k] = v;
@@ -337,7 +342,13 @@ export function applyPatch(base: ItemState, p: Patch): ItemState {
   if (p.dueAtInterval !== undefined) next.dueAtInterval = p.dueAtInterval === null ? null : String(p.dueAtInterval);
   if (p.calendarDateDue !== undefined) next.calendarDateDue = p.calendarDateDue;
   if (p.calendarRecurring !== undefined) next.calendarRecurring = p.calendarRecurring;
-  if (p.lastCarriedOutDate !== undefined) next.lastCarriedOutDate = p.lastCarriedOutDate === null ? null : (p.lastCarriedOutDate.instant ?? new Date(`${p.lastCarriedOutDate.date}T00:00:00Z`));
+  if (p.lastCarriedOutDate !== undefined) {
+    const at = p.lastCarriedOutDate === null ? null : instantOfDateInput(p.lastCarriedOutDate, timeZone);
+    if (at && !inInstantRange(at)) {
+      invalid('schedule item', [{ path: '/lastCarriedOutDate', message: instantRangeMessage('lastCarriedOutDate', p.lastCarriedOutDate!.date, at) }]);
+    }
+    next.lastCarriedOutDate = at;
+  }
   if (p.lastCarriedOutValue !== undefined) next.lastCarriedOutValue = p.lastCarriedOutValue;
   if (p.notes !== undefined) next.notes = p.notes === null || p.notes.trim() === '' ? null : p.notes;
   return next;

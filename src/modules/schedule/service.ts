@@ -16,11 +16,11 @@ import {
   exactAddString,
   isCalendarDate,
   formatDec,
+  instantOfDateInput,
   localDate,
   nextCalendarDue,
   parseDec,
   roundToTrackingScale,
-  startOfLocalDay,
   storedDueDate,
   thresholdErrors,
 } from './rules.js';
@@ -66,6 +66,7 @@ export {
 export {
   decimalNumber,
   timeZoneOf,
+  userTimeZone,
   type CompletionPage,
   type MaintenanceStatusItem,
   type MaintenanceStatusList,
@@ -104,22 +105,23 @@ function defectItem(d: DefectInput, today: string) {
 /**
  * The rows of defects reported on a form (docs/forms.md), in order, for the caller to insert with the completion
  * (src/modules/completions/write.ts): each a non-recurring `Defect` item on its asset, due today in `timeZone` (the
- * acting user's) so it shows in maintenance status at once, the description and severity in its notes and, when
+ * submitter's: the acting user's, or for a submitter without one, the public included, the company's, else UTC:
+ * src/modules/completions/service.ts readReferences) so it shows in maintenance status at once, the description and severity in its notes and, when
  * given, a link to the submission in its documentation. The same checks as any created item, except the asset's:
  * the caller checked it (a completion checks every record its answers name, in the reads it needs anyway).
  */
 export function defectRows(defects: readonly DefectInput[], timeZone: string) {
   const today = localDate(now(), timeZone);
   return defects.map((d) => {
-    const state = newState(CreateScheduleItemCheck.parse(defectItem(d, today)));
+    const state = newState(CreateScheduleItemCheck.parse(defectItem(d, today)), timeZone);
     const errors = thresholdErrors(state);
     if (errors.length) invalid('schedule item', errors);
     return { uid: newUid('si'), ...rowData(state) };
   });
 }
 
-/** A new item's state: the checked body over an item with nothing set. */
-function newState(p: CreateScheduleItemInput): ItemState {
+/** A new item's state: the checked body over an item with nothing set (`timeZone`: the acting user's, see applyPatch). */
+function newState(p: CreateScheduleItemInput, timeZone: string): ItemState {
   return applyPatch(
     {
       name: p.name,
@@ -140,6 +142,7 @@ function newState(p: CreateScheduleItemInput): ItemState {
       notes: null,
     },
     p,
+    timeZone,
   );
 }
 
@@ -152,7 +155,7 @@ const SCHEDULE_ITEM: LockTarget<ScheduleItem> = {
 export class ScheduleService extends ScheduleReader {
   /** `p` is checked (CreateScheduleItemCheck: GraphQL's validation runs it; other callers parse with it). */
   async create(p: CreateScheduleItemInput): Promise<ScheduleWriteResult> {
-    const state = newState(p);
+    const state = newState(p, await this.zoneForDates(p));
     await this.check(state, true);
     const uid = newUid('si');
     await this.db.scheduleItem.create({ data: { uid, ...rowData(state) } });
@@ -162,7 +165,7 @@ export class ScheduleService extends ScheduleReader {
   /** `patch` is checked (UpdateScheduleItemCheck). */
   async update(uid: string, patch: Patch): Promise<ScheduleWriteResult> {
     const current = await this.get(uid);
-    const next = applyPatch(stateOf(current), patch);
+    const next = applyPatch(stateOf(current), patch, await this.zoneForDates(patch));
     if (sameState(stateOf(current), next)) return { uid, status: 'no_changes' };
     const before = stateOf(current);
     const assetChanged =
@@ -175,6 +178,14 @@ export class ScheduleService extends ScheduleReader {
       await tx.scheduleItem.updateMany({ where: { uid }, data: rowData(next) });
       return { uid, status: 'updated' as const };
     });
+  }
+
+  /**
+   * The zone a date alone as `lastCarriedOutDate` starts in: the acting user's (read only when such a date is sent),
+   * as for a completion's `completedAt`.
+   */
+  private async zoneForDates(p: Patch): Promise<string> {
+    return p.lastCarriedOutDate && !p.lastCarriedOutDate.instant ? this.actorTimeZone() : 'UTC';
   }
 
   /** Soft delete: the item becomes inactive (409 when it already is). */
@@ -212,7 +223,7 @@ export class ScheduleService extends ScheduleReader {
     let completedAt: Date;
     let completionDate: string;
     if (input.completedAt) {
-      completedAt = input.completedAt.instant ?? startOfLocalDay(input.completedAt.date, timeZone);
+      completedAt = instantOfDateInput(input.completedAt, timeZone);
       completionDate = input.completedAt.instant ? localDate(completedAt, timeZone) : input.completedAt.date;
       // a date alone starts in the user's zone, which may put its first instant before year 0001 in UTC
       if (!inInstantRange(completedAt)) {

@@ -14,7 +14,7 @@ import { newUid } from '../../lib/ids.js';
 import { rowFields } from '../../lib/keys.js';
 import type { UpsertStatus, WriteResult } from '../../lib/write-result.js';
 import { changesBetween, recordAudit, type AuditActor } from '../audit/service.js';
-import { isTimeZone, zoneSpelling } from '../schedule/rules.js';
+import { TIME_ZONE_MESSAGE, isTimeZone, zoneSpelling } from '../schedule/rules.js';
 
 export type { User };
 
@@ -29,7 +29,7 @@ export const USER_ROLES = 'Roles in the company, e.g. owner, pilot, driver: info
 const Phone = z.string().regex(/^\+[1-9]\d{1,14}$/, 'phone must be in E.164 format, e.g. +61400000000');
 const TimeZone = z
   .string()
-  .refine((tz) => isTimeZone(tz), 'timezone must be an IANA time zone such as Australia/Sydney')
+  .refine((tz) => isTimeZone(tz), TIME_ZONE_MESSAGE)
   .overwrite(zoneSpelling);
 const Roles = z.array(z.string().trim().min(1).max(64)).max(50).describe(USER_ROLES);
 
