@@ -167,6 +167,18 @@ describe('tools for a model', () => {
     expect(await size(admin)).toBeLessThanOrEqual(32 * 1024);
   });
 
+  it('a body field the contract lets take null or text says so (pax: number or null, required; lastCarriedOutValue: number or string)', async () => {
+    const { tools } = await client.listTools();
+    const body = (name: string) => (tools.find((t) => t.name === name)!.inputSchema.properties as Record<string, { properties: Record<string, { type: unknown }>; required?: string[] }>).body;
+    expect(body('createFlightLog').properties.pax.type).toEqual(['integer', 'null']);
+    expect(body('createFlightLog').required).toContain('pax');
+    expect(body('createScheduleItem').properties.lastCarriedOutValue.type).toEqual(['number', 'string']);
+    // an optional field's null (clearing it on update) is said once in the instructions, not on each field
+    expect(body('createFlightLog').properties.notes?.type ?? 'string').toBe('string');
+    // and a query number stays a number
+    expect((tools.find((t) => t.name === 'listFlightLogs')!.inputSchema.properties as Record<string, { type: unknown }>).limit.type).toBe('number');
+  });
+
   it('tools carry no output schema (the shapes are the OpenAPI resource\u2019s), and descriptions explain the domain, not REST media types', async () => {
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual(WRITER_TOOLS.map((r) => r.operationId).sort());

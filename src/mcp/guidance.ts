@@ -46,7 +46,8 @@ export const INSTRUCTIONS = [
     'vehicles, components, the maintenance schedule, inspection forms and aggregation. Exact figures matter: never ' +
     'guess hours or counts. Read fleetops://aircraft/{id} before logging a flight.',
   'Tools: each is one REST operation of /api/v1 (the same rules and answers), and none reaches anything outside this service; arguments are the path and query ' +
-    'parameters at the top level and the JSON body under `body` (on an update, null clears an optional field). A ' +
+    'parameters at the top level and the JSON body under `body` (an update tool\u2019s body is the fields of the create tool\u2019s ' +
+    'body to change, updateX of createX; null clears an optional field). A ' +
     'result is the REST answer; a refusal is a tool ' +
     'error with the problem detail and each bad field\u2019s path (descriptions do not list the 400, 404 and 409 cases: the error says which). ' +
     'Fields the server sets (uid, companyId, createdAt, updatedAt, a component\u2019s place in its tree) are refused in a body. ' +

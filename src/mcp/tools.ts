@@ -33,23 +33,27 @@ const CHECKED_BY_THE_SERVICE = new Set(['minLength', 'maxLength', 'minItems', 'm
  * required, and the descriptions; bounds and patterns are left to the service's answer (issue 27: the tool list is
  * context an assistant pays for). `X or null` becomes a type list.
  */
-function compact(node: unknown, depth = 0): unknown {
+function compact(node: unknown, depth = 0, required = false): unknown {
   if (Array.isArray(node)) return node.map((n) => compact(n, depth));
   if (!node || typeof node !== 'object') return node;
   const o = node as Record<string, unknown>;
-  // `X or null` is X: null is what an optional field takes to be cleared on update (the instructions say so)
   const branches = o.anyOf as Record<string, unknown>[] | undefined;
+  // `X or null` of an optional field is X: null is what an optional field takes to be cleared on update (the
+  // instructions say so). A required field that takes null (a flight log's pax) keeps it, as a type list.
   if (branches?.length === 2 && branches.some((b) => b.type === 'null')) {
     const other = compact(branches.find((b) => b.type !== 'null'), depth) as Record<string, unknown>;
     const { anyOf: _a, ...rest } = o;
-    return { ...(compact(rest, depth) as object), ...other };
+    const kept = required && typeof other.type === 'string' ? { ...other, type: [other.type, 'null'] } : other;
+    return { ...(compact(rest, depth) as object), ...kept };
   }
-  // a number a query string may also carry as text (limit=50) is a number to an assistant
   if (branches?.length === 2 && branches.some((b) => b.type === 'string') && branches.some((b) => b.type === 'number' || b.type === 'integer')) {
     const { anyOf: _a, ...rest } = o;
-    return { ...(compact(rest, depth) as object), type: branches.find((b) => b.type !== 'string')!.type };
+    const number = branches.find((b) => b.type !== 'string')!.type as string;
+    // a number a query string may also carry as text (limit=50) is a number to an assistant; a body field that
+    // takes either (a schedule item's lastCarriedOutValue) says so
+    return { ...(compact(rest, depth) as object), type: depth <= 1 ? number : [number, 'string'] };
   }
-  if (Array.isArray(o.type) && o.type.includes('null') && o.type.length === 2) {
+  if (Array.isArray(o.type) && o.type.includes('null') && o.type.length === 2 && !required) {
     return compact({ ...o, type: o.type.find((t) => t !== 'null') }, depth);
   }
   // below the body's own fields, an object or a list of objects is named by its type and description only: its
@@ -57,11 +61,15 @@ function compact(node: unknown, depth = 0): unknown {
   if (depth >= 2 && (o.type === 'object' || (o.type === 'array' && (o.items as { type?: unknown } | undefined)?.type === 'object'))) {
     return { type: o.type, ...(o.description ? { description: o.description } : {}) };
   }
+  const requiredHere = new Set(Array.isArray(o.required) ? (o.required as string[]) : []);
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(o)) {
     if (CHECKED_BY_THE_SERVICE.has(k) || (k === 'additionalProperties' && v === false && depth > 0)) continue;
     if (k === 'description' && depth > 3) continue; // inside a field's own object: its name says enough
-    out[k] = k === 'properties' ? Object.fromEntries(Object.entries(v as object).map(([p, x]) => [p, compact(x, depth + 1)])) : compact(v, depth + 1);
+    out[k] =
+      k === 'properties'
+        ? Object.fromEntries(Object.entries(v as object).map(([p, x]) => [p, compact(x, depth + 1, requiredHere.has(p))]))
+        : compact(v, depth + 1);
   }
   return out;
 }
@@ -174,7 +182,8 @@ export function buildTools(all: RouteSpec[]): ToolDef[] {
     return tool ? { ...schema, items: { type: 'object', description: `a ${tool} body` } } : schema;
   };
   const names = new Set(routes.map((r) => r.operationId));
-  // an update's body is the create body's fields, each optional: said by naming the create tool, not spelt out again
+  // an update's body is the create body's fields, each optional: the instructions say so once (updateX of createX),
+  // and the body is not spelt out again
   const createOf = (r: RouteSpec) => {
     const create = r.method === 'PATCH' && r.operationId.startsWith('update') ? `create${r.operationId.slice('update'.length)}` : '';
     return names.has(create) ? create : null;
@@ -192,7 +201,7 @@ export function buildTools(all: RouteSpec[]): ToolDef[] {
       const body = compact(rawJsonSchema(r.body, 'input'), 1) as Record<string, unknown>;
       const create = createOf(r);
       properties.body = create
-        ? { type: 'object', description: `The fields of ${create}’s body to change` }
+        ? { type: 'object' }
         : sayOnce(namedBody(body));
       if (!bodies.has(JSON.stringify(body))) bodies.set(JSON.stringify(body), r.operationId);
       if (!r.optionalBody) required.push('body');
