@@ -83,6 +83,25 @@ describe('a defect from a public form (or a submitter without a time zone) is du
   });
 });
 
+describe('one time zone rule for a user without one: the company\u2019s, else UTC', () => {
+  it('maintenance status and a completion\u2019s roll-forward take the company\u2019s zone too, as defects do (they took UTC)', async () => {
+    setClock('2026-06-14T22:00:00Z'); // 2026-06-15 08:00 in Sydney
+    expect((await asAdmin('PUT', '/settings/alerts', { timezone: 'Australia/Sydney', recipients: [{ email: 'ops@acme.test' }] })).status).toBe(200);
+    const pilotKey = (await new ApiKeyService(env.database.prisma).create({ companyId: env.a.id, name: 'pilot-zone', userId: 'acme-pilot' })).key;
+    const made = await env.json('POST', '/api/v1/schedule-items', {
+      key: pilotKey,
+      body: { name: `Zone ${uniq()}`, type: 'Inspection', relatedTo: 'acme-ac-1', relatedToType: 'aircraft', recurring: true, calendarRecurring: 10, calendarDateDue: '2026-06-15' },
+    });
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    const status = await env.json('GET', '/api/v1/maintenance-status?relatedTo=acme-ac-1', { key: pilotKey });
+    const row = status.body.data.find((s: { scheduleItemUid: string }) => s.scheduleItemUid === made.body.uid);
+    expect(row.calendarDaysRemaining).toBe(0); // due today in Sydney (in UTC it is still the 14th: 1)
+    const done = await env.json('POST', `/api/v1/schedule-items/${made.body.uid}/complete`, { key: pilotKey, body: {} });
+    expect(done.status, JSON.stringify(done.body)).toBe(201);
+    expect((await scheduleItem(made.body.uid)).calendarDateDue).toBe('2026-06-25T00:00:00.000Z'); // 15 June + 10 days
+  });
+});
+
 describe('aggregation bounds and filters on calendarDateDue take a date-time\u2019s date as written', () => {
   const tag = `eq-${uniq()}`;
   beforeAll(async () => {

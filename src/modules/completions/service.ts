@@ -19,8 +19,7 @@ import { fieldTypeDef } from '../forms/fields.js';
 import { answerKeys, locatedFields } from '../forms/service.js';
 import { submissionLink } from './links.js';
 import type { DeliveryService } from '../webhooks/service.js';
-import { defectRows, userTimeZone, type DefectInput } from '../schedule/service.js';
-import { alertSettingsOf } from '../alerts/stored.js';
+import { defectRows, timeZoneOf, type DefectInput } from '../schedule/service.js';
 import { VehicleService, planReadings, type ReadingVehicle } from '../vehicles/service.js';
 import { writtenAt } from '../../lib/clock.js';
 import { writeSubmission, type SubmissionWrite } from './write.js';
@@ -347,7 +346,7 @@ async function readReferences(
   if (errors.length) invalid('form completion', errors);
   let actorTimeZone: string | undefined;
   if (actor !== undefined) {
-    actorTimeZone = userTimeZone(userRows.find((r) => r.uid === actor)) ?? (await alertSettingsOf(db))?.timezone ?? 'UTC';
+    actorTimeZone = await timeZoneOf(db, userRows.find((r) => r.uid === actor));
   }
   return { vehicles, actorTimeZone };
 }

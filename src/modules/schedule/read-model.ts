@@ -7,6 +7,7 @@ import { now } from '../../lib/clock.js';
 import { PAGE_DEFAULT, parseFilter } from '../../lib/params.js';
 import type { AssetReader, AssetType, LiveAsset } from '../assets/live.js';
 import type { UserService } from '../users/service.js';
+import { alertSettingsOf } from '../alerts/stored.js';
 import { type UrgencyFields, calendarDaysRemaining, compareUrgency, dueDateOf, dueWithin, exactSubtract, formatDec, isOverdue, isReadableTimeZone, parseDec } from './rules.js';
 import {
   ASSET_TYPES,
@@ -77,9 +78,14 @@ export function userTimeZone(user: { timezone: string | null } | null | undefine
   return user?.timezone && isReadableTimeZone(user.timezone) ? user.timezone : null;
 }
 
-/** A user's time zone when it is a valid one, else UTC (no user: UTC). */
-export function timeZoneOf(user: { timezone: string | null } | null | undefined): string {
-  return userTimeZone(user) ?? 'UTC';
+/**
+ * The time zone "today" and a date alone are read in for a user: the user's when it is a valid one, else the
+ * company's (its alert settings' `timezone`, gaps.md §14), else UTC. One rule for maintenance status, a completion's
+ * roll-forward and `completedAt`, `lastCarriedOutDate` given as a date, and the due date of a defect a form raises
+ * (the public submitter included, who is no user). The company's settings are read only when the user has no zone.
+ */
+export async function timeZoneOf(db: ScopedPrisma, user: { timezone: string | null } | null | undefined): Promise<string> {
+  return userTimeZone(user) ?? (await alertSettingsOf(db))?.timezone ?? 'UTC';
 }
 
 const assetKey = (type: string, uid: string) => `${type}\u0000${uid}`;
@@ -128,15 +134,15 @@ export class ScheduleReader {
     return toPage(rows, limit, (r) => r.completedAt, 'schedule-completion');
   }
 
-  /** The acting user's time zone (calendar days are counted in it), else UTC. */
+  /** The acting user's time zone (calendar days are counted in it), else the company's, else UTC (timeZoneOf). */
   protected async actorTimeZone(): Promise<string> {
-    return timeZoneOf(await this.users.find(this.actorUserId));
+    return timeZoneOf(this.db, await this.users.find(this.actorUserId));
   }
 
   /**
    * Active items with their live position: currentTotal (the asset's live total for trackingItem), remaining
    * (dueAtInterval - currentTotal, exact) and calendarDaysRemaining (from today in `timezone`, default the acting
-   * user's time zone, as completion uses to roll dates forward, else UTC), most
+   * user's time zone, as completion uses to roll dates forward, else the company's, else UTC), most
    * urgent first (rules.compareUrgency), a page at a time (gaps.md §17): the order is computed, so each page
    * computes it and starts after the cursor's sort key. Each asset is read once, and the reads are batched per
    * asset kind.

@@ -104,7 +104,7 @@ export const scheduleRoutes = defineRoutes([
     description:
       'Records a completion by the acting user; the result uid is the completion\u2019s. A recurring item rolls forward ' +
       '(dueAtInterval = trackingValue + recurringInterval; calendarDateDue = the completion\u2019s date in the acting ' +
-      'user\u2019s time zone, else UTC, plus calendarRecurring days); a non-recurring item becomes inactive. 409 for an ' +
+      'user\u2019s time zone, else the company\u2019s, else UTC, plus calendarRecurring days); a non-recurring item becomes inactive. 409 for an ' +
       'inactive item.',
     params: idParam,
     body: CompleteScheduleItemBody,
@@ -135,7 +135,7 @@ export const scheduleRoutes = defineRoutes([
     description:
       'Most urgent first: overdue (a threshold past), due (a threshold reached exactly), upcoming, then items whose ' +
       'total is unknown; within a group by calendarDaysRemaining (dated items first), remaining, name. ' +
-      'calendarDaysRemaining counts from today in `timezone` (default: the time zone of the key\u2019s user, else UTC). Without `limit` at most 1,000; ' +
+      'calendarDaysRemaining counts from today in `timezone` (default: the key user\u2019s time zone, else the company\u2019s, else UTC). Without `limit` at most 1,000; ' +
       'page with `limit` and the `nextCursor` of the previous page (the last item\u2019s place in this order).',
     query: MaintenanceStatusFilterSchema,
     status: 200,

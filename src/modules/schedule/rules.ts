@@ -226,7 +226,7 @@ export function startOfLocalDay(date: string, timeZone: string): Date {
 /**
  * The instant a date input names where the schedule keeps an instant (a completion's `completedAt`, an item's
  * `lastCarriedOutDate`, which a completion sets to its `completedAt`): a date-time as given; a date alone is that day
- * in `timeZone` (the acting user's, else UTC), its first instant. The caller checks that instant is within the years
+ * in `timeZone` (the acting user's, else the company's, else UTC), its first instant. The caller checks that instant is within the years
  * 0001 to 9999 in UTC (the start of 0001-01-01 east of Greenwich is not).
  */
 export function instantOfDateInput(p: { date: string; instant: Date | null }, timeZone: string): Date {

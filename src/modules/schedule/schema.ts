@@ -270,7 +270,7 @@ export const MaintenanceStatusFilterSchema = z
       .refine((tz) => isTimeZone(tz), TIME_ZONE_MESSAGE)
       .optional()
       .describe(
-        'Time zone that decides "today" for calendarDaysRemaining, as POST /aggregate takes it (IANA Area/Location name, UTC, listed abbreviation or offset); default the time zone of the key\u2019s user, else UTC',
+        'Time zone that decides "today" for calendarDaysRemaining, as POST /aggregate takes it (IANA Area/Location name, UTC, listed abbreviation or offset); default the key user\u2019s, else the company\u2019s (alert settings), else UTC',
       ),
     ...pageArgs('maintenance-status', STATUS_ORDER, statusCursorValid),
   })
@@ -321,7 +321,7 @@ export function stateOf(row: ScheduleItem): ItemState {
 
 /**
  * Applies a validated patch; null clears an optional field (an empty array for the documentation lists). A date
- * alone as `lastCarriedOutDate` is the start of that day in `timeZone` (the acting user's, else UTC), as a date
+ * alone as `lastCarriedOutDate` is the start of that day in `timeZone` (the acting user's, else the company's, else UTC), as a date
  * alone as a completion's `completedAt` is (rules.instantOfDateInput): a completion sets the field to it.
  */
 export function applyPatch(base: ItemState, p: Patch, timeZone: string): ItemState {

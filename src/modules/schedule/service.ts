@@ -66,7 +66,6 @@ export {
 export {
   decimalNumber,
   timeZoneOf,
-  userTimeZone,
   type CompletionPage,
   type MaintenanceStatusItem,
   type MaintenanceStatusList,
@@ -105,8 +104,8 @@ function defectItem(d: DefectInput, today: string) {
 /**
  * The rows of defects reported on a form (docs/forms.md), in order, for the caller to insert with the completion
  * (src/modules/completions/write.ts): each a non-recurring `Defect` item on its asset, due today in `timeZone` (the
- * submitter's: the acting user's, or for a submitter without one, the public included, the company's, else UTC:
- * src/modules/completions/service.ts readReferences) so it shows in maintenance status at once, the description and severity in its notes and, when
+ * submitter's, by timeZoneOf: the acting user's, or for a submitter without one, the public included, the company's,
+ * else UTC) so it shows in maintenance status at once, the description and severity in its notes and, when
  * given, a link to the submission in its documentation. The same checks as any created item, except the asset's:
  * the caller checked it (a completion checks every record its answers name, in the reads it needs anyway).
  */
@@ -208,7 +207,7 @@ export class ScheduleService extends ScheduleReader {
 
   /**
    * Records a completion and rolls the item forward, in one transaction. Recurring: dueAtInterval = trackingValue +
-   * recurringInterval; calendarDateDue = the completion's local date (acting user's time zone, else UTC) +
+   * recurringInterval; calendarDateDue = the completion's local date (acting user's time zone, else the company's, else UTC: timeZoneOf) +
    * calendarRecurring days. Not recurring: the item becomes inactive. 409 for an inactive item.
    */
   async complete(uid: string, input: CompleteScheduleItemInput = {}): Promise<ScheduleWriteResult> {
