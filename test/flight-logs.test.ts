@@ -780,6 +780,28 @@ describe('GET /flight-logs: filters, order, limit, cursor, fields', () => {
     expect(row[header.indexOf('hobbs')]).toBe('0.3');
   });
 
+  it('CSV with limit or cursor is that page, the next one in a Link header; walking it gives each log once (limit and cursor were ignored)', async () => {
+    const q = { startDate: '2035-01-01', endDate: '2035-01-01', limit: '20' };
+    const json = await list({ startDate: '2035-01-01', endDate: '2035-01-01' });
+    expect(json.length).toBe(50);
+    const seen: string[] = [];
+    let url: string | null = `${API}/flight-logs?${new URLSearchParams(q)}`;
+    for (let pages = 0; url; pages++) {
+      expect(pages).toBeLessThan(5);
+      const res = await env.request('GET', url, { headers: { accept: 'text/csv' } });
+      expect(res.status).toBe(200);
+      const [header, ...body] = parseCsv(await res.text()) as string[][];
+      expect(body.length).toBeLessThanOrEqual(20);
+      seen.push(...body.map((row) => row[header.indexOf('uid')]));
+      url = /^<([^>]+)>; rel="next"$/.exec(res.headers.get('link') ?? '')?.[1] ?? null;
+    }
+    expect(seen).toEqual(uidsOf(json));
+    // fields: a name that is no column is left out, as in JSON (it was a 400 in CSV only)
+    const res = await env.request('GET', `${API}/flight-logs?limit=1&fields=pilot,nope`, { headers: { accept: 'text/csv' } });
+    expect(res.status).toBe(200);
+    expect((parseCsv(await res.text()) as string[][])[0]).toEqual(['uid', 'pilot']);
+  });
+
   it('CSV with a bad filter → 400 problem+json', async () => {
     const res = await env.request('GET', `${API}/flight-logs?startDate=nonsense`, { headers: { accept: 'text/csv' } });
     expect(res.status).toBe(400);

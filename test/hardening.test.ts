@@ -210,7 +210,7 @@ describe('GraphQL limits', () => {
 });
 
 describe('abuse bounds', () => {
-  it('CSV cells that a spreadsheet would run are neutralised; fields choose and are checked', async () => {
+  it('CSV cells that a spreadsheet would run are neutralised; fields choose (unknown names left out)', async () => {
     for (const notes of ['=HYPERLINK("http://evil","x")', '@SUM(1+1)', '=cmd|\' /C calc\'!A0', '+1+1', '-2+3', '\tx']) {
       const r = await env.json('POST', '/api/v1/flight-logs', { body: flightLogBody({ notes, timeDate: '2020-01-01T00:00:00Z', hobbs: -0.5 }) });
       expect(r.status, JSON.stringify(r.body)).toBe(201);
@@ -222,7 +222,9 @@ describe('abuse bounds', () => {
     const cells = lines.slice(1).map((l) => l.split(',').slice(1).join(','));
     for (const c of cells) expect(c).toMatch(/^"?'[=@+\-\t]/); // the text starts with a quote
     expect(cells.every((c) => c.endsWith(',-0.5'))).toBe(true); // numbers stay numbers
-    expectValidation(await env.json('GET', '/api/v1/flight-logs?fields=notes,colour', { headers: { accept: 'text/csv' } }), '/query/fields');
+    // a name that is no column is left out, as the JSON answer leaves it out (one rule: docs/api-notes.md)
+    const unknown = await env.request('GET', '/api/v1/flight-logs?endDate=2020-01-02&fields=notes,colour', { headers: { accept: 'text/csv' } });
+    expect((await unknown.text()).split('\n')[0]).toBe('uid,notes');
   });
 
   it('unknown and revoked keys get the same 401 message', async () => {

@@ -49,3 +49,34 @@ export function csvResponse<T>(columns: string[], pages: AsyncIterable<T[]>, row
     headers: { 'content-type': 'text/csv; charset=utf-8', 'content-disposition': `attachment; filename="${filename}"` },
   });
 }
+
+/**
+ * What a CSV export streams (docs/api-notes.md "CSV exports"): with `limit` or `cursor` in the query, the one page the
+ * JSON answer would hold, and a `Link: <...>; rel="next"` to the next page when there is one (the list's own paging,
+ * bounded as gaps.md §17 says); without either, every page: the whole export, streamed a page at a time.
+ */
+export async function csvPages<T>(
+  query: URLSearchParams,
+  path: string,
+  list: (paging: { limit?: string; cursor?: string }) => Promise<{ data: T[]; nextCursor: string | null }>,
+  all: () => AsyncIterable<T[]>,
+): Promise<{ pages: AsyncIterable<T[]>; link: string | null }> {
+  const limit = query.get('limit') ?? undefined;
+  const cursor = query.get('cursor') ?? undefined;
+  if (limit === undefined && cursor === undefined) return { pages: all(), link: null };
+  const page = await list({ ...(limit !== undefined ? { limit } : {}), ...(cursor !== undefined ? { cursor } : {}) });
+  let link: string | null = null;
+  if (page.nextCursor) {
+    const next = new URLSearchParams(query);
+    next.set('cursor', page.nextCursor);
+    link = `<${path}?${next.toString()}>; rel="next"`;
+  }
+  return { pages: (async function* () { yield page.data; })(), link };
+}
+
+/** A CSV download of `pages` (csvResponse), with the next page's `Link` when csvPages gave one. */
+export function csvPagedResponse<T>(columns: string[], paged: { pages: AsyncIterable<T[]>; link: string | null }, row: (item: T) => string[], filename: string): Response {
+  const res = csvResponse(columns, paged.pages, row, filename);
+  if (paged.link) res.headers.set('link', paged.link);
+  return res;
+}

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { RequestContext } from '../../context.js';
 import { defineRoutes, named } from '../../rest/contract.js';
-import { csvCell, csvResponse } from '../../lib/csv.js';
+import { csvCell, csvPagedResponse, csvPages } from '../../lib/csv.js';
 import { CompletionFilterSchema, CreateCompletionSchema } from './schema.js';
 import { EXPORT_BASE } from './service.js';
 
@@ -18,9 +18,10 @@ async function csvExport(ctx: RequestContext, query: URLSearchParams): Promise<R
     if (v !== null) filter[k] = v;
   }
   const { columns, answers } = await ctx.services.completions.exportColumns(filter); // a bad filter is a 400 here
-  return csvResponse(
+  const paged = await csvPages(query, '/api/v1/form-completions', (p) => ctx.services.completions.list({ ...filter, ...p } as never), () => ctx.services.completions.iterate(filter));
+  return csvPagedResponse(
     columns,
-    ctx.services.completions.iterate(filter),
+    paged,
     (c) => {
       const data = (c.data ?? {}) as Record<string, unknown>;
       const own = EXPORT_BASE.map((k) => csvCell(c[k]));
@@ -41,7 +42,7 @@ export const completionRoutes = defineRoutes([
     tag: 'Form completions',
     summary: 'List form completions',
     description:
-      'Newest first, filtered by formId, code, userId and createdAt (startDate/endDate); cursor pagination. With `Accept: text/csv`, every matching completion as CSV, one column per answer key when formId or code is given.',
+      'Newest first, filtered by formId, code, userId and createdAt (startDate/endDate); cursor pagination. With `Accept: text/csv`, the matching completions as CSV (with `limit` or `cursor` that page, the next in a `Link` header; else all), one column per answer key when formId or code is given.',
     query: CompletionFilterSchema,
     status: 200,
     errors: [400],
