@@ -37,6 +37,19 @@ describe('query parameters', () => {
   });
 });
 
+describe('a query parameter given twice', () => {
+  it('is a 400 naming it on every route and in the CSV export (the second value was dropped without a word)', async () => {
+    const twice = await env.json('GET', `${API}/flight-logs?limit=1&limit=2`);
+    expectValidation(twice, '/query/limit');
+    expect(twice.body.errors).toEqual([{ path: '/query/limit', message: 'limit is given more than once; give it once' }]);
+    expectValidation(await env.json('GET', `${API}/flight-logs?aircraftId=acme-ac-1&aircraftId=acme-ac-2`), '/query/aircraftId');
+    expectValidation(await env.json('GET', `${API}/vehicles?includeDeleted=true&includeDeleted=false`), '/query/includeDeleted');
+    const csv = await env.request('GET', `${API}/flight-logs?limit=1&limit=2`, { headers: { accept: 'text/csv' } });
+    expect(csv.status).toBe(400);
+    expect((await env.json('GET', `${API}/flight-logs?limit=1`)).status).toBe(200);
+  });
+});
+
 describe('routes without a body', () => {
   it('restore: malformed JSON or a field is refused and nothing is restored; nothing or {} restores', async () => {
     const created = await env.json('POST', `${API}/vehicles`, { body: { make: 'Toyota', model: 'Hilux', registration: 'NOBODY1' } });

@@ -146,8 +146,17 @@ export function createRestFacade(opts: FacadeOptions) {
       const query: Record<string, string> = {};
       const declared = Object.keys(spec.query?.shape ?? {});
       for (const key of declared) {
-        const v = url.searchParams.get(key); // the first value
+        const v = url.searchParams.get(key);
         if (v !== null) query[key] = v;
+      }
+      // every parameter is read once: a second value (`limit=1&limit=2`, `aircraftId=A&aircraftId=B`) would be
+      // dropped without a word, so it is a 400 (no route takes a list by repetition)
+      const repeated = [...new Set(url.searchParams.keys())].filter((k) => url.searchParams.getAll(k).length > 1);
+      if (repeated.length) {
+        throw new ValidationError(
+          `query parameter given more than once: ${repeated.join(', ')}`,
+          repeated.map((k) => ({ path: `/query/${k}`, message: `${k} is given more than once; give it once` })),
+        );
       }
       // a parameter the route does not take is a mistake (a misspelt filter would answer the whole list): 400, as an
       // unknown body field is (docs/contract/gaps.md §2)
