@@ -50,6 +50,25 @@ describe('a query parameter given twice', () => {
   });
 });
 
+describe('a date range whose end is before its start', () => {
+  it('is a 400 at endDate on every list and channel, in the words POST /aggregate uses (the lists answered 200 with nothing)', async () => {
+    const words = 'the end of the date range is before its start';
+    for (const path of ['/flight-logs', '/form-completions']) {
+      const r = await env.json('GET', `${API}${path}?startDate=2026-02-01&endDate=2026-01-01`);
+      expectValidation(r, '/query/endDate');
+      expect(r.body.errors).toEqual([{ path: '/query/endDate', message: words }]);
+      const csv = await env.request('GET', `${API}${path}?startDate=2026-02-01&endDate=2026-01-01`, { headers: { accept: 'text/csv' } });
+      expect(csv.status).toBe(400);
+      // one day, as a date and as instants within it: fine
+      expect((await env.json('GET', `${API}${path}?startDate=2026-01-01T12:00:00Z&endDate=2026-01-01`)).status).toBe(200);
+    }
+    const g = await env.gql('{ flightLogs(startDate: "2026-02-01", endDate: "2026-01-01T23:00:00Z") { count } }');
+    expect(g.body.errors?.[0]?.extensions?.errors).toEqual([{ path: '/endDate', message: words }]);
+    const a = await env.json('POST', `${API}/aggregate`, { body: { collection: 'flightLogs', metric: '__count__', startDate: '2026-02-01', endDate: '2026-01-01' } });
+    expect(a.body.errors).toEqual([{ path: '/endDate', message: words }]);
+  });
+});
+
 describe('routes without a body', () => {
   it('restore: malformed JSON or a field is refused and nothing is restored; nothing or {} restores', async () => {
     const created = await env.json('POST', `${API}/vehicles`, { body: { make: 'Toyota', model: 'Hilux', registration: 'NOBODY1' } });

@@ -56,6 +56,23 @@ export const EndDateParam = (what: string) =>
     .optional()
     .describe(`ISO 8601; ${what} at or before this instant (a date alone includes that whole day, UTC)`);
 
+/** The message of a date range whose end comes before its start: every list, and POST /aggregate, say it so. */
+export const RANGE_REVERSED = 'the end of the date range is before its start';
+
+/**
+ * A list filter's check that its `endDate` is not before its `startDate` (a 400 at `endDate`, as POST /aggregate
+ * answers; the list answered 200 with nothing). For `.superRefine` of a filter schema.
+ */
+export function dateRangeInOrder(f: { startDate?: string; endDate?: string }, ctx: z.RefinementCtx): void {
+  if (!f.startDate || !f.endDate) return;
+  const range = instantRange(f.startDate, f.endDate);
+  const start = range?.gte?.getTime();
+  const end = range?.lt !== undefined ? range.lt.getTime() - 1 : range?.lte?.getTime();
+  if (start !== undefined && end !== undefined && !Number.isNaN(start) && !Number.isNaN(end) && end < start) {
+    ctx.addIssue({ code: 'custom', path: ['endDate'], message: RANGE_REVERSED });
+  }
+}
+
 /** The Prisma time condition of checked startDate/endDate, or undefined when neither is given. */
 export function instantRange(startDate?: string, endDate?: string): { gte?: Date; lt?: Date; lte?: Date } | undefined {
   const time: { gte?: Date; lt?: Date; lte?: Date } = {};

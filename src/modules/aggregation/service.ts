@@ -1,6 +1,7 @@
 import type { ScopedPrisma } from '../../db/scoped.js';
 import { ValidationError, invalid, jsonPointer, type FieldError } from '../../errors.js';
 import { parseIso } from '../../lib/dates.js';
+import { RANGE_REVERSED } from '../../lib/params.js';
 import {
   COLLECTION_DEFS,
   isDateKind,
@@ -217,7 +218,7 @@ function resolvePlan(b: AggregateBody, keys: Set<string>): Plan {
   const start = startRaw != null ? instant(startRaw, asDate) : null;
   const end = endRaw != null ? endOf(endRaw, asDate) : null;
   if (start !== null && end !== null && start >= end) {
-    errors.push({ path: b.dateRange ? '/dateRange/end' : '/endDate', message: 'the end of the date range is before its start' });
+    errors.push({ path: b.dateRange ? '/dateRange/end' : '/endDate', message: RANGE_REVERSED });
   }
 
   const filters: Plan['filters'] = [];

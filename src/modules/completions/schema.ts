@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { timeCursorArg } from '../../db/keyset.js';
 import { ValidationError, fieldErrorsFromZod, invalid, isPlainObject, type FieldError } from '../../errors.js';
 import { serviceCheck } from '../../graphql/validation.js';
-import { EndDateParam, LimitParam, StartDateParam } from '../../lib/params.js';
+import { EndDateParam, LimitParam, StartDateParam, dateRangeInOrder } from '../../lib/params.js';
 
 /**
  * The inputs of form completions (docs/contract/api-v1.md §2.10, §4.3), each defined once: the GraphQL input type,
@@ -44,7 +44,8 @@ export const CompletionFilterSchema = z
     limit: LimitParam.optional().describe('Page size, 1 to 500 (default 100)'),
     cursor: timeCursorArg('form-completion').optional(),
   })
-  .strict();
+  .strict()
+  .superRefine(dateRangeInOrder);
 export type CompletionFilter = z.input<typeof CompletionFilterSchema>;
 
 /** `public` for public-form submissions (no API key): userId is `public`, body userId not accepted. */

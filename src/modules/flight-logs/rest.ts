@@ -76,7 +76,7 @@ export const flightLogRoutes = defineRoutes([
       'Newest first (timeDate desc, uid desc). Page with `limit` and the `nextCursor` of the previous page. ' +
       '`fields` keeps only the named fields (core or tracking) plus uid. With `Accept: text/csv` the same filtered ' +
       'rows as CSV, one column per core field and per tracking key: with `limit` or `cursor` that page (the next in a `Link` header), else all pages.',
-    query: FlightLogFilterSchema.extend({
+    query: FlightLogFilterSchema.safeExtend({
       fields: FieldsParam.optional(),
     }),
     status: 200,

@@ -3,7 +3,7 @@ import { timeCursorArg } from '../../db/keyset.js';
 import { ValidationError, isPlainObject, type FieldError } from '../../errors.js';
 import { parseIsoInstant } from '../../lib/dates.js';
 import { typedAs } from '../../lib/graphql-hint.js';
-import { EndDateParam, LimitParam, StartDateParam } from '../../lib/params.js';
+import { EndDateParam, LimitParam, StartDateParam, dateRangeInOrder } from '../../lib/params.js';
 import { serviceCheck } from '../../graphql/validation.js';
 import { LONG_TEXT_MAX, SHORT_TEXT_MAX, tooLong } from '../../lib/text.js';
 import { trackingFigureError, trackingValue } from '../tracking/value.js';
@@ -161,5 +161,6 @@ export const FlightLogFilterSchema = z
     limit: LimitParam.optional().describe('Page size, 1 to 500 (default 100)'),
     cursor: timeCursorArg('flight-log').optional(),
   })
-  .strict();
+  .strict()
+  .superRefine(dateRangeInOrder);
 export type FlightLogFilter = z.input<typeof FlightLogFilterSchema>;
