@@ -309,6 +309,7 @@ describe('GET /forms/{id}/completion-schema', () => {
     const r = await get(`/forms/${uid}/completion-schema`);
     expect(r.status).toBe(200);
     expect(r.body.formId).toBe(uid);
+    expect('revision' in r.body).toBe(false); // a form without one: left out, not null
     const byName = Object.fromEntries(r.body.fields.map((f: Body) => [f.name, f]));
     expect(r.body.fields.map((f: Body) => f.key)).toEqual(['__s0_f0', '__s0_f1', '__s1_f0', '__s1_f0__comment', '__s1_f1', '__s1_f2', '__s1_f3', '__s1_f4']);
     expect(byName.vehicle).toMatchObject({ key: '__s0_f0', format: 'string', required: true, references: 'vehicle' });

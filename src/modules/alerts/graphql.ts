@@ -11,10 +11,10 @@ import { AlertDeliveryFilterSchema, AlertSettingsCheck, type AlertDeliveryPage, 
 export const AlertRecipientType = builder.objectRef<AlertRecipientView>('AlertRecipient').implement({
   description: 'One recipient of maintenance alerts: an email address, a phone (SMS) or a webhook URL.',
   fields: (t) => ({
-    email: t.exposeString('email', { nullable: true, extensions: REST_NULLABLE }),
-    phone: t.exposeString('phone', { nullable: true, description: 'E.164; sent through the SMS provider of the integration settings', extensions: REST_NULLABLE }),
-    url: t.exposeString('url', { nullable: true, description: 'A webhook receiving the alert payload (Standard Webhooks headers)', extensions: REST_NULLABLE }),
-    hasSecret: t.exposeBoolean('hasSecret', { nullable: true, description: 'With url: whether its deliveries are signed (the secret is write-only)', extensions: REST_NULLABLE }),
+    email: t.exposeString('email', { nullable: true }),
+    phone: t.exposeString('phone', { nullable: true, description: 'E.164; sent through the SMS provider of the integration settings' }),
+    url: t.exposeString('url', { nullable: true, description: 'A webhook receiving the alert payload (Standard Webhooks headers)' }),
+    hasSecret: t.exposeBoolean('hasSecret', { nullable: true, description: 'With url: whether its deliveries are signed (the secret is write-only)' }),
   }),
 });
 

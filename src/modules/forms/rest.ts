@@ -29,7 +29,7 @@ export const CompletionSchemaDoc = named(
     formId: z.string(),
     code: z.string(),
     name: z.string(),
-    revision: RevisionDoc.nullable(),
+    revision: RevisionDoc.optional(),
     status: z.string(),
     fields: z.array(
       z.looseObject({

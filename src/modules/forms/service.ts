@@ -87,7 +87,8 @@ export class FormService {
       formId: form.uid,
       code: form.code,
       name: form.name,
-      revision: form.revision ?? null,
+      // absent when the form has none (REST leaves out what has no value: docs/api-notes.md)
+      ...(form.revision !== null && form.revision !== undefined ? { revision: form.revision } : {}),
       status: form.status,
       fields: answerKeys(form),
     };
