@@ -351,6 +351,16 @@ describe('schedule items, maintenance status and forms: more than 1,000', () => 
   });
 });
 
+describe('an empty cursor', () => {
+  it('is said once (both checks said it)', async () => {
+    for (const path of ['/flight-logs', '/vehicles']) {
+      const r = await env.json('GET', `/api/v1${path}?cursor=`);
+      expect(r.status).toBe(400);
+      expect(r.body.errors).toEqual([{ path: '/query/cursor', message: 'cursor is not a nextCursor this service issued' }]);
+    }
+  });
+});
+
 describe('bad limit or cursor: the same 400 on every channel', () => {
   const cases: [string, string, Record<string, unknown>, string][] = [
     ['/components', 'limit=0', { limit: 0 }, '/limit'],
@@ -371,6 +381,9 @@ describe('bad limit or cursor: the same 400 on every channel', () => {
     // lists ordered by time: the same check, at the same place
     ['/flight-logs', 'cursor=not-a-cursor', { cursor: 'not-a-cursor' }, '/cursor'],
     ['/flight-logs', `cursor=${Buffer.from('["audit-log","2026-01-01T00:00:00.000Z","u"]').toString('base64url')}`, { cursor: Buffer.from('["audit-log","2026-01-01T00:00:00.000Z","u"]').toString('base64url') }, '/cursor'],
+    // a time no cursor was issued with: only the instant as the service writes it (Date read both)
+    ['/flight-logs', `cursor=${Buffer.from('["flight-log","2026-03-03","x"]').toString('base64url')}`, { cursor: Buffer.from('["flight-log","2026-03-03","x"]').toString('base64url') }, '/cursor'],
+    ['/flight-logs', `cursor=${Buffer.from('["flight-log","Tue Mar 03 2026","x"]').toString('base64url')}`, { cursor: Buffer.from('["flight-log","Tue Mar 03 2026","x"]').toString('base64url') }, '/cursor'],
     ['/forms', 'limit=0', { limit: 0 }, '/limit'],
     ['/forms', `cursor=${Buffer.from('["a","b","c"]').toString('base64url')}`, { cursor: Buffer.from('["a","b","c"]').toString('base64url') }, '/cursor'],
   ];

@@ -23,9 +23,10 @@ export function decodeCursor(list: string, s: string): Cursor | null {
     const v = JSON.parse(Buffer.from(s, 'base64url').toString('utf8'));
     if (!Array.isArray(v) || v.length !== 3 || v[0] !== list || typeof v[1] !== 'string' || typeof v[2] !== 'string') return null;
     const t = new Date(v[1]);
-    // a crafted cursor must not reach the database with a time it cannot hold or a uid no row has
+    // a crafted cursor must not reach the database with a time it cannot hold or a uid no row has; the time is the
+    // instant as encodeCursor writes it (toISOString), never another text Date reads (`2026-03-03`, `Tue Mar 03 2026`)
     const year = t.getUTCFullYear();
-    if (Number.isNaN(t.getTime()) || year < 1 || year > 9999) return null;
+    if (Number.isNaN(t.getTime()) || year < 1 || year > 9999 || t.toISOString() !== v[1]) return null;
     if (v[2].length > 200 || v[2].includes('\u0000')) return null;
     return { t, u: v[2] };
   } catch {
@@ -41,8 +42,9 @@ export function decodeCursor(list: string, s: string): Cursor | null {
 export const timeCursorArg = (list: string) =>
   z
     .string()
-    .min(1, BAD_CURSOR)
-    .max(4000, BAD_CURSOR)
+    // a cursor too short or too long is said once (without `abort` the refinement below said it again)
+    .min(1, { error: BAD_CURSOR, abort: true })
+    .max(4000, { error: BAD_CURSOR, abort: true })
     .refine((s) => decodeCursor(list, s) !== null, BAD_CURSOR)
     .describe('The nextCursor of the previous page');
 
@@ -102,8 +104,9 @@ export const pageArgs = (list: string, order: readonly string[], valid: (values:
   // checked with the other arguments, so a bad cursor is refused where and as a bad limit is, on every channel
   cursor: z
     .string()
-    .min(1, BAD_CURSOR)
-    .max(4000, BAD_CURSOR)
+    // a cursor too short or too long is said once (without `abort` the refinement below said it again)
+    .min(1, { error: BAD_CURSOR, abort: true })
+    .max(4000, { error: BAD_CURSOR, abort: true })
     .refine((s) => {
       const values = decodeKeys(list, s, order.length);
       return values !== null && valid(values);
