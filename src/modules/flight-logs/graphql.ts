@@ -60,7 +60,7 @@ const pageQuery = columnPlanner(
  * rule there: measured on the GraphQL page).
  */
 export const FlightLogType = builder.prismaObject('FlightLog', {
-  description: 'A flight. Tracking values (keys of the aircraft\u2019s tracking items) are in `trackingItems`.',
+  description: 'A flight. Tracking values (keys of the aircraft\u2019s tracking items) are in `trackingItems` on GraphQL, and top-level keys of a REST answer.',
   select: FLIGHT_LOG_COLUMNS,
   fields: (t) => ({
     uid: t.id({ resolve: (l) => l.uid }),
