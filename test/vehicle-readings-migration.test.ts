@@ -4,10 +4,16 @@
 // (test/migrations.test.ts applies every migration on PostgreSQL too).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../src/db/database.js';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { applyMigrations } from '../src/db/migrate.js';
+import { writeBackup } from '../src/backup/backup.js';
+import { restoreBackup } from '../src/backup/restore.js';
 
 const BEFORE = '20261128100000_idempotency_per_company';
 let db: Database;
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fleetops-readings-'));
 beforeAll(async () => {
   db = await openDatabase({ dataDir: 'memory://', migrate: false });
   await applyMigrations(db.sql, undefined, { through: BEFORE });
@@ -22,10 +28,13 @@ beforeAll(async () => {
   await insert('unread', { odometer: 48000 }, { odometer: 48000.0, engineHours: 0 });
   await insert('no-initial', {}, { odometer: 12.5, engineHours: 0 });
   await insert('empty', {}, {});
+  // a backup taken by the release before this migration (its schema has no readings column)
+  await writeBackup(db, path.join(dir, 'old.jsonl'));
   await applyMigrations(db.sql);
 });
 afterAll(async () => {
   await db?.close();
+  fs.rmSync(dir, { recursive: true, force: true });
 });
 
 describe('vehicle readings migration', () => {
@@ -33,5 +42,17 @@ describe('vehicle readings migration', () => {
     const rows = await db.sql.query<{ uid: string; readings: unknown }>(`SELECT uid, readings FROM "Vehicle" ORDER BY uid`);
     const readings = Object.fromEntries(rows.map((r) => [r.uid, typeof r.readings === 'string' ? JSON.parse(r.readings) : r.readings]));
     expect(readings).toEqual({ empty: {}, 'no-initial': { odometer: 12.5 }, read: { odometer: 50100 }, unread: {} });
+  });
+
+  it('a backup of the earlier release restored into a new store is migrated after the load: the same readings', async () => {
+    const target = await openDatabase({ dataDir: 'memory://', migrate: false });
+    try {
+      await restoreBackup(target, path.join(dir, 'old.jsonl'));
+      const rows = await target.sql.query<{ uid: string; readings: unknown }>(`SELECT uid, readings FROM "Vehicle" ORDER BY uid`);
+      const readings = Object.fromEntries(rows.map((r) => [r.uid, typeof r.readings === 'string' ? JSON.parse(r.readings) : r.readings]));
+      expect(readings).toEqual({ empty: {}, 'no-initial': { odometer: 12.5 }, read: { odometer: 50100 }, unread: {} });
+    } finally {
+      await target.close();
+    }
   });
 });
