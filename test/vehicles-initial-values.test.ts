@@ -127,9 +127,22 @@ describe('a changed initial value and the odometer total', () => {
 
   it('a reading equal to the total an initial value set is kept: a lower initial value later does not go under it', async () => {
     const uid = await created('EQUAL-READ', { initialValues: { odometer: 48000 } });
+    const before = (await env.rest.get(`/vehicles/${uid}`)).body.updatedAt;
     expect(await read(uid, 48000)).toEqual({ scheduleItemsCreated: 0, vehiclesUpdated: 0, warnings: [] });
+    // no vehicle was updated, as the answer says: its updatedAt stays (it moved while only the reading was kept)
+    expect((await env.rest.get(`/vehicles/${uid}`)).body.updatedAt).toBe(before);
     expect((await env.rest.patch(`/vehicles/${uid}`, { initialValues: { odometer: 47000 } })).status).toBe(200);
     expect(await totalOf(uid)).toBe(48000);
+  });
+
+  it('a reading refused as below a total an initial value raised is kept too: set back, the total is that reading', async () => {
+    const uid = await created('WARNED-READ', { totals: { odometer: 50000 } });
+    await read(uid, 50100);
+    expect((await env.rest.patch(`/vehicles/${uid}`, { initialValues: { odometer: 50200 } })).status).toBe(200);
+    expect((await read(uid, 50150)).warnings).toEqual([expect.stringContaining('below its current total 50200; not applied')]);
+    expect(await totalOf(uid)).toBe(50200);
+    expect((await env.rest.patch(`/vehicles/${uid}`, { initialValues: { odometer: 50000 } })).status).toBe(200);
+    expect(await totalOf(uid)).toBe(50150);
   });
 
   it('an item taken away takes its reading with it: added again, it starts at its initial value', async () => {

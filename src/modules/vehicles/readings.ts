@@ -30,7 +30,8 @@ export interface ReadingsPlan {
 /**
  * Readings of vehicles' primary totals, in order, on `rows` as read: a higher reading raises the total; a lower one
  * is not applied and comes back as a warning; an equal one changes no total. Each changed vehicle gets its last total,
- * and its highest reading of each item (`readings`: the floor its total keeps when an initial value is lowered).
+ * and its highest reading of each item, applied or not (`readings`: the floor its total keeps when an initial value
+ * is lowered).
  * A vehicle missing from `rows` is a 404.
  */
 export function planReadings(rows: Map<string, ReadingVehicle>, readings: readonly { uid: string; reading: number }[]): ReadingsPlan {
@@ -54,9 +55,10 @@ export function planReadings(rows: Map<string, ReadingVehicle>, readings: readon
     const current = t[key] ?? 0;
     const r = read.get(uid) ?? { ...asNumberMap(v.readings) };
     read.set(uid, r);
-    // the highest reading, which the total never goes under (vehicleTotal in ./service.ts): a reading equal to a
-    // total an initial value set is kept too, so a lower initial value later does not take the total under it
-    if (reading >= current && reading > (r[key] ?? -1)) {
+    // the highest reading, which the total never goes under (vehicleTotal in ./service.ts), whether or not it moved
+    // the total: one equal to a total an initial value set, or below one an initial value raised above it (refused
+    // with a warning), is what the odometer showed, so a lower initial value later does not take the total under it
+    if (reading > (r[key] ?? -1)) {
       r[key] = reading;
       kept.set(uid, r);
     }
@@ -96,7 +98,9 @@ export function readingsWrite(plan: ReadingsPlan, compare: boolean): { lock: Pri
   const changed = JSON.stringify([...plan.totals].map(([uid, totals]) => ({ uid, totals, readings: plan.readings.get(uid) ?? null })));
   const update = (when: Prisma.Sql) =>
     plan.totals.size
-      ? Prisma.sql`UPDATE "Vehicle" v SET totals = n.totals, readings = COALESCE(n.readings, v.readings), "updatedAt" = ${updatedAtNow('v')}
+      ? // a vehicle whose totals stay (only its highest reading is kept) is not shown as changed: updatedAt stays
+        Prisma.sql`UPDATE "Vehicle" v SET totals = n.totals, readings = COALESCE(n.readings, v.readings),
+          "updatedAt" = CASE WHEN v.totals = n.totals THEN v."updatedAt" ELSE ${updatedAtNow('v')} END
           FROM jsonb_to_recordset(${changed}::jsonb) AS n(uid text, totals jsonb, readings jsonb)
           WHERE v."companyId" = ${COMPANY} AND v.uid = n.uid AND ${when}`
       : null;
