@@ -340,8 +340,8 @@ export function createApp(opts: AppOptions): App {
     async close(timeoutMs?: number) {
       await (await stopListening?.catch(() => null))?.();
       keys.cache?.dispose();
-      await alerts?.stop();
-      await dispatcher?.stop(timeoutMs);
+      // side by side: deliveries in flight get their time from now, not after an alert evaluation ends
+      await Promise.all([alerts?.stop(), dispatcher?.stop(timeoutMs)]);
       await rateLimit.close();
       await authFailures.close();
       await publicForms.close();

@@ -142,13 +142,17 @@ export async function startServer(
         // is left to exit (bin/fleetops.js) with whatever is still waiting on the database; a write cut so is one
         // whose client saw its connection close, which the Idempotency-Key covers.
         const released = (async () => {
-          await app.close(limit);
-          await database.close();
+          try {
+            await app.close(limit);
+          } finally {
+            await database.close(); // even when stopping background work failed
+          }
         })();
         let timer: NodeJS.Timeout | undefined;
+        // a second more than the deliveries get: one that ends at its limit still records its outcome
         const late = await Promise.race([
           released.then(() => false),
-          new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(true), limit))),
+          new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(true), limit + 1000))),
         ]).finally(() => clearTimeout(timer));
         if (late) {
           released.catch(() => undefined);
