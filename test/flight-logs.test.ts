@@ -759,7 +759,7 @@ describe('GET /flight-logs: filters, order, limit, cursor, fields', () => {
     expect(body[1][header.indexOf('aircraftRegistration')]).toBe('VH-ACZ');
   });
 
-  it('CSV covers every matching log beyond one page (520 logs) and escapes commas, quotes and newlines', { timeout: 180_000 }, async () => {
+  it('CSV is bounded as the JSON list is (100 rows by default, then a Link to the next page): walking it covers all 520 logs; commas, quotes and newlines escaped', { timeout: 180_000 }, async () => {
     const tricky = await create(log({ timeDate: '2035-06-01T00:00:00Z', notes: 'a, "b"\nc', remarks: 'x,y', hobbs: 0.3 }));
     for (let k = 0; k < 11; k++) {
       const items = Array.from({ length: k < 10 ? 50 : 19 }, (_, i) => log({ timeDate: `2035-01-${String(1 + k).padStart(2, '0')}T00:${String(i).padStart(2, '0')}:00Z`, landings: 1 }));
@@ -769,9 +769,28 @@ describe('GET /flight-logs: filters, order, limit, cursor, fields', () => {
     const q = { startDate: '2035-01-01', endDate: '2035-12-31' };
     const json = await list(q);
     expect(json.length).toBe(520);
-    const res = await env.request('GET', `${API}/flight-logs?${new URLSearchParams(q)}`, { headers: { accept: 'text/csv' } });
-    expect(res.status).toBe(200);
-    const [header, ...body] = parseCsv(await res.text()) as string[][];
+    // no request answers an unbounded list (gaps.md §17): without limit, the JSON answer's 100 (it streamed all 520)
+    const first = await env.request('GET', `${API}/flight-logs?${new URLSearchParams(q)}`, { headers: { accept: 'text/csv' } });
+    expect(first.status).toBe(200);
+    expect((parseCsv(await first.text()) as string[][]).length).toBe(1 + 100);
+    const jsonFirst = await env.json('GET', `${API}/flight-logs?${new URLSearchParams(q)}`);
+    const next = /^<([^>]+)>; rel="next"$/.exec(first.headers.get('link') ?? '')?.[1];
+    expect(next).toBe(`${API}/flight-logs?${new URLSearchParams({ ...q, cursor: jsonFirst.body.nextCursor })}`);
+    // following Link to the end gives every log once, in the list's order, each page with the same header row
+    let header: string[] = [];
+    const body: string[][] = [];
+    let url: string | null = `${API}/flight-logs?${new URLSearchParams({ ...q, limit: '500' })}`;
+    for (let pages = 0; url; pages++) {
+      expect(pages).toBeLessThan(2);
+      const res = await env.request('GET', url, { headers: { accept: 'text/csv' } });
+      expect(res.status).toBe(200);
+      const [h, ...rows] = parseCsv(await res.text()) as string[][];
+      if (pages) expect(h).toEqual(header);
+      header = h;
+      expect(rows.length).toBeLessThanOrEqual(500);
+      body.push(...rows);
+      url = /^<([^>]+)>; rel="next"$/.exec(res.headers.get('link') ?? '')?.[1] ?? null;
+    }
     expect(body.length).toBe(520);
     expect(body.map((row) => row[header.indexOf('uid')])).toEqual(uidsOf(json));
     const row = body.find((r) => r[header.indexOf('uid')] === tricky)!;

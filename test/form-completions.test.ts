@@ -422,6 +422,31 @@ describe('GET /form-completions', () => {
     const bad = await env.json('GET', `${API}/form-completions?startDate=nope`, { headers: { accept: 'text/csv' } });
     expectValidation(bad, '/query/startDate');
   });
+
+  it('CSV is the JSON answer\u2019s page, the next in a Link header, with the same columns on every page (it gave every completion, limit ignored)', async () => {
+    const f = await createForm(formBody());
+    for (const fuel of ['low', 'half', 'full']) await submit({ formId: f, answers: { vehicle: 'acme-v-1', tyres: 'pass', fuel } });
+    const json = await get(`/form-completions?formId=${f}`);
+    expect(json.body.count).toBe(3);
+    const seen: string[] = [];
+    let header: string | undefined;
+    let url: string | null = `${API}/form-completions?formId=${f}&limit=2`;
+    for (let pages = 0; url; pages++) {
+      expect(pages).toBeLessThan(2);
+      const res = await env.request('GET', url, { headers: { accept: 'text/csv' } });
+      expect(res.status).toBe(200);
+      const [h, ...rows] = (await res.text()).trim().split('\n');
+      if (header) expect(h).toBe(header);
+      header = h;
+      expect(rows.length).toBe(pages ? 1 : 2);
+      seen.push(...rows.map((r) => r.split(',')[0]!));
+      url = /^<([^>]+)>; rel="next"$/.exec(res.headers.get('link') ?? '')?.[1] ?? null;
+    }
+    expect(seen).toEqual(json.body.data.map((c: Body) => c.uid));
+    // the cursor is checked as the JSON list checks it
+    const forged = await env.json('GET', `${API}/form-completions?cursor=bogus`, { headers: { accept: 'text/csv' } });
+    expectValidation(forged, '/query/cursor');
+  });
 });
 
 describe('GraphQL', () => {

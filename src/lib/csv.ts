@@ -51,19 +51,18 @@ export function csvResponse<T>(columns: string[], pages: AsyncIterable<T[]>, row
 }
 
 /**
- * What a CSV export streams (docs/api-notes.md "CSV exports"): with `limit` or `cursor` in the query, the one page the
- * JSON answer would hold, and a `Link: <...>; rel="next"` to the next page when there is one (the list's own paging,
- * bounded as gaps.md §17 says); without either, every page: the whole export, streamed a page at a time.
+ * What a CSV export answers (docs/api-notes.md "CSV exports"): the page the JSON answer to the same query would hold
+ * (`limit`, default the list's own, and `cursor` as the JSON list takes them), and a `Link: <...>; rel="next"` to the
+ * next page when there is one. An export is a list like any other: no request returns an unbounded one
+ * (gaps.md §17); a client exports everything by following `Link` (each page the same query, the same columns).
  */
 export async function csvPages<T>(
   query: URLSearchParams,
   path: string,
   list: (paging: { limit?: string; cursor?: string }) => Promise<{ data: T[]; nextCursor: string | null }>,
-  all: () => AsyncIterable<T[]>,
 ): Promise<{ pages: AsyncIterable<T[]>; link: string | null }> {
   const limit = query.get('limit') ?? undefined;
   const cursor = query.get('cursor') ?? undefined;
-  if (limit === undefined && cursor === undefined) return { pages: all(), link: null };
   const page = await list({ ...(limit !== undefined ? { limit } : {}), ...(cursor !== undefined ? { cursor } : {}) });
   let link: string | null = null;
   if (page.nextCursor) {

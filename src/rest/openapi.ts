@@ -294,9 +294,16 @@ export function buildOpenApi(routes: RouteSpec[], opts: { version: string; schem
     const responses: Record<string, unknown> = {
       [String(r.status)]: {
         description: r.status === 201 ? 'Created' : r.status === 202 ? 'Accepted' : 'OK',
-        headers: takesIdempotencyKey(r, opts.schema)
-          ? { ...COMMON_HEADERS, 'Idempotent-Replayed': { description: '`true` when this is the stored response to an earlier request with the same Idempotency-Key', schema: { type: 'string', enum: ['true'] } } }
-          : COMMON_HEADERS,
+        headers: {
+          ...COMMON_HEADERS,
+          ...(takesIdempotencyKey(r, opts.schema)
+            ? { 'Idempotent-Replayed': { description: '`true` when this is the stored response to an earlier request with the same Idempotency-Key', schema: { type: 'string', enum: ['true'] } } }
+            : {}),
+          // an export answered in another media type (CSV) pages as the JSON list does: its next page is a header
+          ...(r.alternates
+            ? { Link: { description: 'With another media type than JSON (`Accept: text/csv`): `<URL of the next page>; rel="next"`, when there is one', schema: { type: 'string', maxLength: 32768 } } }
+            : {}),
+        },
         content: {
           'application/json': { schema: responseOf.get(r) },
           ...Object.fromEntries(

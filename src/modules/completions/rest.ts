@@ -18,7 +18,7 @@ async function csvExport(ctx: RequestContext, query: URLSearchParams): Promise<R
     if (v !== null) filter[k] = v;
   }
   const { columns, answers } = await ctx.services.completions.exportColumns(filter); // a bad filter is a 400 here
-  const paged = await csvPages(query, '/api/v1/form-completions', (p) => ctx.services.completions.list({ ...filter, ...p } as never), () => ctx.services.completions.iterate(filter));
+  const paged = await csvPages(query, '/api/v1/form-completions', (p) => ctx.services.completions.list({ ...filter, ...p } as never));
   return csvPagedResponse(
     columns,
     paged,
@@ -42,11 +42,11 @@ export const completionRoutes = defineRoutes([
     tag: 'Form completions',
     summary: 'List form completions',
     description:
-      'Newest first, filtered by formId, code, userId and createdAt (startDate/endDate); cursor pagination. With `Accept: text/csv`, the matching completions as CSV (with `limit` or `cursor` that page, the next in a `Link` header; else all), one column per answer key when formId or code is given.',
+      'Newest first, filtered by formId, code, userId and createdAt (startDate/endDate); cursor pagination. With `Accept: text/csv`, the page the JSON answer would hold (`limit`, `cursor`) as CSV, the next one in a `Link: <...>; rel="next"` header, one column per answer key when formId or code is given.',
     query: CompletionFilterSchema,
     status: 200,
     errors: [400],
-    alternates: { 'text/csv': { description: 'CSV of every matching completion', handle: csvExport } },
+    alternates: { 'text/csv': { description: 'CSV of the page of matching completions (the next page in the Link header)', handle: csvExport } },
   },
   {
     operationId: 'getFormCompletion',

@@ -36,8 +36,9 @@ function flat(log: FlightLog): Record<string, unknown> {
 }
 
 /**
- * `Accept: text/csv`: the same filtered rows, one column per core field and per tracking key (the service decides
- * the columns), streamed a page at a time as the client reads (the whole export is never held in memory).
+ * `Accept: text/csv`: the page the JSON answer would hold (limit, default 100, and cursor), one column per core field
+ * and per tracking key of every log the filter matches (the service decides the columns, so each page of an export
+ * has the same ones), and the next page in a `Link` header (csvPages).
  */
 async function csvExport(ctx: RequestContext, query: URLSearchParams): Promise<Response> {
   const filter: Record<string, string> = {};
@@ -50,7 +51,7 @@ async function csvExport(ctx: RequestContext, query: URLSearchParams): Promise<R
   // leaves it out (docs/api-notes.md)
   const wanted = query.get('fields') === null ? undefined : new Set(['uid', ...query.get('fields')!.split(',').map((f) => f.trim()).filter(Boolean)]);
   const columns = wanted ? [...wanted].filter((f) => all.includes(f)) : all;
-  const paged = await csvPages(query, '/api/v1/flight-logs', (p) => ctx.services.flightLogs.list({ ...filter, ...p } as never), () => ctx.services.flightLogs.iterate(filter));
+  const paged = await csvPages(query, '/api/v1/flight-logs', (p) => ctx.services.flightLogs.list({ ...filter, ...p } as never));
   return csvPagedResponse(
     columns,
     paged,
@@ -75,14 +76,15 @@ export const flightLogRoutes = defineRoutes([
     description:
       'Newest first (timeDate desc, uid desc). Page with `limit` and the `nextCursor` of the previous page. ' +
       '`fields` keeps only the named fields (core or tracking) plus uid. With `Accept: text/csv` the same filtered ' +
-      'rows as CSV, one column per core field and per tracking key: with `limit` or `cursor` that page (the next in a `Link` header), else all pages.',
+      'rows as CSV, one column per core field and per tracking key: the page the JSON answer would hold (`limit`, `cursor`), ' +
+      'the next one in a `Link: <...>; rel="next"` header.',
     query: FlightLogFilterSchema.safeExtend({
       fields: FieldsParam.optional(),
     }),
     status: 200,
     fields: true,
     errors: [400],
-    alternates: { 'text/csv': { description: 'CSV of every matching log', handle: csvExport } },
+    alternates: { 'text/csv': { description: 'CSV of the page of matching logs (the next page in the Link header)', handle: csvExport } },
   },
   {
     operationId: 'getFlightLog',

@@ -12,7 +12,7 @@ import type { WriteResult as SharedWriteResult, WriteStatus as SharedWriteStatus
 import { PAGE_DEFAULT, PAGE_MAX, instantRange, parseFilter } from '../../lib/params.js';
 import { applyTotalsDelta, lockAircraft } from '../aircraft/totals.js';
 import { asTrackingMap } from '../tracking/schema.js';
-import { afterCursor, allPages, toPage } from '../../db/keyset.js';
+import { afterCursor, toPage } from '../../db/keyset.js';
 import { withKeys, type RowQuery } from '../../db/selection.js';
 import { retrying } from '../../db/retry.js';
 import { lockAndRead, type LockTarget } from '../../db/row-locks.js';
@@ -107,11 +107,6 @@ export class FlightLogService {
     for (const a of aircraft) for (const k of Object.keys(asTrackingMap(a.maintenanceTrackingItems))) keys.add(k);
     for (const a of aircraft) for (const k of Object.keys(asTrackingMap(a.logTrackingItems))) keys.add(k);
     return [...OUTPUT_FIELDS, ...keys];
-  }
-
-  /** Every log matching the filter, page by page (CSV export). */
-  async *iterate(filter: Omit<FlightLogFilter, 'limit' | 'cursor'>): AsyncGenerator<FlightLog[]> {
-    yield* allPages((cursor) => this.list({ ...filter, limit: PAGE_MAX, cursor }));
   }
 
   async get(uid: string, query?: RowQuery): Promise<FlightLog> {
