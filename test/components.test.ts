@@ -5,6 +5,7 @@ import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { now } from '../src/lib/clock.js';
 import { createTestEnv, type TestEnv } from './helpers.js';
+import { expectValidation } from './assertions.js';
 
 const API = '/api/v1';
 let env: TestEnv;
@@ -713,6 +714,38 @@ describe('GraphQL', () => {
     expect(bad.body.errors?.[0].extensions.code).toBe('VALIDATION_ERROR');
     const badCursor = await env.gql(`query($b: ID!) { component(id: $b) { childrenPage(cursor: "nope") { count } } }`, { b: parents[1] });
     expect(badCursor.body.errors?.[0].extensions.code).toBe('VALIDATION_ERROR');
+  });
+
+  it('a children cursor names its list and its parent: another parent\u2019s, the components list\u2019s and vice versa are a 400 at cursor (each was read as a position and answered a page)', async () => {
+    const parents = [await create(part({ name: 'Hub A', canHaveChildren: true })), await create(part({ name: 'Hub B', canHaveChildren: true }))];
+    for (const [p, n] of [[parents[0], 3], [parents[1], 3]] as const) {
+      for (let i = 0; i < n; i++) {
+        const uid = await create(part({ name: `Blade ${i}`, serialNumber: `BL-${p}-${i}` }));
+        expect((await install(uid, { parentType: 'component', parentUid: p })).status).toBe(200);
+      }
+    }
+    const page = (p: string, cursor?: string) =>
+      env.gql(`query($p: ID!, $c: String) { component(id: $p) { childrenPage(limit: 1, cursor: $c) { count nextCursor data { name } } } }`, { p, c: cursor });
+    const aCursor = (await page(parents[0])).body.data.component.childrenPage.nextCursor;
+    const bCursor = (await page(parents[1])).body.data.component.childrenPage.nextCursor;
+    // one issued for the parent continues it (the first page read by the window over parents, the next alone)
+    const next = await page(parents[0], aCursor);
+    expect(next.body.errors).toBeUndefined();
+    expect(next.body.data.component.childrenPage.data).toEqual([{ name: 'Blade 1' }]);
+    expect((await page(parents[1], bCursor)).body.data.component.childrenPage.data).toEqual([{ name: 'Blade 1' }]);
+    const refused = (r: { body: any }) => {
+      expect(r.body.errors?.[0]?.extensions?.code, JSON.stringify(r.body)).toBe('VALIDATION_ERROR');
+      expect(r.body.errors[0].extensions.errors).toEqual([{ path: '/cursor', message: 'cursor is not a nextCursor this service issued' }]);
+      expect(r.body.errors[0].message).toBe('invalid component query: /cursor: cursor is not a nextCursor this service issued');
+    };
+    refused(await page(parents[1], aCursor)); // another parent's
+    refused(await page(parents[1], next.body.data.component.childrenPage.nextCursor)); // another parent's, read alone
+    const listCursor = (await env.json('GET', `${API}/components?limit=1`)).body.nextCursor;
+    expect(listCursor).toEqual(expect.any(String));
+    refused(await page(parents[0], listCursor)); // the components list's
+    // and a children cursor is no cursor of the components list, on REST and GraphQL
+    expectValidation(await env.json('GET', `${API}/components?cursor=${aCursor}`), '/query/cursor');
+    refused(await env.gql(`query($c: String) { components(cursor: $c) { count } }`, { c: aCursor }));
   });
 
   it('mutations answer WriteResult; domain errors carry their code', async () => {

@@ -172,7 +172,7 @@ export const ComponentType = builder.prismaObject('Component', {
     updatedAt: t.field({ type: 'DateTime', resolve: (c) => c.updatedAt }),
     childrenPage: t.field({
       type: ComponentListType,
-      description: 'Components fitted directly to this one, a page at a time (the order and cursor of `components`)',
+      description: 'Components fitted directly to this one, a page at a time, in the order of `components`; a nextCursor continues this component\u2019s children only',
       args: argsFromSchema(t, 'ComponentChildrenArgs', ComponentChildrenArgsSchema, 'component'),
       extensions: REST_HIDDEN,
       resolve: (c, args, ctx, info) => ctx.services.components.children(c.uid, stripNulls(args), queryFromInfo({ context: ctx, info, path: ['data'] })),

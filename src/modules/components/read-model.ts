@@ -1,10 +1,10 @@
 import DataLoader from 'dataloader';
 import type { Component, Prisma } from '../../generated/prisma/client.js';
 import { withKeys, type RowQuery } from '../../db/selection.js';
-import { LIST_DEFAULT, orderOf, pageByKeys, readPage, type Page } from '../../db/keyset.js';
+import { LIST_DEFAULT, badCursor, cursorKeys, orderOf, pageByKeys, readPage, type Page } from '../../db/keyset.js';
 import { uidLoader } from '../../db/loaders.js';
 import { COMPANY, type ScopedPrisma } from '../../db/scoped.js';
-import { NotFoundError, ValidationError, type FieldError } from '../../errors.js';
+import { NotFoundError, ValidationError, invalid, type FieldError } from '../../errors.js';
 import { AircraftService, createAircraftLoader } from '../aircraft/service.js';
 import { VehicleService, createVehicleLoader } from '../vehicles/service.js';
 import { AssetReader, type ComponentLiveSource, type LiveAsset, type LiveItem } from '../assets/live.js';
@@ -24,7 +24,7 @@ import {
   type Readings,
   type TreeNode,
 } from './counters.js';
-import { COMPONENT_ORDER, type ComponentChildrenArgs, type ComponentFilter } from './schema.js';
+import { CHILDREN_LIST, CHILDREN_ORDER, COMPONENT_ORDER, type ComponentChildrenArgs, type ComponentFilter } from './schema.js';
 
 /**
  * Components as every channel reads them (docs/api-notes.md "Components"): counter values are recomputed on every
@@ -312,7 +312,14 @@ export class ComponentReader implements ComponentLiveSource {
   children(uid: string, page: ComponentChildrenArgs = {}, query?: RowQuery): Promise<ComponentList> {
     const select = withKeys(query, [...COMPONENT_ORDER, 'parentUid'])?.select;
     const where: Prisma.ComponentWhereInput = { parentKind: 'component', parentUid: uid, status: { not: 'deleted' } };
-    if (page.cursor) return readPage(page, COMPONENT_ORDER, 'component', where, (q) => this.db.component.findMany({ ...q, select }) as Promise<Component[]>);
+    if (page.cursor) {
+      // a cursor of another parent's children is refused (pageArgs refused those of other lists already); the
+      // order leads with the parent, which the `where` fixes, so the page continues the components' order
+      const [parent] = cursorKeys(page.cursor, CHILDREN_ORDER.length, CHILDREN_LIST);
+      // in the words of the arguments' own check ("invalid component query: /cursor: ...")
+      if (parent !== uid) invalid('component query', badCursor('component').errors ?? []);
+      return readPage(page, CHILDREN_ORDER, CHILDREN_LIST, where, (q) => this.db.component.findMany({ ...q, select }) as Promise<Component[]>);
+    }
     const limit = page.limit ?? LIST_DEFAULT;
     const key = `${limit} ${JSON.stringify(select ?? null)}`;
     let loader = this.childLoaders.get(key);
@@ -334,7 +341,7 @@ export class ComponentReader implements ComponentLiveSource {
           if (siblings) siblings.push(r);
           else byParent.set(r.parentUid, [r]);
         }
-        return parents.map((p) => pageByKeys(byParent.get(p) ?? [], limit, COMPONENT_ORDER, 'component'));
+        return parents.map((p) => pageByKeys(byParent.get(p) ?? [], limit, CHILDREN_ORDER, CHILDREN_LIST));
       });
       this.childLoaders.set(key, loader);
     }

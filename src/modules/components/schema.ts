@@ -182,8 +182,15 @@ export const ComponentFilterSchema = z.object({
   ...pageArgs('component', COMPONENT_ORDER),
 });
 export type ComponentFilter = z.output<typeof ComponentFilterSchema>;
+/**
+ * The list of a component's children and its cursor's keys: the parent, then the components' order. A children
+ * cursor names this list and carries its parent, so it is no cursor of `components` nor of another parent's children
+ * (either would be read as a position in a list it was not made in), and a `components` cursor is none of these.
+ */
+export const CHILDREN_LIST = 'component-children';
+export const CHILDREN_ORDER = ['parentUid', ...COMPONENT_ORDER];
 /** A component's children, a page at a time (gaps.md §17: GraphQL list fields take `limit` and `cursor` too). */
-export const ComponentChildrenArgsSchema = z.object({ ...pageArgs('component', COMPONENT_ORDER) });
+export const ComponentChildrenArgsSchema = z.object({ ...pageArgs(CHILDREN_LIST, CHILDREN_ORDER) });
 export type ComponentChildrenArgs = z.output<typeof ComponentChildrenArgsSchema>;
 
 
