@@ -128,15 +128,17 @@ export async function startServer(
         app.drain();
         if (config.drainDelayMs) await new Promise((r) => setTimeout(r, config.drainDelayMs));
         const limit = config.shutdownTimeoutMs ?? 10_000;
-        // stop accepting; requests in flight, and a command run through the admin socket (a backup, say), finish (up
-        // to SHUTDOWN_TIMEOUT_MS), then what is left is cut
-        const drained = (s: http.Server) =>
+        // stop accepting; requests in flight finish (up to SHUTDOWN_TIMEOUT_MS), then what is left is cut. A command
+        // run through the admin socket (an import, a backup) is waited for to its end: cut, it would have written part
+        // of its work while its client, which had no answer yet, reported the store busy (a second import would
+        // count the same logs twice)
+        const drained = (s: http.Server, cutAfter: number | null) =>
           new Promise<void>((resolve) => {
             s.close(() => resolve());
             s.closeIdleConnections();
-            setTimeout(() => s.closeAllConnections(), limit).unref();
+            if (cutAfter !== null) setTimeout(() => s.closeAllConnections(), cutAfter).unref();
           });
-        await Promise.all([drained(server), admin ? drained(admin).then(() => fs.rmSync(socket, { force: true })) : null]);
+        await Promise.all([drained(server, limit), admin ? drained(admin, null).then(() => fs.rmSync(socket, { force: true })) : null]);
         // background work (deliveries in flight, an alert evaluation) and the database's close get SHUTDOWN_TIMEOUT_MS
         // too: a database that stopped answering would hold them, and the process, for ever. Past it, the process
         // is left to exit (bin/fleetops.js) with whatever is still waiting on the database; a write cut so is one
