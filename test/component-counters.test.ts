@@ -16,8 +16,7 @@ import {
   type TreeNode,
 } from '../src/modules/components/counters.js';
 import { createContext } from '../src/context.js';
-import { createTestEnv, type TestEnv } from './helpers.js';
-import { keepKey } from './helpers.js';
+import { createTestEnv, keepKey, type TestEnv } from './helpers.js';
 
 const T0 = new Date('2026-03-01T00:00:00Z');
 
