@@ -100,6 +100,9 @@ export async function startServer(
       let body = '';
       for await (const chunk of req) body += chunk;
       res.writeHead(200, { 'content-type': 'application/x-ndjson' });
+      // the client takes the answer's head as "the server took the command": before it, nothing was run (the store
+      // is said to be busy); after it, an answer cut before its exit code says the command may be partly done
+      res.flushHeaders();
       const send = (event: Record<string, unknown>) => res.write(JSON.stringify(event) + '\n');
       try {
         const { argv, cwd, tty, columns } = JSON.parse(body) as { argv: string[]; cwd?: string; tty?: boolean; columns?: number };

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
+import http from 'node:http';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -540,6 +541,36 @@ describe('busy embedded database', () => {
     expect(r2.code).toBe(1);
     expect(r2.stderr).toMatch(/in use/);
   }, STEP);
+
+  step('a command the server took and then stopped answering (killed mid-command) is exit 1 saying it may be partly done, not "in use"', async () => {
+    // the holder from the step above is the live lock holder; a stand-in for its admin socket takes the command,
+    // writes some progress and dies before the exit code (as a server killed hard during an import would)
+    const dataDir = tempDir('cut');
+    fs.writeFileSync(path.join(dataDir, 'fleetops.lock'), String(holder!.pid));
+    const socket = path.join(dataDir, 'fleetops.sock');
+    const seen: unknown[] = [];
+    const standIn = http.createServer(async (req, res) => {
+      let body = '';
+      for await (const chunk of req) body += chunk;
+      seen.push(JSON.parse(body).argv);
+      res.writeHead(200, { 'content-type': 'application/x-ndjson' });
+      res.write(JSON.stringify({ out: 'imported 100 of 500 rows\n' }) + '\n', () => res.socket?.destroy());
+    });
+    await new Promise<void>((r) => standIn.listen(socket, r));
+    try {
+      fs.writeFileSync(path.join(dataDir, 'logs.csv'), 'timeDate,pilot,aircraftId\n');
+      const r = await fleetops(['import-logs', '--company', 'demo', 'logs.csv'], { env: { DATA_DIR: dataDir }, cwd: dataDir });
+      expect(seen).toEqual([['import-logs', '--company', 'demo', 'logs.csv']]);
+      expect(r.code).toBe(1);
+      expect(r.stdout).toBe('imported 100 of 500 rows\n');
+      expect(r.stderr).toBe(
+        'fleetops: the server holding the embedded database stopped before `fleetops import-logs` finished: it may have done part of its work; look at what it writes before running it again\n',
+      );
+      expect(r.stderr).not.toMatch(/in use/);
+    } finally {
+      await new Promise((r) => standIn.close(r));
+    }
+  }, STEP);
 });
 
 describe('fleetops import-logs: flight logs from CSV through the flight-log rules', () => {
@@ -860,6 +891,40 @@ describe('fleetops backup and restore while fleetops serve runs (docs/backup.md)
     } finally {
       await second.stop();
     }
+  }, STEP * 2);
+
+  step('SIGTERM while a backup runs through the socket: the backup runs to its end (SHUTDOWN_TIMEOUT_MS cuts HTTP requests, not it), then the server exits 0', async () => {
+    await server.stop();
+    // a limit far shorter than the backup: were the command cut at it, the client would get no exit code
+    server = await serve({ DATA_DIR: dataDir, SHUTDOWN_TIMEOUT_MS: '1' });
+    const work = tempDir('bakterm');
+    let signalled = false;
+    let stderr = '';
+    const r = await runCli(['backup', 'fleet.jsonl.gz'], {
+      env: { ...BASE_ENV, LOG_LEVEL: 'silent', DATA_DIR: dataDir },
+      cwd: work,
+      stderr: (chunk) => {
+        stderr += chunk;
+        // the server has taken the command and reported its first table: stop it now
+        if (!signalled && /^backup: /m.test(stderr)) {
+          signalled = true;
+          server.proc.kill('SIGTERM');
+        }
+      },
+    });
+    expect(signalled).toBe(true);
+    expect(r.code, stderr).toBe(0);
+    expect(stderr).toMatch(/^backup: ([\d,]+)\/\1 rows \(100%\)/m);
+    expect(r.stdout).toMatch(/^backup of 1 company \(demo\) from the embedded database written to fleet\.jsonl\.gz/);
+    const exitCode = await new Promise<number | null>((resolve) =>
+      server.proc.exitCode !== null ? resolve(server.proc.exitCode) : server.proc.once('exit', (c) => resolve(c)),
+    );
+    expect(exitCode, server.output()).toBe(0);
+    // the whole backup restores: the company answers from it as it did
+    const other = await migratedDataDir('rst2');
+    const restored = await fleetops(['restore', path.join(work, 'fleet.jsonl.gz')], { env: { DATA_DIR: other } });
+    expect(restored.code, restored.stderr).toBe(0);
+    expect(restored.stdout).toMatch(/1 company \(demo\)/);
   }, STEP * 2);
 });
 

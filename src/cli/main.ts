@@ -322,15 +322,26 @@ async function execute(io: Io, argv: string[], withDb: DbRunner, config: () => C
 /**
  * Runs the command inside the server that holds the embedded database (src/server.ts, RelayedCommand): its output
  * is written here as the server sends it. Resolves with the exit code; rejects when the socket does not answer
- * (then nothing was run).
+ * (then nothing was run). An answer cut before its exit code (the server was killed or crashed while the command
+ * ran) is exit 1 with a warning that the command may have done part of its work.
  */
 function forward(socket: string, argv: string[], io: Io): Promise<number> {
   return new Promise((resolve, reject) => {
     let answered = false;
+    let code: number | undefined;
+    let done = false;
+    const cut = () => {
+      if (done) return;
+      done = true;
+      if (code !== undefined) return resolve(code);
+      io.err(
+        `fleetops: the server holding the embedded database stopped before \`fleetops ${argv[0] ?? ''}\` finished: it may have done part of its work; look at what it writes before running it again`,
+      );
+      resolve(1);
+    };
     const req = http.request({ socketPath: socket, path: '/cli', method: 'POST', headers: { 'content-type': 'application/json' } }, (res) => {
       answered = true;
       let pending = '';
-      let code = 1;
       res.setEncoding('utf8');
       res.on('data', (c: string) => {
         pending += c;
@@ -345,10 +356,10 @@ function forward(socket: string, argv: string[], io: Io): Promise<number> {
           if (event.code !== undefined) code = event.code;
         }
       });
-      res.on('end', () => resolve(code));
-      res.on('error', () => resolve(1));
+      res.on('end', cut);
+      res.on('error', cut);
     });
-    req.on('error', (e) => (answered ? resolve(1) : reject(e)));
+    req.on('error', (e) => (answered ? cut() : reject(e)));
     req.end(JSON.stringify({ argv, cwd: io.cwd, tty: io.tty, columns: io.columns }));
   });
 }
