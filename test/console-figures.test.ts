@@ -46,7 +46,7 @@ describe('a typed figure (console/src/figures.ts)', () => {
     expect(readFigure(' 0x10 ', '/pax', 'pax')).toEqual({ value: '0x10' });
     // past a double's range: JSON would carry it as null, so it is refused at its field in the words the API gives the
     // same digits in a JSON body, as the CSV import refuses such a cell (it was sent as text)
-    const past = (text: string, read = 'Infinity') => `the number ${text} cannot be kept exactly (it would be read as ${read}); send at most 15 significant digits`;
+    const past = (text: string, read = 'Infinity') => `the number ${text} cannot be kept exactly (it would be read as ${read}); send 0 or a number whose size is between 1e-300 and 1e308`;
     expect(readFigure('1e999', '/trackingItems/hobbs', 'hobbs')).toEqual({ fault: { path: '/trackingItems/hobbs', message: past('1e999') } });
     expect(readFigure(' -1E999 ', '/answers/odo', 'the reading')).toEqual({ fault: { path: '/answers/odo', message: past('-1E999', '-Infinity') } });
     expect(readFigure('1e999', '/answers/odo')).toEqual({ fault: { path: '/answers/odo', message: past('1e999') } });

@@ -60,7 +60,8 @@ describe('the shared rules (csv-rules.ts)', () => {
   });
 
   it('refuse a pax or a tracking figure that no double holds exactly, past a double’s range too, in the API’s words at the cell', () => {
-    const inexact = (text: string, read: string) => `the number ${text} cannot be kept exactly (it would be read as ${read}); send at most 15 significant digits`;
+    const inexact = (text: string, read: string) =>
+      `the number ${text} cannot be kept exactly (it would be read as ${read}); ${/Infinity/.test(read) || read === '0' ? 'send 0 or a number whose size is between 1e-300 and 1e308' : 'send at most 15 significant digits'}`;
     // a 17-digit pax was sent as the nearest double (12345678901234568), which the API then took
     expect(input(`${HEAD},pax,hobbs`, `${CELLS},12345678901234567,1`)).toEqual({ fault: { path: '/pax', message: inexact('12345678901234567', '12345678901234568') } });
     // past a double's range (JSON would carry it as null): refused alike, pax (was sent as text) and tracking figure (was a range message)

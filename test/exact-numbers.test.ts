@@ -8,7 +8,7 @@ import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../src/cli/main.js';
-import { InexactNumber, isExactNumberText, parseJson } from '../src/lib/json-numbers.js';
+import { InexactNumber, inexactMessage, isExactNumberText, parseJson } from '../src/lib/json-numbers.js';
 import { companyFixture, createTestEnv, flightLogBody, newKey, seedDataDir, uniq, type TestEnv } from './helpers.js';
 
 const INEXACT = '1.00000000000000001';
@@ -28,6 +28,15 @@ describe('numbers as written (unit)', () => {
     for (const t of [INEXACT, '0.1000000000000000055511151231257827', '1e400', '-1e400', '1e-400', '12345678901234567', '9007199254740993', '1200.00000000000001']) {
       expect(isExactNumberText(t), t).toBe(false);
     }
+  });
+
+  it('says why: too many digits, or past a double’s range (few digits, so the digits are not the advice)', () => {
+    expect(inexactMessage('12345678901234567')).toBe('the number 12345678901234567 cannot be kept exactly (it would be read as 12345678901234568); send at most 15 significant digits');
+    expect(inexactMessage('1e999')).toBe('the number 1e999 cannot be kept exactly (it would be read as Infinity); send 0 or a number whose size is between 1e-300 and 1e308');
+    expect(inexactMessage('-1e400')).toBe('the number -1e400 cannot be kept exactly (it would be read as -Infinity); send 0 or a number whose size is between 1e-300 and 1e308');
+    expect(inexactMessage('1e-400')).toBe('the number 1e-400 cannot be kept exactly (it would be read as 0); send 0 or a number whose size is between 1e-300 and 1e308');
+    // a denormal that lost digits is past the range too
+    expect(inexactMessage('1.23456789e-320')).toMatch(/send 0 or a number whose size is between 1e-300 and 1e308$/);
   });
 
   it('what JSON.stringify writes is always exact, and parses as JSON.parse does', () => {

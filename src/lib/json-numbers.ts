@@ -19,9 +19,16 @@ export class InexactNumber {
   }
 }
 
-/** What is said of a number no double holds exactly, on every channel. */
-export const inexactMessage = (text: string) =>
-  `the number ${text} cannot be kept exactly (it would be read as ${Number(text)}); send at most 15 significant digits`;
+/**
+ * What is said of a number no double holds exactly, on every channel: past a double's range (`1e999`, read as
+ * Infinity; `1e-400`, read as 0) the advice is the range, not the digits, which are few.
+ */
+export const inexactMessage = (text: string) => {
+  const read = Number(text);
+  const tiny = read === 0 ? /[1-9]/.test(text.replace(/[eE].*$/, '')) : Math.abs(read) < 1e-300;
+  const advice = !Number.isFinite(read) || tiny ? 'send 0 or a number whose size is between 1e-300 and 1e308' : 'send at most 15 significant digits';
+  return `the number ${text} cannot be kept exactly (it would be read as ${read}); ${advice}`;
+};
 
 const MAYBE_INEXACT = /[\d.]{16}|[eE][+-]?\d{3}/;
 const NUMBER = /^(-?)(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/;
