@@ -198,6 +198,13 @@ describe('flight logs: operations and periods (UTC)', () => {
       expect(r.totals).toEqual({});
       expect(r.totalCount).toBe(0);
     }
+    // without groupBy too: no `all` row, whatever the operation (an average of no record has no value; docs/aggregation.md)
+    for (const operation of ['sum', 'count', 'avg', 'min', 'max']) {
+      const r = await agg({ collection: 'flightLogs', metric: 'hobbs', operation, filters: { flightNumber: 'no-such-flight' } });
+      expect(r.results, operation).toEqual([]);
+      expect(r.totals, operation).toEqual({});
+      expect(r.totalCount, operation).toBe(0);
+    }
   });
 });
 
