@@ -7,6 +7,14 @@ z.config({
     if (iss.code === 'invalid_type' && iss.input === undefined) return `${name} is required`;
     if (iss.code === 'invalid_type') return `${name} must be ${iss.expected === 'object' ? 'an object' : iss.expected === 'array' ? 'an array' : `a ${iss.expected}`}`;
     if (iss.code === 'unrecognized_keys') return `unknown field${iss.keys.length > 1 ? 's' : ''}: ${iss.keys.join(', ')}`;
+    // text of a bounded length (a blank name, which the trim made empty, was "Too small: expected string to have >=1
+    // characters"); a schema's own message, where it gives one, is kept
+    if (iss.code === 'too_small' && iss.origin === 'string') {
+      return Number(iss.minimum) === 1 ? `${name} must not be empty` : `${name} must be at least ${iss.minimum} characters`;
+    }
+    if (iss.code === 'too_big' && iss.origin === 'string') return `${name} must be at most ${iss.maximum} characters`;
+    if (iss.code === 'too_small' && iss.origin === 'array') return `${name} must hold at least ${iss.minimum} item${Number(iss.minimum) === 1 ? '' : 's'}`;
+    if (iss.code === 'too_big' && iss.origin === 'array') return `${name} must hold at most ${iss.maximum} item${Number(iss.maximum) === 1 ? '' : 's'}`;
     return undefined;
   },
 });

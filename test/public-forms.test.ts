@@ -88,7 +88,9 @@ describe('GET /forms/public/{publicId}', () => {
     expect(html).toMatch(/<select id="f-0-0" name="vehicle"[^>]* required>/);
     expect(html).toContain('ACME123 (Toyota Hilux)'); // the company's vehicles to choose from
     expect(html).not.toContain('GLOBEX123');
-    expect(html).toMatch(/<input type="number"[^>]*id="f-0-1"[^>]*min="0"[^>]*max="999999"/);
+    // a number is a text box with a decimal keypad: the page reads what is typed (a number box read `1,3` as 13)
+    expect(html).toMatch(/<input type="text" id="f-0-1" name="[^"]*"[^>]* inputmode="decimal"/);
+    expect(html).not.toContain('type="number"');
     expect(html).toMatch(/<legend>Lights <span class="req"/);
     expect(html).toContain('value="n/a"');
     expect(html).toMatch(/<label for="f-1-0-comment">Comment<\/label>/);

@@ -17,6 +17,16 @@ export interface AppContext {
   viewer?: Viewer;
 }
 
+/**
+ * Whether the key signed in may write (read_write or admin). A read key is shown no action it would be refused (log,
+ * edit, import, fill in, re-send): the pages show what it reads and say why there is nothing to save. While the
+ * viewer is still being asked for, actions are shown (the API refuses a write of a read key anyway).
+ */
+export const useCanWrite = () => useApp().viewer?.key.scope !== 'read';
+
+/** What a page that writes says to a read key, instead of a form it could not save. */
+export const READ_ONLY_NOTE = 'This API key is read-only: sign in with a read_write or admin key to make changes.';
+
 /** Set once the user has moved from page to page in the console (headings take focus from then on, not on load). */
 export const navigation = { moved: false };
 

@@ -19,7 +19,7 @@ export interface FlightLogFormState {
   /** The aircraft chosen. */
   aircraft?: { registration: string; maintenanceTrackingItems?: unknown; logTrackingItems?: unknown } | null;
   /** The log being edited, as loaded. */
-  log?: { trackingItems?: unknown } | null;
+  log?: { aircraftId?: string | null; trackingItems?: unknown } | null;
   /**
    * The date and time the edit form was shown with (the datetime-local value of the log's timeDate). The input holds
    * minutes only, and a wall-clock time of the hour repeated when clocks go back names two instants: sent back
@@ -53,10 +53,18 @@ export function flightLogInput(s: FlightLogFormState): Record<string, unknown> {
   else out.pax = null;
   const items: Record<string, unknown> = {};
   const declared = { ...trackingMap(aircraft?.logTrackingItems), ...trackingMap(aircraft?.maintenanceTrackingItems) };
+  const stored = (log?.trackingItems ?? {}) as Record<string, unknown>;
+  const moved = Boolean(id && log && values.aircraftId && log.aircraftId && values.aircraftId !== log.aircraftId);
   for (const [k, v] of Object.entries(tracking)) {
-    if (!(k in declared) && !id) continue;
+    if (!(k in declared)) {
+      // a value of a field the chosen aircraft does not declare is not on the form: an edit that keeps the aircraft
+      // leaves it as stored (the update merges key by key); one that moves the log to another aircraft removes it, as
+      // the new aircraft has no such field (sent back, the API refused the move and the form showed no field to clear)
+      if (moved && k in stored) items[k] = null;
+      continue;
+    }
     if (v.trim() === '') {
-      if (id && log && k in ((log.trackingItems ?? {}) as object)) items[k] = null;
+      if (id && log && k in stored) items[k] = null;
       continue;
     }
     items[k] = declared[k]?.type === 'number' ? figures.figure(v, pointer('trackingItems', k), k) : v;

@@ -21,6 +21,8 @@ function Console() {
   const [flash, setFlash] = useState<string | undefined>();
   const [timeZone, setTimeZone] = useState(() => localStorage.getItem(TZ_KEY) || browserTimeZone());
   const [navOpen, setNavOpen] = useState(false);
+  // why the console signed out by itself (the key was refused mid-session), said on the sign-in page
+  const [signedOut, setSignedOut] = useState<string | undefined>();
   // who is signed in: known from the sign-in, asked again when the page is loaded with a key of this tab
   const [viewer, setViewer] = useState<Viewer | undefined>();
   useEffect(() => {
@@ -56,11 +58,22 @@ function Console() {
       const a = (e.target as Element).closest?.('a');
       if (!a || a.target || a.hasAttribute('download') || a.origin !== location.origin) return;
       if (a.pathname !== '/console' && !a.pathname.startsWith('/console/')) return;
+      // a link within this page (the skip link, #main): focus its target, as the browser would, without a history entry
+      if (a.getAttribute('href')?.startsWith('#')) {
+        const target = document.getElementById(decodeURIComponent(a.hash.slice(1)));
+        if (!target) return;
+        e.preventDefault();
+        if (!target.hasAttribute('tabindex')) target.setAttribute('tabindex', '-1');
+        target.focus();
+        target.scrollIntoView();
+        return;
+      }
       e.preventDefault();
       navigate(a.pathname + a.search);
     };
     const onUnauthorized = () => {
       session.signOut();
+      setSignedOut('Signed out: the API key was refused (revoked, or unknown to this server). Sign in with a key of your company to go on; what was typed in an open form and not saved is lost.');
       setKey(null);
       setViewer(undefined);
     };
@@ -74,7 +87,7 @@ function Console() {
     };
   }, [navigate]);
 
-  if (!key) return <SignIn onSignedIn={(k, v) => (session.signIn(k), setViewer(v), setKey(k))} />;
+  if (!key) return <SignIn signedOut={signedOut} onSignedIn={(k, v) => (session.signIn(k), setSignedOut(undefined), setViewer(v), setKey(k))} />;
 
   const pathname = path.split('?')[0];
   const page = match(pathname);
@@ -129,6 +142,7 @@ function Console() {
             class="secondary"
             onClick={() => {
               session.signOut();
+              setSignedOut(undefined);
               setKey(null);
               setViewer(undefined);
             }}

@@ -200,7 +200,7 @@ export function AdminAircraftFormPage({ id }: { id?: string }) {
           </div>
           <div class="field">
             <label for={`${p}-precision`}>Decimals shown</label>
-            <input id={`${p}-precision`} type="number" inputMode="numeric" min="0" max="10" step="1" value={i.precision} onInput={(e) => setItem(i.id, { precision: (e.target as HTMLInputElement).value })} />
+            <input id={`${p}-precision`} type="text" inputMode="numeric" value={i.precision} onInput={(e) => setItem(i.id, { precision: (e.target as HTMLInputElement).value })} />
           </div>
         </div>
         {i.kind === 'maintenance' && i.type === 'number' ? (
@@ -208,9 +208,8 @@ export function AdminAircraftFormPage({ id }: { id?: string }) {
             <label for={`${p}-initial`}>Initial value</label>
             <input
               id={`${p}-initial`}
-              type="number"
+              type="text"
               inputMode="decimal"
-              step="any"
               value={i.initial}
               aria-describedby={`${p}-initial-hint`}
               onInput={(e) => setItem(i.id, { initial: (e.target as HTMLInputElement).value })}
@@ -250,7 +249,7 @@ export function AdminAircraftFormPage({ id }: { id?: string }) {
               <Field key={f.key} id={f.key} label={f.label} error={errors[f.key]} hint={'hint' in f ? f.hint : undefined}>
                 {(p) =>
                   f.key === 'engineCount' ? (
-                    <input {...p} type="number" inputMode="numeric" min="0" step="1" value={values[f.key] ?? ''} onInput={set(f.key)} />
+                    <input {...p} type="text" inputMode="numeric" value={values[f.key] ?? ''} onInput={set(f.key)} />
                   ) : (
                     <input {...p} type="text" value={values[f.key] ?? ''} onInput={set(f.key)} />
                   )

@@ -1,7 +1,9 @@
 import { useEffect, useState } from 'preact/hooks';
 import { AlertDeliveriesDocument, AlertSettingsDocument, PutAlertSettingsDocument, ResendDeliveryDocument, type AlertSettingsPartsFragment } from '../../generated/graphql';
 import { ApiError, asTyped, errorsByField, gql, useQuery } from '../api';
+import { useApp } from '../app';
 import { Figures } from '../figures';
+import { dateTime } from '../format';
 import { setDueSoon } from '../status';
 import { ErrorBox, Field, Loading, TableWrap, FormErrors, useSubmit } from '../ui';
 import { AdminFrame } from './admin';
@@ -96,10 +98,10 @@ export function AdminAlertsPage() {
             <fieldset>
               <legend>When an item is due soon</legend>
               <Field id="dueSoonHours" label="Usage units before the threshold" error={errors.dueSoonHours} hint="Hours, landings, km … of the item’s tracking item">
-                {(p) => <input {...p} type="number" inputMode="decimal" min="0" step="any" value={hours} onInput={(e) => setHours((e.target as HTMLInputElement).value)} />}
+                {(p) => <input {...p} type="text" inputMode="decimal" value={hours} onInput={(e) => setHours((e.target as HTMLInputElement).value)} />}
               </Field>
               <Field id="dueSoonDays" label="Days before the due date" error={errors.dueSoonDays}>
-                {(p) => <input {...p} type="number" inputMode="numeric" min="0" step="1" value={days} onInput={(e) => setDays((e.target as HTMLInputElement).value)} />}
+                {(p) => <input {...p} type="text" inputMode="numeric" value={days} onInput={(e) => setDays((e.target as HTMLInputElement).value)} />}
               </Field>
               <Field id="timezone" label="Time zone of calendar days" error={errors.timezone} hint="An IANA time zone, e.g. Australia/Sydney">
                 {(p) => <input {...p} type="text" spellcheck={false} value={timezone} onInput={(e) => setTimezone((e.target as HTMLInputElement).value)} />}
@@ -175,6 +177,7 @@ export function AdminAlertsPage() {
 
 /** The latest alert deliveries, newest first, with re-send. */
 function AlertDeliveries() {
+  const { timeZone } = useApp();
   const q = useQuery(AlertDeliveriesDocument, { limit: 50 });
   const [note, setNote] = useState('');
   const resend = async (id: string) => {
@@ -203,7 +206,7 @@ function AlertDeliveries() {
           <table>
             <thead>
               <tr>
-                <th scope="col">When</th>
+                <th scope="col">When ({timeZone})</th>
                 <th scope="col">Alert</th>
                 <th scope="col">Channel</th>
                 <th scope="col">To</th>
@@ -218,7 +221,7 @@ function AlertDeliveries() {
                 const p = (d.payload ?? {}) as { event?: string; title?: string; asset?: { name?: string } };
                 return (
                   <tr key={d.uid}>
-                    <td>{new Date(d.createdAt).toLocaleString()}</td>
+                    <td>{dateTime(d.createdAt, timeZone)}</td>
                     <td>
                       {EVENT_LABEL[p.event ?? ''] ?? p.event}: {p.title} on {p.asset?.name}
                     </td>

@@ -1,6 +1,6 @@
 import { AircraftPageDocument, VehiclePageDocument, type ComponentNodeFragment, type StatusItemFragment } from '../../generated/graphql';
 import { useQuery } from '../api';
-import { useApp, withQuery } from '../app';
+import { useApp, useCanWrite, withQuery } from '../app';
 import { dateTime, num } from '../format';
 import { numberMap, trackingMap } from '../tracking';
 import { ErrorBox, Loading, PageTitle, TableWrap } from '../ui';
@@ -120,6 +120,7 @@ function Completions({ rows, status, tz }: { rows: { uid: string; scheduleItemId
 
 export function AssetPage({ kind, id }: { kind: 'aircraft' | 'vehicle'; id: string }) {
   const { timeZone } = useApp();
+  const canWrite = useCanWrite();
   const vars = { id, uid: id, timezone: timeZone };
   const a = useQuery(AircraftPageDocument, vars, { skip: kind !== 'aircraft' });
   const v = useQuery(VehiclePageDocument, vars, { skip: kind !== 'vehicle' });
@@ -149,9 +150,13 @@ export function AssetPage({ kind, id }: { kind: 'aircraft' | 'vehicle'; id: stri
           </p>
           {aircraft ? (
             <p class="actions">
-              <a class="button" href={withQuery('/console/flight-logs/new', { aircraftId: aircraft.uid })}>
-                Log a flight
-              </a>{' '}
+              {canWrite ? (
+                <>
+                  <a class="button" href={withQuery('/console/flight-logs/new', { aircraftId: aircraft.uid })}>
+                    Log a flight
+                  </a>{' '}
+                </>
+              ) : null}
               <a class="button secondary" href={withQuery('/console/flight-logs', { aircraftId: aircraft.uid })}>
                 All flight logs of {aircraft.registration}
               </a>

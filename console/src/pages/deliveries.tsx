@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { ResendDeliveryDocument, type DeliveryRowFragment } from '../../generated/graphql';
 import { ApiError, gql } from '../api';
-import { useApp } from '../app';
+import { useApp, useCanWrite } from '../app';
 import { dateTime } from '../format';
 import { ErrorBox, TableWrap } from '../ui';
 
@@ -14,6 +14,7 @@ const ATTEMPTED = new Set(['delivered', 'failed']);
  */
 export function DeliveriesTable({ rows, reload, caption }: { rows: DeliveryRowFragment[]; reload: () => void; caption: string }) {
   const { timeZone } = useApp();
+  const canWrite = useCanWrite();
   const [error, setError] = useState<ApiError | null>(null);
   const [note, setNote] = useState('');
   const pending = rows.some((r) => r.status === 'pending');
@@ -80,9 +81,11 @@ export function DeliveriesTable({ rows, reload, caption }: { rows: DeliveryRowFr
                     {d.resendOf ? <span class="muted"> (re-send)</span> : null}
                   </td>
                   <td>
-                    <button type="button" class="secondary small" onClick={() => resend(d)} disabled={d.status === 'pending'} aria-label={`Re-send to ${d.target}`}>
-                      Re-send
-                    </button>
+                    {canWrite ? (
+                      <button type="button" class="secondary small" onClick={() => resend(d)} disabled={d.status === 'pending'} aria-label={`Re-send to ${d.target}`}>
+                        Re-send
+                      </button>
+                    ) : null}
                   </td>
                 </tr>
               ))}

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import {
   CreateFlightLogDocument,
   DeleteFlightLogDocument,
@@ -9,9 +9,9 @@ import {
   type UpdateFlightLogInput,
 } from '../../generated/graphql';
 import { ApiError, asTyped, errorsByField, gql, useQuery } from '../api';
-import { useApp, useSearch } from '../app';
+import { READ_ONLY_NOTE, useApp, useCanWrite, useSearch } from '../app';
 import { flightLogInput, TEXT_FIELDS, type Values } from '../flight-log-model';
-import { num, toZonedLocal } from '../format';
+import { fromZonedLocal, num, toZonedLocal } from '../format';
 import { numberMap, trackingMap } from '../tracking';
 import { ErrorBox, Field, FormErrors, Loading, Options, PageTitle, useSubmit } from '../ui';
 
@@ -26,6 +26,7 @@ const COPILOT_TYPES = ['Co-Pilot', 'ICUS', 'Dual'];
  */
 export function FlightLogFormPage({ id }: { id?: string }) {
   const { timeZone, navigate } = useApp();
+  const canWrite = useCanWrite();
   const search = useSearch();
   const choices = useQuery(FlightLogChoicesDocument, {});
   const existing = useQuery(FlightLogDocument, { id: id ?? '' }, { skip: !id });
@@ -38,9 +39,24 @@ export function FlightLogFormPage({ id }: { id?: string }) {
   const { busy, error, setError, submit: submitting } = useSubmit();
 
   const log = existing.data?.flightLog;
+  // the zone the date and time field is written in: a change of the header's zone rewrites that field for the same
+  // instant and keeps everything else typed (it reloaded the whole form from the stored log, dropping the edits)
+  const zoneShown = useRef(timeZone);
+  useEffect(() => {
+    const before = zoneShown.current;
+    zoneShown.current = timeZone;
+    if (before === timeZone) return;
+    setValues((v) => {
+      if (!v.timeDate) return v;
+      if (log && v.timeDate === shownTimeDate) return { ...v, timeDate: toZonedLocal(log.timeDate, timeZone) };
+      const instant = fromZonedLocal(v.timeDate, before);
+      return Number.isNaN(Date.parse(instant)) ? v : { ...v, timeDate: toZonedLocal(instant, timeZone) };
+    });
+    if (log) setShownTimeDate(toZonedLocal(log.timeDate, timeZone));
+  }, [timeZone]);
   useEffect(() => {
     if (!log) return;
-    const shown = toZonedLocal(log.timeDate, timeZone);
+    const shown = toZonedLocal(log.timeDate, zoneShown.current);
     setShownTimeDate(shown);
     setValues({
       aircraftId: log.aircraftId,
@@ -50,7 +66,7 @@ export function FlightLogFormPage({ id }: { id?: string }) {
     });
     setTracking(Object.fromEntries(Object.entries((log.trackingItems ?? {}) as Record<string, unknown>).map(([k, v]) => [k, String(v)])));
     setLoaded(log.uid);
-  }, [log, timeZone]);
+  }, [log]);
 
   const aircraftList = choices.data?.aircraftList.data ?? [];
   const aircraft = aircraftList.find((a) => a.uid === values.aircraftId);
@@ -85,7 +101,9 @@ export function FlightLogFormPage({ id }: { id?: string }) {
     }
   };
 
-  const title = id ? 'Edit flight log' : 'Log a flight';
+  const title = id ? (canWrite ? 'Edit flight log' : 'Flight log') : 'Log a flight';
+  // a read key: the log is shown as it is, with nothing to save; a new log is not offered at all
+  if (!canWrite && !id) return (<><PageTitle title={title}>{title}</PageTitle><p class="flash warn">{READ_ONLY_NOTE}</p></>);
   if (choices.error || existing.error) return (<><PageTitle title={title}>{title}</PageTitle><ErrorBox error={choices.error ?? existing.error} /></>);
   if (!choices.data || (id && (!log || loaded !== log.uid))) return (<><PageTitle title={title}>{title}</PageTitle><Loading /></>);
   const placed = new Set(['aircraftId', 'aircraftRegistration', 'timeDate', 'pax', ...TEXT_FIELDS, ...Object.keys(maint).flatMap((k) => [k, `trackingItems.${k}`]), ...Object.keys(logItems).flatMap((k) => [k, `trackingItems.${k}`])]);
@@ -100,7 +118,7 @@ export function FlightLogFormPage({ id }: { id?: string }) {
     >
       {(p) =>
         meta.type === 'number' ? (
-          <input {...p} type="number" inputMode="decimal" step="any" value={tracking[k] ?? ''} onInput={setT(k)} />
+          <input {...p} type="text" inputMode="decimal" value={tracking[k] ?? ''} onInput={setT(k)} />
         ) : (
           <input {...p} type="text" value={tracking[k] ?? ''} onInput={setT(k)} />
         )
@@ -110,9 +128,10 @@ export function FlightLogFormPage({ id }: { id?: string }) {
   return (
     <>
       <PageTitle title={title}>{title}</PageTitle>
+      {canWrite ? null : <p class="flash warn">{READ_ONLY_NOTE}</p>}
       <form class="stacked" onSubmit={submit} noValidate>
         <FormErrors error={error} unplaced={unplaced} />
-        <fieldset>
+        <fieldset disabled={!canWrite}>
           <legend>Flight</legend>
           <Field id="aircraftId" label="Aircraft" error={errors.aircraftId ?? errors.aircraftRegistration}>
             {(p) => (
@@ -168,7 +187,7 @@ export function FlightLogFormPage({ id }: { id?: string }) {
               {(p) => <input {...p} type="text" value={values.flightNumber ?? ''} onInput={set('flightNumber')} />}
             </Field>
             <Field id="pax" label="Passengers" error={errors.pax}>
-              {(p) => <input {...p} type="number" inputMode="numeric" step="1" min="0" value={values.pax ?? ''} onInput={set('pax')} />}
+              {(p) => <input {...p} type="text" inputMode="numeric" value={values.pax ?? ''} onInput={set('pax')} />}
             </Field>
           </div>
           <Field id="notes" label="Notes" error={errors.notes}>
@@ -176,7 +195,7 @@ export function FlightLogFormPage({ id }: { id?: string }) {
           </Field>
         </fieldset>
         {aircraft ? (
-          <fieldset>
+          <fieldset disabled={!canWrite}>
             <legend>Tracking of {aircraft.registration}</legend>
             {Object.entries(maint).map(([k, m]) => trackingInput(k, m, m.type === 'number'))}
             {Object.entries(logItems).map(([k, m]) => trackingInput(k, m, false))}
@@ -185,6 +204,7 @@ export function FlightLogFormPage({ id }: { id?: string }) {
         ) : (
           <p class="muted">Choose the aircraft to enter its tracking values.</p>
         )}
+        {canWrite ? (
         <p class="actions">
           <button type="submit" disabled={busy}>
             {busy ? 'Saving…' : id ? 'Save changes' : 'Log flight'}
@@ -195,6 +215,7 @@ export function FlightLogFormPage({ id }: { id?: string }) {
             </button>
           ) : null}
         </p>
+        ) : null}
       </form>
     </>
   );

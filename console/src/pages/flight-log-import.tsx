@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import { FlightLogChoicesDocument, ImportFlightLogsDocument } from '../../generated/graphql';
 import { ApiError, gql, useQuery } from '../api';
+import { READ_ONLY_NOTE, useCanWrite } from '../app';
 import { parseLogsCsv, REQUIRED_COLUMNS, templateColumns } from '../csv';
 import { download, ErrorBox, Loading, PageTitle, TableWrap } from '../ui';
 
@@ -24,6 +25,7 @@ interface Outcome {
  */
 export function FlightLogImportPage() {
   const choices = useQuery(FlightLogChoicesDocument, {});
+  const canWrite = useCanWrite();
   const [file, setFile] = useState<File | null>(null);
   const [pasted, setPasted] = useState('');
   const [error, setError] = useState<ApiError | null>(null);
@@ -74,6 +76,14 @@ export function FlightLogImportPage() {
 
   const template = () => download('flight-logs-template.csv', `${templateColumns(aircraft).join(',')}\n`);
 
+  if (!canWrite) {
+    return (
+      <>
+        <PageTitle title="Import flight logs">Import flight logs</PageTitle>
+        <p class="flash warn">{READ_ONLY_NOTE}</p>
+      </>
+    );
+  }
   return (
     <>
       <PageTitle title="Import flight logs">Import flight logs</PageTitle>

@@ -1,5 +1,5 @@
 import type { FlightLogRowFragment } from '../../generated/graphql';
-import { useApp } from '../app';
+import { useApp, useCanWrite } from '../app';
 import { dateTime, num } from '../format';
 import { trackingMap, type TrackingMap } from '../tracking';
 import { TableWrap } from '../ui';
@@ -23,6 +23,7 @@ function trackingText(log: FlightLogRowFragment, meta: TrackingMap): string {
 
 export function FlightLogTable({ logs, aircraft, caption }: { logs: FlightLogRowFragment[]; aircraft: AircraftMeta[]; caption: string }) {
   const { timeZone } = useApp();
+  const canWrite = useCanWrite();
   if (!logs.length) return <p>No flight logs.</p>;
   const meta = new Map(aircraft.map((a) => [a.uid, { ...trackingMap(a.maintenanceTrackingItems), ...trackingMap(a.logTrackingItems) }]));
   return (
@@ -57,8 +58,8 @@ export function FlightLogTable({ logs, aircraft, caption }: { logs: FlightLogRow
               <td class="num">{l.pax ?? '—'}</td>
               <td>{trackingText(l, meta.get(l.aircraftId) ?? {})}</td>
               <td>
-                <a href={`/console/flight-logs/${encodeURIComponent(l.uid)}`} aria-label={`Edit the flight of ${dateTime(l.timeDate, timeZone)} on ${l.aircraftRegistration}`}>
-                  Edit
+                <a href={`/console/flight-logs/${encodeURIComponent(l.uid)}`} aria-label={`${canWrite ? 'Edit' : 'View'} the flight of ${dateTime(l.timeDate, timeZone)} on ${l.aircraftRegistration}`}>
+                  {canWrite ? 'Edit' : 'View'}
                 </a>
               </td>
             </tr>

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { FlightLogChoicesDocument, FlightLogsDocument, type FlightLogRowFragment } from '../../generated/graphql';
 import { ApiError, gql, useQuery } from '../api';
-import { useApp, useSearch, withQuery } from '../app';
+import { useApp, useCanWrite, useSearch, withQuery } from '../app';
 import { exportColumns, logsToCsv } from '../csv';
 import { fromZonedLocal } from '../format';
 import { download, ErrorBox, Loading, Options, Pager, PageTitle, usePager } from '../ui';
@@ -25,6 +25,7 @@ function range(from: string, to: string, tz: string) {
 
 export function FlightLogsPage() {
   const { timeZone, navigate } = useApp();
+  const canWrite = useCanWrite();
   const search = useSearch();
   const filters = {
     aircraftId: search.get('aircraftId') ?? '',
@@ -83,12 +84,16 @@ export function FlightLogsPage() {
     <>
       <PageTitle title="Flight logs">Flight logs</PageTitle>
       <p class="actions">
-        <a class="button" href={withQuery('/console/flight-logs/new', { aircraftId: filters.aircraftId })}>
-          Log a flight
-        </a>{' '}
-        <a class="button secondary" href="/console/flight-logs/import">
-          Import CSV
-        </a>{' '}
+        {canWrite ? (
+          <>
+            <a class="button" href={withQuery('/console/flight-logs/new', { aircraftId: filters.aircraftId })}>
+              Log a flight
+            </a>{' '}
+            <a class="button secondary" href="/console/flight-logs/import">
+              Import CSV
+            </a>{' '}
+          </>
+        ) : null}
         <button type="button" class="secondary" onClick={exportCsv} disabled={!choices.data}>
           Export CSV
         </button>

@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { FormFillDocument, SubmitFormDocument } from '../../generated/graphql';
 import { errorsByField, gql, useQuery } from '../api';
-import { useApp } from '../app';
+import { READ_ONLY_NOTE, useApp, useCanWrite } from '../app';
 import { Figures, pointer } from '../figures';
 import { fromZonedLocal } from '../format';
 import { CHECKLIST_DEFAULT, sectionsOf, type FormField } from '../forms-model';
@@ -58,11 +58,20 @@ function collect(fields: FormField[], raw: Raw, timeZone: string): Record<string
  */
 export function FormFillPage({ id }: { id: string }) {
   const { timeZone, navigate } = useApp();
+  const canWrite = useCanWrite();
   const q = useQuery(FormFillDocument, { id });
   const [raw, setRaw] = useState<Raw>({});
   const [submitter, setSubmitter] = useState('');
   const { busy, error, submit: submitting } = useSubmit();
   const form = q.data?.form;
+  if (!canWrite) {
+    return (
+      <>
+        <PageTitle title="Fill in a form">Fill in a form</PageTitle>
+        <p class="flash warn">{READ_ONLY_NOTE}</p>
+      </>
+    );
+  }
   if (!form) {
     return (
       <>
@@ -137,7 +146,7 @@ export function FormFillPage({ id }: { id: string }) {
         return <textarea {...common} rows={4} maxLength={f.maxLength} value={str} onInput={onInput} />;
       case 'number':
       case 'odometer':
-        return <input {...common} type="number" inputMode="decimal" step="any" min={f.min} max={f.max} value={str} onInput={onInput} />;
+        return <input {...common} type="text" inputMode="decimal" value={str} onInput={onInput} />;
       case 'boolean':
         return group('radio', ['yes', 'no']);
       case 'checklist':
@@ -243,7 +252,8 @@ export function FormFillPage({ id }: { id: string }) {
                         ) : (
                           <input
                             id={cid}
-                            type={(c.type === 'number' ? 'number' : c.type === 'photo' ? 'url' : 'text') as 'text'}
+                            type={(c.type === 'photo' ? 'url' : 'text') as 'text'}
+                            inputMode={c.type === 'number' ? 'decimal' : undefined}
                             value={String(raw[key] ?? '')}
                             onInput={(e) => set(key, (e.target as HTMLInputElement).value)}
                           />

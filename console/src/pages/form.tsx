@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { FormPageDocument, SetFormPublicDocument } from '../../generated/graphql';
 import { ApiError, gql, useQuery } from '../api';
-import { useApp } from '../app';
+import { useApp, useCanWrite } from '../app';
 import { dateTime } from '../format';
 import { sectionsOf } from '../forms-model';
 import { ErrorBox, Loading, PageTitle, TableWrap } from '../ui';
@@ -10,6 +10,7 @@ import { DeliveriesTable } from './deliveries';
 /** A form template: what it asks, its public link, its completions and the deliveries log with re-send. */
 export function FormPage({ id }: { id: string }) {
   const { timeZone } = useApp();
+  const canWrite = useCanWrite();
   const [completionsCursor, setCompletionsCursor] = useState<string | undefined>();
   const [deliveriesCursor, setDeliveriesCursor] = useState<string | undefined>();
   const q = useQuery(FormPageDocument, { id, formId: id, completionsCursor, deliveriesCursor });
@@ -61,7 +62,7 @@ export function FormPage({ id }: { id: string }) {
         <dt>Notifications</dt>
         <dd>{form.notification && recipients.length ? recipients.map((r) => r.email ?? r.phone ?? r.name).join(', ') : 'Off'}</dd>
       </dl>
-      {form.status === 'active' ? (
+      {form.status === 'active' && canWrite ? (
         <p class="actions">
           <a class="button" href={`/console/forms/${encodeURIComponent(form.uid)}/fill`}>
             Fill in this form
@@ -79,20 +80,24 @@ export function FormPage({ id }: { id: string }) {
                 <span class="visually-hidden"> (opens in a new tab)</span>
               </a>
             </p>
-            <p>
-              <button type="button" class="secondary" disabled={busy} onClick={() => setPublic(false)}>
-                Stop public access
-              </button>
-            </p>
+            {canWrite ? (
+              <p>
+                <button type="button" class="secondary" disabled={busy} onClick={() => setPublic(false)}>
+                  Stop public access
+                </button>
+              </p>
+            ) : null}
           </>
         ) : (
           <>
             <p>This form is not public.</p>
-            <p>
-              <button type="button" class="secondary" disabled={busy} onClick={() => setPublic(true)}>
-                Make public
-              </button>
-            </p>
+            {canWrite ? (
+              <p>
+                <button type="button" class="secondary" disabled={busy} onClick={() => setPublic(true)}>
+                  Make public
+                </button>
+              </p>
+            ) : null}
           </>
         )}
         <ErrorBox error={error} />

@@ -1,9 +1,11 @@
 import { FormsDocument } from '../../generated/graphql';
 import { useQuery } from '../api';
+import { useCanWrite } from '../app';
 import { ErrorBox, Loading, PageTitle, TableWrap } from '../ui';
 
 export function FormsPage() {
   const q = useQuery(FormsDocument, {});
+  const canWrite = useCanWrite();
   const forms = q.data?.forms.data ?? [];
   return (
     <>
@@ -59,7 +61,7 @@ export function FormsPage() {
                     )}
                   </td>
                   <td>
-                    {f.status === 'active' ? (
+                    {f.status === 'active' && canWrite ? (
                       <a href={`/console/forms/${encodeURIComponent(f.uid)}/fill`}>
                         Fill in<span class="visually-hidden"> {f.name}</span>
                       </a>

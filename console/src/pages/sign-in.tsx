@@ -6,7 +6,11 @@ import type { Viewer } from '../app';
 import { ErrorBox, PageTitle } from '../ui';
 
 /** Signing in: an API key, checked by asking who it is (`viewer`), kept for this browser session only. */
-export function SignIn({ onSignedIn }: { onSignedIn: (key: string, viewer: Viewer) => void }) {
+/**
+ * `signedOut` says why the console came back here by itself (the key was refused while the operator worked): shown
+ * until they sign in again, which brings them back to the page they were on.
+ */
+export function SignIn({ onSignedIn, signedOut }: { onSignedIn: (key: string, viewer: Viewer) => void; signedOut?: string }) {
   const [key, setKey] = useState('');
   const [error, setError] = useState<ApiError | null>(null);
   const [busy, setBusy] = useState(false);
@@ -28,6 +32,11 @@ export function SignIn({ onSignedIn }: { onSignedIn: (key: string, viewer: Viewe
   return (
     <main id="main" class="sign-in">
       <PageTitle title="Sign in">Fleet Ops console</PageTitle>
+      {signedOut && !error ? (
+        <p class="flash warn" role="alert">
+          {signedOut}
+        </p>
+      ) : null}
       <p>Sign in with an API key of your company. It is kept in this browser tab until you sign out or close it.</p>
       <form onSubmit={submit} noValidate>
         <div class={`field${error ? ' invalid' : ''}`}>

@@ -38,7 +38,10 @@ function control(f: Field, id: string, opts: PageOptions): string {
       return `<textarea${attrs({ ...common, maxlength: f.maxLength, rows: 4 })}></textarea>`;
     case 'number':
     case 'odometer':
-      return `<input${attrs({ type: 'number', ...common, inputmode: 'decimal', min: f.min ?? (f.type === 'odometer' ? 0 : undefined), max: f.max, step: f.precision === undefined ? 'any' : f.precision === 0 ? 1 : (10 ** -f.precision).toFixed(f.precision) })}>`;
+      // a text box, not type=number: Chromium's number box reads what is typed its own way before the page sees it
+      // (`1,3` became 13 and was sent so; `-` or `1e999` became an empty value, dropped as if blank), so the page reads
+      // the text typed and refuses what is not a number itself (typedNumber, check)
+      return `<input${attrs({ type: 'text', ...common, inputmode: 'decimal', autocomplete: 'off' })}>`;
     case 'boolean':
       return group('radio', ['yes', 'no']);
     case 'select':
@@ -86,7 +89,7 @@ function fieldHtml(f: Field, si: number, fi: number, opts: PageOptions): string 
           ? `<textarea id="${cid}" name="${esc(name)}" rows="2"></textarea>`
           : c.type === 'boolean'
             ? `<input type="checkbox" id="${cid}" name="${esc(name)}">`
-            : `<input type="${c.type === 'number' ? 'number' : c.type === 'photo' ? 'url' : 'text'}" id="${cid}" name="${esc(name)}">`;
+            : `<input type="${c.type === 'photo' ? 'url' : 'text'}"${c.type === 'number' ? ' inputmode="decimal"' : ''} id="${cid}" name="${esc(name)}">`;
       return `<div class="companion"><label for="${cid}">${esc(c.label ?? c.name)}</label>${input}</div>`;
     })
     .join('');
@@ -128,13 +131,11 @@ const SCRIPT = `
   // (12345678901234567 was sent as ...568, 1.00000000000000001 as 1): the API takes a number as written or refuses it,
   // in its own words, at its path (docs/api-notes.md, "A number is taken as written, or refused"). Decimal notation is
   // written as JSON writes a number (.5 as 0.5, 007 as 7, +5 as 5), its digits unchanged; anything else stays text,
-  // which check() refuses as not a number. What the browser could not read as a number (1e999: the input's value is
-  // then empty, and the answer was dropped as if blank) is refused here.
+  // which check() refuses as not a number (\`1,3\`, \`-\`), and so is one past a double's range (1e999).
   function Typed(digits) { this.digits = digits; }
-  const UNREADABLE = {};
   function typedNumber(c) {
     const s = c && 'value' in c ? c.value.trim() : '';
-    if (s === '') return c && c.validity && c.validity.badInput ? UNREADABLE : undefined;
+    if (s === '') return undefined;
     const m = /^([+-]?)(\\d*)(?:\\.(\\d+))?(?:[eE]([+-]?\\d+))?$/.exec(s);
     if (!m || (m[2] === '' && m[3] === undefined)) return s;
     return new Typed((m[1] === '-' ? '-' : '') + (m[2].replace(/^0+(?=\\d)/, '') || '0') + (m[3] !== undefined ? '.' + m[3] : '') + (m[4] !== undefined ? 'e' + m[4] : ''));
@@ -179,7 +180,7 @@ const SCRIPT = `
       else { const s = v(name); value = s === '' ? undefined : s; }
       if (value !== undefined) answers[name] = value;
       for (const c of el.querySelectorAll('.companion input,.companion textarea')) {
-        const cv = c.type === 'checkbox' ? (c.checked || undefined) : c.type === 'number' ? typedNumber(c) : (c.value.trim() || undefined);
+        const cv = c.type === 'checkbox' ? (c.checked || undefined) : c.inputMode === 'decimal' ? typedNumber(c) : (c.value.trim() || undefined);
         if (cv !== undefined) answers[c.name] = cv;
       }
     }
@@ -223,10 +224,9 @@ const SCRIPT = `
   function check(answers) {
     const errors = [];
     for (const k of schema.fields) {
-      if (answers[k.name] === UNREADABLE) { errors.push([k.name, 'Enter a number']); continue; }
       const v = asNumber(answers[k.name]);
       if (v === undefined) { if (k.required) errors.push([k.name, 'This answer is required']); continue; }
-      if (k.format === 'number' && (typeof v !== 'number' || Number.isNaN(v))) errors.push([k.name, 'Enter a number']);
+      if (k.format === 'number' && (typeof v !== 'number' || !Number.isFinite(v))) errors.push([k.name, 'Enter a number']);
       else if (typeof v === 'number' && k.min !== undefined && v < k.min) errors.push([k.name, 'At least ' + k.min]);
       else if (typeof v === 'number' && k.max !== undefined && v > k.max) errors.push([k.name, 'At most ' + k.max]);
       else if (k.enum && typeof v === 'string' && !k.enum.includes(v)) errors.push([k.name, 'Choose one of the options']);
