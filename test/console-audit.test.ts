@@ -64,6 +64,11 @@ async function typeInto(page: Page, label: string, text: string) {
   await page.keyboard.type(text);
 }
 
+/** Waits until the header's time zone is `zone` (it is set once the console knows who signed in). */
+async function zoneShown(page: Page, zone: string) {
+  await page.waitForFunction((z) => (document.querySelector('.tz select') as HTMLSelectElement | null)?.value === z, zone);
+}
+
 /** The refusal a form shows after its submit (the summary, focused), with the message at `label`'s field. */
 async function refusedAt(page: Page, fieldId: string): Promise<string> {
   await page.locator('#form-errors').waitFor();
@@ -264,6 +269,27 @@ describe.skipIf(!chromiumAvailable)('keys, navigation, zones and messages', () =
       expect(cell).toBe(`${p.year}-${p.month}-${p.day} ${p.hour}:${p.minute}`);
     }
     await page.context().close();
+  });
+
+  it('the console’s zone is, until one is chosen, the user’s, else the company’s, not the browser’s', async () => {
+    // the demo's owner, whom these keys act as, is in Sydney; the browser is in Auckland
+    const page = await signedIn(keys.read, { timezoneId: 'Pacific/Auckland' });
+    await zoneShown(page, 'Australia/Sydney');
+    await page.context().close();
+    // a user without a zone: the company's (its alert settings' zone, which the API reads such a user's dates in)
+    const user = await rest('POST', '/users', { displayName: 'No zone', email: `nozone-${uniq()}@example.com` });
+    expect(user.uid).toBeTruthy();
+    const put = await env.json('PUT', '/api/v1/settings/alerts', { key: keys.admin, body: { timezone: 'Europe/London' } });
+    expect(put.status, JSON.stringify(put.body)).toBe(200);
+    const key = (await new ApiKeyService(env.database.prisma).create({ companyId: company, name: 'nozone', scope: 'read', userId: user.uid })).key;
+    const other = await signedIn(key, { timezoneId: 'Pacific/Auckland' });
+    await zoneShown(other, 'Europe/London');
+    // a zone chosen in the header is kept from then on
+    await other.getByLabel('Time zone').selectOption('UTC');
+    await other.reload();
+    await other.locator('h1', { hasText: 'Fleet' }).waitFor();
+    await zoneShown(other, 'UTC');
+    await other.context().close();
   });
 
   it('a blank name for a new API key is said as the field and what it must be', async () => {

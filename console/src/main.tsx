@@ -7,18 +7,30 @@ import { match, NAV } from './routes';
 import { SignIn } from './pages/sign-in';
 import { browserTimeZone, timeZones } from './format';
 import { PageTitle } from './ui';
-import { setDueSoon } from './status';
+import { companyZone, setDueSoon } from './status';
 import './styles.css';
 
 const TZ_KEY = 'fleetops.console.timeZone';
 const SCOPE_LABEL = { read: 'read only', read_write: 'read and write', admin: 'admin' } as const;
 const here = () => location.pathname + location.search;
+/** A zone the browser can show times in (an IANA name; a stored abbreviation such as AEST or `UTC+10` is not one). */
+const intlZone = (z: string) => {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: z });
+    return true;
+  } catch {
+    return false;
+  }
+};
 
 /** The shell: sign-in, the header with navigation and the time zone, and the page of the current path. */
 function Console() {
   const [key, setKey] = useState(session.key);
   const [path, setPath] = useState(here());
   const [flash, setFlash] = useState<string | undefined>();
+  // the zone figures are shown and entered in: the one chosen in the header, else (once the viewer is known) the
+  // signed-in user's, else the company's, which the API reads dates in too (maintenance status, defects); until then
+  // the browser's
   const [timeZone, setTimeZone] = useState(() => localStorage.getItem(TZ_KEY) || browserTimeZone());
   const [navOpen, setNavOpen] = useState(false);
   // why the console signed out by itself (the key was refused mid-session), said on the sign-in page
@@ -35,6 +47,12 @@ function Console() {
       () => undefined, // a refused key signs out (UNAUTHORIZED_EVENT); other failures leave the admin section hidden
     );
   }, [key, viewer]);
+
+  useEffect(() => {
+    if (!viewer || localStorage.getItem(TZ_KEY)) return;
+    const zone = [viewer.user?.timezone, companyZone.value].find((z) => z && intlZone(z));
+    if (zone) setTimeZone(zone);
+  }, [viewer]);
 
   const navigate = useCallback<AppContext['navigate']>((to, opts = {}) => {
     if (opts.replace) history.replaceState(null, '', to);

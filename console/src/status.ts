@@ -8,10 +8,14 @@ import type { StatusItemFragment } from '../generated/graphql';
  * and 10 units, until they are read).
  */
 export const dueSoon = { days: 14, units: 10 };
-export function setDueSoon(thresholds: { dueSoonDays: number; dueSoonHours: number }) {
+export function setDueSoon(thresholds: { dueSoonDays: number; dueSoonHours: number; timezone?: string | null }) {
   dueSoon.days = thresholds.dueSoonDays;
   dueSoon.units = thresholds.dueSoonHours;
+  companyZone.value = thresholds.timezone ?? null;
 }
+
+/** The company's time zone (its alert settings' `timezone`), known once signed in: the console's default zone after the user's own. */
+export const companyZone: { value: string | null } = { value: null };
 
 export type Urgency = 'overdue' | 'due' | 'dueSoon' | 'ok' | 'unknown';
 
