@@ -59,4 +59,21 @@ describe('the flight-log form (console/src/flight-log-model.ts)', () => {
     expect(sent).toMatchObject({ timeDate: '2026-03-01T09:30:00.000Z', pax: null, trackingItems: { hobbs: 1.5 } });
     expect(sent).not.toHaveProperty('notes');
   });
+
+  it('a time in the hour the clocks skip is refused at timeDate, not moved an hour unseen; a repeated hour takes its second instant', () => {
+    const log = (timeDate: string) =>
+      flightLogInput({
+        values: { aircraftId: 'acme-ac-1', timeDate, pilot: 'acme-pilot', startLocation: 'NZAA', endLocation: 'NZWN' },
+        tracking: { hobbs: '1.5' },
+        aircraft: ACM,
+        timeZone: 'Pacific/Auckland',
+      });
+    // 27 September 2026: Auckland goes from 02:00 NZST to 03:00 NZDT
+    expect(() => log('2026-09-27T02:30')).toThrow(expect.objectContaining({ fieldErrors: [{ path: '/timeDate', message: '2026-09-27 02:30 does not exist in Pacific/Auckland: the clocks go forward over it' }] }));
+    expect(log('2026-09-27T01:59')).toMatchObject({ timeDate: '2026-09-26T13:59:00.000Z' });
+    expect(log('2026-09-27T03:00')).toMatchObject({ timeDate: '2026-09-26T14:00:00.000Z' });
+    // 5 April 2026: 02:00-03:00 happens twice (NZDT, then NZST): the second, in standard time (an edit that leaves
+    // the field as shown sends no timeDate, so a log stored in the first keeps it)
+    expect(log('2026-04-05T02:30')).toMatchObject({ timeDate: '2026-04-04T14:30:00.000Z' });
+  });
 });

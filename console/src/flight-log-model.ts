@@ -1,5 +1,5 @@
 import { Figures, pointer } from './figures.js';
-import { fromZonedLocal } from './format.js';
+import { fromZonedLocal, wallTimeExists } from './format.js';
 import { trackingMap } from './tracking.js';
 // (relative imports name their .js file here: tests under test/ import this module, type-checked as Node modules)
 
@@ -43,7 +43,13 @@ export function flightLogInput(s: FlightLogFormState): Record<string, unknown> {
   if (aircraft) out.aircraftRegistration = aircraft.registration;
   if (id && (values.timeDate ?? '') === (s.shownTimeDate ?? '')) {
     // unchanged: the log keeps its instant as stored
-  } else if (!blank('timeDate')) out.timeDate = fromZonedLocal(values.timeDate, timeZone);
+  } else if (!blank('timeDate')) {
+    out.timeDate = fromZonedLocal(values.timeDate, timeZone);
+    // a time in the hour the clocks skip names no instant: said at the field, not moved by the jump unseen
+    if (!wallTimeExists(values.timeDate, timeZone)) {
+      figures.faults.push({ path: '/timeDate', message: `${values.timeDate.replace('T', ' ')} does not exist in ${timeZone}: the clocks go forward over it` });
+    }
+  }
   else if (id) out.timeDate = null;
   for (const k of TEXT_FIELDS) {
     if (!blank(k)) out[k] = values[k].trim();

@@ -53,6 +53,15 @@ export function fromZonedLocal(local: string, timeZone: string): string {
   return new Date(t).toISOString();
 }
 
+/**
+ * Whether a wall-clock time `YYYY-MM-DDTHH:MM` occurs in a time zone: false in the hour skipped when clocks go forward
+ * (02:30 on 27 September 2026 in Auckland), which fromZonedLocal would move by the jump unseen.
+ */
+export function wallTimeExists(local: string, timeZone: string): boolean {
+  const m = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2})/.exec(local);
+  return !m || toZonedLocal(fromZonedLocal(local, timeZone), timeZone) === m[1];
+}
+
 /** A calendar date the API carries as midnight UTC (calendarDateDue): the date as written, never shifted. */
 export function calendarDate(iso: string | null | undefined): string {
   return iso ? iso.slice(0, 10) : '—';
