@@ -580,6 +580,14 @@ describe.skipIf(!chromiumAvailable)('operator console in chromium', () => {
     await page.keyboard.press('Tab');
     await page.keyboard.press('Tab');
     await expect(page.evaluate(() => document.activeElement?.textContent)).resolves.toBe('Menu');
+    // Escape closes the open menu from inside it, the focus back on its button
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('Tab');
+    await expect(page.getByRole('link', { name: 'Flight logs', exact: true }).isVisible()).resolves.toBe(true);
+    await page.keyboard.press('Escape');
+    await expect(page.getByRole('link', { name: 'Flight logs', exact: true }).isVisible()).resolves.toBe(false);
+    await expect(page.evaluate(() => document.activeElement?.textContent)).resolves.toBe('Menu');
+    await expect(page.getByRole('button', { name: 'Menu' }).getAttribute('aria-expanded')).resolves.toBe('false');
     await page.keyboard.press('Enter');
     await page.keyboard.press('Tab');
     await page.keyboard.press('Tab');

@@ -122,10 +122,27 @@ function Console() {
         <a class="brand" href="/console">
           Fleet Ops
         </a>
-        <button class="menu" type="button" aria-expanded={navOpen} aria-controls="nav" onClick={() => setNavOpen(!navOpen)}>
+        <button
+          class="menu"
+          type="button"
+          aria-expanded={navOpen}
+          aria-controls="nav"
+          onClick={() => setNavOpen(!navOpen)}
+          onKeyDown={(e) => e.key === 'Escape' && setNavOpen(false)}
+        >
           Menu
         </button>
-        <nav id="nav" aria-label="Console" class={navOpen ? 'open' : ''}>
+        <nav
+          id="nav"
+          aria-label="Console"
+          class={navOpen ? 'open' : ''}
+          onKeyDown={(e) => {
+            // Escape closes the small screen's menu and gives the focus back to its button
+            if (e.key !== 'Escape' || !navOpen) return;
+            setNavOpen(false);
+            (document.querySelector('header .menu') as HTMLButtonElement | null)?.focus();
+          }}
+        >
           <ul>
             {NAV.filter((n) => !n.admin || viewer?.key.scope === 'admin').map((n) => (
               <li key={n.href}>
