@@ -52,7 +52,7 @@ async function signedIn(key: string, o: { timezoneId?: string; locale?: string }
   await page.goto(`${server.base}/console`);
   await page.getByLabel('API key').fill(key);
   await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.locator('h1', { hasText: 'Fleet' }).waitFor();
+  await page.getByRole('heading', { level: 1, name: 'Fleet', exact: true }).waitFor();
   return page;
 }
 
@@ -287,7 +287,7 @@ describe.skipIf(!chromiumAvailable)('keys, navigation, zones and messages', () =
     // a zone chosen in the header is kept from then on
     await other.getByLabel('Time zone').selectOption('UTC');
     await other.reload();
-    await other.locator('h1', { hasText: 'Fleet' }).waitFor();
+    await other.getByRole('heading', { level: 1, name: 'Fleet', exact: true }).waitFor();
     await zoneShown(other, 'UTC');
     await other.context().close();
   });

@@ -218,8 +218,8 @@ describe.skipIf(!chromiumAvailable)('operator console in chromium', () => {
   it('signs in with the demo key and shows the fleet: the overdue item first, due soon highlighted', async () => {
     await page.getByLabel('API key').fill(key);
     await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.locator('h1', { hasText: 'Fleet' }).waitFor();
-    // figures are shown in the browser's time zone until another is chosen
+    await page.getByRole('heading', { level: 1, name: 'Fleet', exact: true }).waitFor();
+    // figures are shown in the signed-in user's time zone (the demo owner's, Sydney, as the browser's) until another is chosen
     await expect(page.getByLabel('Time zone').inputValue()).resolves.toBe(TZ);
     const table = page.locator('table.status-table');
     await table.locator('tbody tr').first().waitFor();
@@ -988,7 +988,7 @@ describe.skipIf(!chromiumAvailable)('operator console in chromium', () => {
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.getByLabel('API key').fill(rw);
     await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.locator('h1', { hasText: 'Fleet' }).waitFor();
+    await page.getByRole('heading', { level: 1, name: 'Fleet', exact: true }).waitFor();
     await expect(page.locator('header .who').textContent()).resolves.toMatch(/key console rw .* \(read and write\)/);
     await expect(page.getByRole('link', { name: 'Forms' }).isVisible()).resolves.toBe(true);
     await expect(page.getByRole('link', { name: 'Admin', exact: true }).count()).resolves.toBe(0);

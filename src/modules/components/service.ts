@@ -1,5 +1,5 @@
 import type { Component, Prisma } from '../../generated/prisma/client.js';
-import { lockAndRead, lockedWrite, type LockTarget } from '../../db/row-locks.js';
+import { lockAndRead, lockedWrite, lockRows, type LockTarget } from '../../db/row-locks.js';
 import { COMPANY, type ScopedPrisma } from '../../db/scoped.js';
 import { updatedAtNow } from '../../db/timestamps.js';
 import { ConflictError, NotFoundError, invalid, type FieldError } from '../../errors.js';
@@ -36,6 +36,26 @@ const countersJson = (counters: StoredCounter[]): Prisma.InputJsonValue =>
   counters.map((c) => ({ ...c, binding: c.binding && { ...c.binding } }));
 
 /** Rewrites every descendant of `uid`: its ancestors become `prefix` + the path from `uid` down; rootAsset follows. */
+/**
+ * Locks the components above `uid` (its `ancestorUids` as read, then again as read under those locks, until they
+ * agree) and answers its place as it stands under them: no move of a subtree that holds `uid` can then begin or be
+ * in flight until this transaction ends.
+ */
+async function lockChain(tx: ScopedPrisma, uid: string, seen: string[]): Promise<{ ancestorUids: string[]; rootAssetType: string | null; rootAssetUid: string | null }> {
+  const locked = new Set<string>();
+  let chain = seen;
+  for (;;) {
+    const missing = chain.filter((u) => !locked.has(u));
+    // the chain's first entry may be an aircraft or a vehicle: lockRows locks only the components among them
+    for (const u of await lockRows(tx, 'Component', missing)) locked.add(u);
+    missing.forEach((u) => locked.add(u));
+    const now = await tx.component.findFirst({ where: { uid }, select: { ancestorUids: true, rootAssetType: true, rootAssetUid: true } });
+    if (!now) throw new NotFoundError('component', uid);
+    if (now.ancestorUids.every((u) => locked.has(u))) return now;
+    chain = now.ancestorUids;
+  }
+}
+
 async function moveDescendants(tx: ScopedPrisma, uid: string, prefix: string[], root: { type: string; uid: string } | null) {
   await tx.$executeRaw`
     UPDATE "Component"
@@ -231,8 +251,13 @@ export class ComponentService extends ComponentReader {
             throw new ConflictError(`component ${body.parentUid} is fitted under ${uid}; a component cannot be installed under its own descendant`);
           }
           if (!parent.canHaveChildren) throw new ConflictError(`component ${body.parentUid} cannot have components fitted (canHaveChildren is false)`);
-          ancestors = [...parent.ancestorUids, parent.uid];
-          root = parent.rootAssetType && parent.rootAssetUid ? { type: parent.rootAssetType, uid: parent.rootAssetUid } : null;
+          // the parent's place is read under the locks of every component above it: a remove or install of one of
+          // them moves its subtree with one UPDATE over the rows that held it when that statement began, so a child
+          // written here meanwhile with the chain read before the move kept the old ancestors and root (an install
+          // under P racing a remove of P's parent on PostgreSQL left the child on the aircraft its parent had left)
+          const placed = await lockChain(tx, body.parentUid, parent.ancestorUids);
+          ancestors = [...placed.ancestorUids, body.parentUid];
+          root = placed.rootAssetType && placed.rootAssetUid ? { type: placed.rootAssetType, uid: placed.rootAssetUid } : null;
         } else {
           ancestors = [body.parentUid];
           root = { type: parentType, uid: body.parentUid };

@@ -1,0 +1,62 @@
+// Moves of a subtree racing an install under it (PostgreSQL, where writers run side by side; gaps.md §3:
+// "ancestorUids, rootAsset and the parents' childCount stay exact"). An install under P while P's ancestor A is
+// removed, or while P's floating top component is installed on an aircraft, must end, whichever runs first, with
+// the child at P's ancestors + P and under P's root asset. Before the install locked P's whole chain, the move's
+// single UPDATE missed the child written meanwhile: it stayed on the aircraft its parent had left (23 of 30 runs).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestEnv, onPostgres, type TestEnv } from './helpers.js';
+
+let env: TestEnv;
+beforeAll(async () => {
+  if (onPostgres) env = await createTestEnv({ isolated: true });
+});
+afterAll(() => env?.close());
+const api = (method: string, path: string, body?: unknown) => env.json(method, `/api/v1${path}`, { body });
+const make = async (name: string) => {
+  const r = await api('POST', '/components', { name, type: 'Race', partNumber: 'P', serialNumber: `${name}-${Math.random()}`, counters: [{ displayText: 'Hours', unit: 'hours' }] });
+  expect(r.status, JSON.stringify(r.body)).toBe(201);
+  return r.body.uid as string;
+};
+const install = (uid: string, parentType: string, parentUid: string) =>
+  api('POST', `/components/${uid}/install`, { parentType, parentUid, mappings: [{ counterKey: 'hours', sourceKey: parentType === 'aircraft' ? 'hobbs' : 'hours' }] });
+
+/** Where `child` is against where its parent `p` is: a mismatch described, or null. */
+async function misplaced(child: string, p: string): Promise<string | null> {
+  const [P, X] = [(await api('GET', `/components/${p}`)).body, (await api('GET', `/components/${child}`)).body];
+  const want = { ancestorUids: [...P.ancestorUids, p], root: P.rootAsset?.uid ?? null };
+  const got = { ancestorUids: X.ancestorUids, root: X.rootAsset?.uid ?? null };
+  return JSON.stringify(got) === JSON.stringify(want) ? null : `want ${JSON.stringify(want)}, got ${JSON.stringify(got)}`;
+}
+
+describe.runIf(onPostgres)('an install under a component racing a move of the subtree above it', () => {
+  it('install under P while P’s parent is removed from the aircraft: the child follows P', async () => {
+    const bad: string[] = [];
+    for (let i = 0; i < 10; i++) {
+      const [a, p, x] = [await make(`A${i}`), await make(`P${i}`), await make(`X${i}`)];
+      expect((await install(a, 'aircraft', 'acme-ac-1')).status).toBe(200);
+      expect((await install(p, 'component', a)).status).toBe(200);
+      const [r1, r2] = await Promise.all([install(x, 'component', p), api('POST', `/components/${a}/remove`, {})]);
+      expect([r1.status, r2.status]).toEqual([200, 200]);
+      const wrong = await misplaced(x, p);
+      if (wrong) bad.push(`#${i} ${wrong}`);
+      // the aircraft's list holds neither (both left with A)
+      const listed = (await api('GET', '/components?rootAssetUid=acme-ac-1&type=Race&limit=100')).body.data.map((c: { uid: string }) => c.uid);
+      if (listed.includes(x) || listed.includes(p)) bad.push(`#${i} still listed under acme-ac-1`);
+    }
+    expect(bad).toEqual([]);
+  });
+
+  it('install under D while D’s floating top component is installed on the aircraft: the child follows D', async () => {
+    const bad: string[] = [];
+    for (let i = 0; i < 10; i++) {
+      const [t, d, y] = [await make(`T${i}`), await make(`D${i}`), await make(`Y${i}`)];
+      expect((await install(d, 'component', t)).status).toBe(200);
+      const [r1, r2] = await Promise.all([install(y, 'component', d), install(t, 'aircraft', 'acme-ac-1')]);
+      expect([r1.status, r2.status]).toEqual([200, 200]);
+      const wrong = await misplaced(y, d);
+      if (wrong) bad.push(`#${i} ${wrong}`);
+      expect((await api('GET', `/components/${d}`)).body.rootAsset?.uid).toBe('acme-ac-1');
+    }
+    expect(bad).toEqual([]);
+  });
+});
