@@ -51,6 +51,19 @@ describe('an odometer reading sets the item named for the vehicle\u2019s unit', 
     expect((await read(uid, 7)).totals).toEqual({ dist: 7 });
   });
 
+  it('an only number item named for another unit is not the primary one: a kilometre reading never becomes hours or miles', async () => {
+    for (const [unit, key] of [['kilometers', 'hours'], ['kilometers', 'miles'], ['hours', 'odometer'], ['miles', 'km']] as const) {
+      const uid = await vehicle(unit, { [key]: num(key) }, { [key]: 100 });
+      const r = await read(uid, 1500);
+      expect(r.totals, `${unit} vehicle, only ${key}`).toEqual({ [key]: 100 });
+      expect(r.body.sideEffects).toEqual({
+        scheduleItemsCreated: 0,
+        vehiclesUpdated: 0,
+        warnings: [`vehicle ${(await env.rest.get(`/vehicles/${uid}`)).body.registration} counts ${unit}, and its only number maintenance tracking item, ${key}, is named for another unit; reading 1500 not recorded`],
+      });
+    }
+  });
+
   it('several number items, none named for the unit: not applied, with a warning; no total moves', async () => {
     const uid = await vehicle('kilometers', { distance: num('Distance'), engineHours: num('Engine hours') }, { distance: 100, engineHours: 50 });
     const r = await read(uid, 150);

@@ -3,7 +3,7 @@ import { COMPANY } from '../../db/scoped.js';
 import { updatedAtNow } from '../../db/timestamps.js';
 import { NotFoundError } from '../../errors.js';
 import { asNumberMap } from '../tracking/schema.js';
-import { primaryTotalKey } from './schema.js';
+import { primaryTotalKey, primaryUnit } from './schema.js';
 
 /**
  * Odometer readings (a form's odometer answers, docs/contract/gaps.md §9): the rule (`planReadings`, pure) and its
@@ -44,10 +44,14 @@ export function planReadings(rows: Map<string, ReadingVehicle>, readings: readon
     if (!v) throw new NotFoundError('vehicle', uid);
     const key = primaryTotalKey(v);
     if (!key) {
-      const several = Object.values((v.maintenanceTrackingItems ?? {}) as Record<string, { type?: string }>).filter((m) => m?.type === 'number').length > 1;
-      const why = several
-        ? 'has several number maintenance tracking items and none is named for its unit (odometer, or hours for an hours vehicle)'
-        : 'has no number maintenance tracking item';
+      const numbers = Object.entries((v.maintenanceTrackingItems ?? {}) as Record<string, { type?: string }>).filter(([, m]) => m?.type === 'number').map(([k]) => k);
+      const unit = primaryUnit(v);
+      const why =
+        numbers.length > 1
+          ? 'has several number maintenance tracking items and none is named for its unit (odometer, or hours for an hours vehicle)'
+          : numbers.length === 1
+            ? `counts ${unit}, and its only number maintenance tracking item, ${numbers[0]}, is named for another unit`
+            : 'has no number maintenance tracking item';
       return { applied: false, key, warning: `vehicle ${v.registration} ${why}; reading ${reading} not recorded` };
     }
     const t = totals.get(uid) ?? { ...asNumberMap(v.totals) }; // a copy: `seen` keeps the totals as read

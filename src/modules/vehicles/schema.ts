@@ -150,7 +150,20 @@ export function primaryTotalKey(v: Pick<Vehicle, 'tracking' | 'maintenanceTracki
   const named = PRIMARY_NAMES[unit].find((k) => items[k]?.type === 'number');
   if (named) return named;
   const numbers = Object.keys(items).filter((k) => items[k]?.type === 'number');
-  return numbers.length === 1 ? numbers[0]! : null;
+  // the only number item, unless it is named for another unit: a kilometre reading never becomes `hours` (or `miles`)
+  return numbers.length === 1 && !foreignNames(unit).has(numbers[0]!) ? numbers[0]! : null;
+}
+
+/** The names of other units' primary items, not this unit's (`hours`, `miles`, `mi` for a kilometre vehicle). */
+export function foreignNames(unit: keyof typeof PRIMARY_NAMES): Set<string> {
+  const own = new Set<string>(PRIMARY_NAMES[unit]);
+  return new Set(Object.values(PRIMARY_NAMES).flat().filter((k) => !own.has(k)));
+}
+
+/** A vehicle's primary unit (hours, kilometers or miles; miles by default). */
+export function primaryUnit(v: Pick<Vehicle, 'tracking'>): keyof typeof PRIMARY_NAMES {
+  const t = v.tracking as VehicleTracking | null;
+  return t?.hours ? 'hours' : t?.kilometers ? 'kilometers' : 'miles';
 }
 
 /** The one maintenance tracking item made from the primary unit when none are given (docs/contract/gaps.md §3). */
