@@ -24,9 +24,6 @@ export interface AppContext {
  */
 export const useCanWrite = () => useApp().viewer?.key.scope !== 'read';
 
-/** What a page that writes says to a read key, instead of a form it could not save. */
-export const READ_ONLY_NOTE = 'This API key is read-only: sign in with a read_write or admin key to make changes.';
-
 /** Set once the user has moved from page to page in the console (headings take focus from then on, not on load). */
 export const navigation = { moved: false };
 

@@ -8,6 +8,11 @@ import { URGENCY_LABEL, type Urgency } from './status';
  * The page's heading: focused after each navigation inside the console so screen readers announce the new page
  * (not on the first load, where focus starts at the top as usual); sets the document title.
  */
+/** What a page that writes says to a read key (useCanWrite), instead of a form it could not save. */
+export function ReadOnlyNote() {
+  return <p class="flash warn">This API key is read-only: sign in with a read_write or admin key to make changes.</p>;
+}
+
 export function PageTitle({ children, title }: { children: ComponentChildren; title: string }) {
   const ref = useRef<HTMLHeadingElement>(null);
   useEffect(() => {

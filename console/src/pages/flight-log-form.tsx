@@ -9,11 +9,11 @@ import {
   type UpdateFlightLogInput,
 } from '../../generated/graphql';
 import { ApiError, asTyped, errorsByField, gql, useQuery } from '../api';
-import { READ_ONLY_NOTE, useApp, useCanWrite, useSearch } from '../app';
+import { useApp, useCanWrite, useSearch } from '../app';
 import { flightLogInput, TEXT_FIELDS, type Values } from '../flight-log-model';
 import { fromZonedLocal, num, toZonedLocal } from '../format';
 import { numberMap, trackingMap } from '../tracking';
-import { ErrorBox, Field, FormErrors, Loading, Options, PageTitle, useSubmit } from '../ui';
+import { ErrorBox, Field, FormErrors, Loading, Options, PageTitle, ReadOnlyNote, useSubmit } from '../ui';
 
 const COPILOT_TYPES = ['Co-Pilot', 'ICUS', 'Dual'];
 
@@ -103,7 +103,7 @@ export function FlightLogFormPage({ id }: { id?: string }) {
 
   const title = id ? (canWrite ? 'Edit flight log' : 'Flight log') : 'Log a flight';
   // a read key: the log is shown as it is, with nothing to save; a new log is not offered at all
-  if (!canWrite && !id) return (<><PageTitle title={title}>{title}</PageTitle><p class="flash warn">{READ_ONLY_NOTE}</p></>);
+  if (!canWrite && !id) return (<><PageTitle title={title}>{title}</PageTitle><ReadOnlyNote /></>);
   if (choices.error || existing.error) return (<><PageTitle title={title}>{title}</PageTitle><ErrorBox error={choices.error ?? existing.error} /></>);
   if (!choices.data || (id && (!log || loaded !== log.uid))) return (<><PageTitle title={title}>{title}</PageTitle><Loading /></>);
   const placed = new Set(['aircraftId', 'aircraftRegistration', 'timeDate', 'pax', ...TEXT_FIELDS, ...Object.keys(maint).flatMap((k) => [k, `trackingItems.${k}`]), ...Object.keys(logItems).flatMap((k) => [k, `trackingItems.${k}`])]);
@@ -128,7 +128,7 @@ export function FlightLogFormPage({ id }: { id?: string }) {
   return (
     <>
       <PageTitle title={title}>{title}</PageTitle>
-      {canWrite ? null : <p class="flash warn">{READ_ONLY_NOTE}</p>}
+      {canWrite ? null : <ReadOnlyNote />}
       <form class="stacked" onSubmit={submit} noValidate>
         <FormErrors error={error} unplaced={unplaced} />
         <fieldset disabled={!canWrite}>

@@ -1,9 +1,9 @@
 import { useState } from 'preact/hooks';
 import { FlightLogChoicesDocument, ImportFlightLogsDocument } from '../../generated/graphql';
 import { ApiError, gql, useQuery } from '../api';
-import { READ_ONLY_NOTE, useCanWrite } from '../app';
+import { useCanWrite } from '../app';
 import { parseLogsCsv, REQUIRED_COLUMNS, templateColumns } from '../csv';
-import { download, ErrorBox, Loading, PageTitle, TableWrap } from '../ui';
+import { download, ErrorBox, Loading, PageTitle, ReadOnlyNote, TableWrap } from '../ui';
 
 const BATCH = 50;
 
@@ -80,7 +80,7 @@ export function FlightLogImportPage() {
     return (
       <>
         <PageTitle title="Import flight logs">Import flight logs</PageTitle>
-        <p class="flash warn">{READ_ONLY_NOTE}</p>
+        <ReadOnlyNote />
       </>
     );
   }

@@ -1,11 +1,11 @@
 import { useState } from 'preact/hooks';
 import { FormFillDocument, SubmitFormDocument } from '../../generated/graphql';
 import { errorsByField, gql, useQuery } from '../api';
-import { READ_ONLY_NOTE, useApp, useCanWrite } from '../app';
+import { useApp, useCanWrite } from '../app';
 import { Figures, pointer } from '../figures';
 import { fromZonedLocal } from '../format';
 import { CHECKLIST_DEFAULT, sectionsOf, type FormField } from '../forms-model';
-import { ErrorBox, FormErrors, Loading, Options, PageTitle, useSubmit } from '../ui';
+import { ErrorBox, FormErrors, Loading, Options, PageTitle, ReadOnlyNote, useSubmit } from '../ui';
 
 type Raw = Record<string, string | string[] | boolean>;
 interface Choice {
@@ -68,7 +68,7 @@ export function FormFillPage({ id }: { id: string }) {
     return (
       <>
         <PageTitle title="Fill in a form">Fill in a form</PageTitle>
-        <p class="flash warn">{READ_ONLY_NOTE}</p>
+        <ReadOnlyNote />
       </>
     );
   }

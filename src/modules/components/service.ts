@@ -47,7 +47,7 @@ async function lockChain(tx: ScopedPrisma, uid: string, seen: string[]): Promise
   for (;;) {
     const missing = chain.filter((u) => !locked.has(u));
     // the chain's first entry may be an aircraft or a vehicle: lockRows locks only the components among them
-    for (const u of await lockRows(tx, 'Component', missing)) locked.add(u);
+    await lockRows(tx, 'Component', missing);
     missing.forEach((u) => locked.add(u));
     const now = await tx.component.findFirst({ where: { uid }, select: { ancestorUids: true, rootAssetType: true, rootAssetUid: true } });
     if (!now) throw new NotFoundError('component', uid);

@@ -145,20 +145,21 @@ const PRIMARY_NAMES = { hours: ['hours'], kilometers: ['odometer', 'kilometers',
  */
 export function primaryTotalKey(v: Pick<Vehicle, 'tracking' | 'maintenanceTrackingItems'>): string | null {
   const items = (v.maintenanceTrackingItems ?? {}) as Record<string, { type?: string }>;
-  const t = v.tracking as VehicleTracking | null;
-  const unit = t?.hours ? 'hours' : t?.kilometers ? 'kilometers' : 'miles';
+  const unit = primaryUnit(v);
   const named = PRIMARY_NAMES[unit].find((k) => items[k]?.type === 'number');
   if (named) return named;
   const numbers = Object.keys(items).filter((k) => items[k]?.type === 'number');
   // the only number item, unless it is named for another unit: a kilometre reading never becomes `hours` (or `miles`)
-  return numbers.length === 1 && !foreignNames(unit).has(numbers[0]!) ? numbers[0]! : null;
+  return numbers.length === 1 && !FOREIGN_NAMES[unit].has(numbers[0]!) ? numbers[0]! : null;
 }
 
-/** The names of other units' primary items, not this unit's (`hours`, `miles`, `mi` for a kilometre vehicle). */
-export function foreignNames(unit: keyof typeof PRIMARY_NAMES): Set<string> {
-  const own = new Set<string>(PRIMARY_NAMES[unit]);
-  return new Set(Object.values(PRIMARY_NAMES).flat().filter((k) => !own.has(k)));
-}
+/** Per unit, the names of other units' primary items, not its own (`hours`, `miles`, `mi` for a kilometre vehicle). */
+const FOREIGN_NAMES = Object.fromEntries(
+  (Object.keys(PRIMARY_NAMES) as (keyof typeof PRIMARY_NAMES)[]).map((unit) => {
+    const own = new Set<string>(PRIMARY_NAMES[unit]);
+    return [unit, new Set(Object.values(PRIMARY_NAMES).flat().filter((k) => !own.has(k)))];
+  }),
+) as Record<keyof typeof PRIMARY_NAMES, Set<string>>;
 
 /** A vehicle's primary unit (hours, kilometers or miles; miles by default). */
 export function primaryUnit(v: Pick<Vehicle, 'tracking'>): keyof typeof PRIMARY_NAMES {
