@@ -2,6 +2,7 @@
 // always and on PostgreSQL when TEST_DATABASE_URL is set (a fresh database is created on that server and dropped).
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
+import os from 'node:os';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -103,6 +104,26 @@ describe('migrations', () => {
       }
     } finally {
       await admin.end();
+    }
+  }, TIMEOUT);
+});
+
+describe('the embedded store', () => {
+  // PostgreSQL zeroes its buffer pool at every start; the default 128 MB made an embedded start 0.3-0.45 s slower and
+  // its process 80 MB larger (docs/benchmarks.md, 2026-11-29). Both kinds of embedded store start with the smaller pool.
+  it('starts with a 32 MB buffer pool, on a data directory and in memory', async () => {
+    const dataDir = fs.mkdtempSync(path.join(fs.realpathSync(os.tmpdir()), 'fleetops-pool-'));
+    try {
+      for (const source of [dataDir, 'memory://']) {
+        const db = await openDatabase({ dataDir: source, migrate: false });
+        try {
+          expect(await db.sql.query('SHOW shared_buffers')).toEqual([{ shared_buffers: '32MB' }]);
+        } finally {
+          await db.close();
+        }
+      }
+    } finally {
+      fs.rmSync(dataDir, { recursive: true, force: true });
     }
   }, TIMEOUT);
 });

@@ -102,6 +102,14 @@ export function embeddedDatabaseIn(dataDir: string): boolean {
   return fs.existsSync(path.join(dataDir, 'pglite', 'PG_VERSION'));
 }
 
+/**
+ * The embedded database's buffer pool. PostgreSQL's default, 128 MB, is zeroed by WebAssembly at every start: about
+ * 0.45 s of a 2 s start on a 2-core machine, and 128 MB resident before the first request. 32 MB starts about 0.3 s
+ * sooner and holds 80 MB less; pages beyond it are read from PGlite's files (the OS cache), and a scan of 100,000
+ * logs was no slower (docs/benchmarks.md, 2026-11-29; decision 0003).
+ */
+export const EMBEDDED_SHARED_BUFFERS = '32MB';
+
 export async function openDatabase(opts: OpenOptions): Promise<Database> {
   let db: Database;
   if (opts.databaseUrl) {
@@ -116,7 +124,10 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
     const release = memory ? () => {} : acquireDataDirLock(dataDir);
     let lite: PGlite;
     try {
-      lite = memory ? new PGlite(opts.snapshot ? { loadDataDir: opts.snapshot } : {}) : new PGlite(path.join(dataDir, 'pglite'));
+      const startParams = [...PGlite.defaultStartParams, '-c', `shared_buffers=${EMBEDDED_SHARED_BUFFERS}`];
+      lite = memory
+        ? new PGlite({ startParams, ...(opts.snapshot ? { loadDataDir: opts.snapshot } : {}) })
+        : new PGlite(path.join(dataDir, 'pglite'), { startParams });
       await lite.waitReady;
     } catch (e) {
       release();
