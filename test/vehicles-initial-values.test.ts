@@ -158,6 +158,49 @@ describe('a changed initial value and the odometer total', () => {
     expect(await totalOf(uid)).toBe(10);
   });
 
+  // Before, the stored initial value stayed behind and the change was a 400 at /initialValues/<key>, a field the client
+  // had not sent: an item could only be taken away with its initial value in the same change (the aircraft's items
+  // take theirs with them).
+  it('an item taken away takes its stored initial value with it, on REST, GraphQL, MCP and import', async () => {
+    const items = (extra: boolean) => ({
+      odometer: { type: 'number', displayText: 'Odometer' },
+      ...(extra ? { engineHours: { type: 'number', displayText: 'Engine hours' } } : {}),
+    });
+    const stored = async (uid: string, key = env.a.key) => {
+      const v = (await env.json('GET', `/api/v1/vehicles/${uid}`, { key })).body;
+      return { items: Object.keys(v.maintenanceTrackingItems), initialValues: v.initialValues, totals: v.totals };
+    };
+    const both = { maintenanceTrackingItems: items(true), initialValues: { odometer: 100, engineHours: 5 } };
+    const after = { items: ['odometer'], initialValues: { odometer: 100 }, totals: { odometer: 100 } };
+    const rest = await created('TAKE-REST', both);
+    const r = await env.rest.patch(`/vehicles/${rest}`, { maintenanceTrackingItems: items(false) });
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    expect(await stored(rest)).toEqual(after);
+    const gql = await created('TAKE-GQL', both);
+    const g = await env.gql(`mutation($id: ID!, $i: UpdateVehicleInput!) { updateVehicle(id: $id, input: $i) { status } }`, { id: gql, i: { maintenanceTrackingItems: items(false) } });
+    expect(g.body.errors, JSON.stringify(g.body)).toBeUndefined();
+    expect(await stored(gql)).toEqual(after);
+    const mcp = await created('TAKE-MCP', both);
+    const m = await mcpTool(env, 'updateVehicle', { id: mcp, body: { maintenanceTrackingItems: items(false) } });
+    expect(m.isError, JSON.stringify(m)).toBeFalsy();
+    expect(await stored(mcp)).toEqual(after);
+    // an initial value sent in the same change for the item taken away is still refused, and nothing changes
+    const sent = await created('TAKE-SENT', both);
+    const refused = await env.rest.patch(`/vehicles/${sent}`, { maintenanceTrackingItems: items(false), initialValues: { odometer: 100, engineHours: 5 } });
+    expectValidation(refused, '/initialValues/engineHours');
+    expect(await stored(sent)).toEqual({ items: ['odometer', 'engineHours'], initialValues: { odometer: 100, engineHours: 5 }, totals: { odometer: 100, engineHours: 5 } });
+    // fleetops import: an entry that leaves the item out of its maintenance items and says nothing of initial values
+    const id = `imp-${uniq()}`;
+    const key = newKey();
+    const c = companyFixture(id, key, id);
+    const entry = (over: Record<string, unknown>) => ({ ...c, vehicles: [{ ...c.vehicles[0]!, ...over }] });
+    await importData(env.database, { companies: [entry(both)] });
+    const uid = c.vehicles[0]!.uid;
+    const { initialValues: _dropped, ...withoutInitial } = entry({ maintenanceTrackingItems: items(false) }).vehicles[0]!;
+    await importData(env.database, { companies: [{ ...c, vehicles: [withoutInitial] }] });
+    expect(await stored(uid, key)).toEqual(after);
+  });
+
   it('a total no reading has moved follows the initial value, up or down, on REST, GraphQL and MCP', async () => {
     const uid = await created('UNREAD-1', { initialValues: { odometer: 48000 } });
     expect((await env.rest.patch(`/vehicles/${uid}`, { initialValues: { odometer: 47000 } })).status).toBe(200);

@@ -95,7 +95,7 @@ export class VehicleService {
   async update(uid: string, patch: VehiclePatch): Promise<{ uid: string; status: VehicleWriteStatus }> {
     return this.locked(uid, async (tx, current) => {
       if (current.status === 'deleted') throw new ConflictError(`vehicle ${uid} is deleted; restore it before changing it`);
-      const next = withDefaults({ ...pick(current), ...patch }, current);
+      const next = withDefaults(overStored(current, patch), current);
       const changed = Object.entries(next).filter(([k, v]) => !jsonEqual(v, (current as Record<string, unknown>)[k]));
       if (!changed.length) return { uid, status: 'no_changes' };
       await refuseTakenKeys(tx, uid, current, next);
@@ -181,7 +181,7 @@ export class VehicleService {
         const existing = (await lockRows(tx, 'Vehicle', [uid])).size ? await tx.vehicle.findFirst({ where: { uid } }) : null;
         let data;
         try {
-          data = withDefaults(existing ? { ...pick(existing), ...v } : v, existing);
+          data = withDefaults(existing ? overStored(existing, v) : v, existing);
         } catch (e) {
           if (e instanceof ValidationError) throw new ValidationError(e.message, e.errors?.map((f) => ({ ...f, path: pathPrefix + f.path })));
           throw e;
@@ -233,6 +233,20 @@ function pick(v: Vehicle): VehicleColumns {
     if (value !== null && value !== undefined) out[key] = value;
   }
   return out;
+}
+
+/**
+ * A change laid over the stored vehicle (PATCH, GraphQL, MCP, import): each map it sends replaces the stored one
+ * whole. A number item the change takes away takes its stored initial value with it (the aircraft's rule); initial
+ * values the change sends are checked as sent (one for an item that is not a number item is a 400).
+ */
+function overStored(current: Vehicle, change: Partial<VehicleFields>): VehicleColumns & Partial<VehicleFields> {
+  const merged: VehicleColumns & Partial<VehicleFields> = { ...pick(current), ...change };
+  if (change.initialValues === undefined && change.maintenanceTrackingItems !== undefined && merged.initialValues) {
+    const items: TrackingMap = merged.maintenanceTrackingItems ?? defaultMaintenanceItems(merged.tracking ?? DEFAULT_TRACKING);
+    merged.initialValues = Object.fromEntries(Object.entries(merged.initialValues).filter(([key]) => items[key]?.type === 'number'));
+  }
+  return merged;
 }
 
 /**
