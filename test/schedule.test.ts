@@ -399,6 +399,15 @@ describe('POST /schedule-items/{id}/complete', () => {
     });
   });
 
+  it('an item whose vehicle was deleted after it was made can be completed: from the vehicle’s last total, rolled forward', async () => {
+    const vehicle = (await post('/vehicles', { make: 'Isuzu', model: 'NPR', registration: 'SCH-GONE', initialValues: { odometer: 1234.5 } })).body.uid as string;
+    const uid = await create(usageItem({ name: 'On a vehicle deleted later', relatedTo: vehicle, relatedToType: 'vehicle', trackingItem: 'odometer', dueAtInterval: 1300, recurringInterval: 250 }));
+    expect((await env.json('DELETE', `${API}/vehicles/${vehicle}`)).status).toBe(200);
+    const r = await env.request('POST', `${API}/schedule-items/${uid}/complete`);
+    expect(r.status, await r.clone().text()).toBe(201);
+    expect(await item(uid)).toMatchObject({ status: 'active', lastCarriedOutValue: 1234.5, dueAtInterval: 1484.5 });
+  });
+
   it('exact roll-forward: 1200.1 + 100.2 = 1300.3, with an explicit trackingValue, notes and documents', async () => {
     const uid = await create(usageItem({ name: 'Complete-exact', recurringInterval: 100.2 }));
     const completion = await complete(uid, { trackingValue: 1200.1, notes: 'done', documents: ['https://files.test/wo.pdf'] });
