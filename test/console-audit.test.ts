@@ -301,3 +301,54 @@ describe.skipIf(!chromiumAvailable)('keys, navigation, zones and messages', () =
     await page.context().close();
   });
 });
+
+// Before, the page of a list was held in the page's state: Back from a log opened on page 2 showed page 1, and a
+// reload lost the page (console audit, twentieth session).
+describe.skipIf(!chromiumAvailable)('a list\u2019s page is in the address', () => {
+  it('Back from a log opened on page 2 returns to page 2; a reload stays there; Previous returns to page 1', async () => {
+    const registration = `PG-${uniq()}`.slice(0, 12);
+    const aircraft = await rest('POST', '/aircraft', { registration, type: 'C172', category: 'aeroplane', engineType: 'piston', engineCount: 1, maintenanceTrackingItems: { hobbs: { displayText: 'Hobbs', type: 'number' } } });
+    expect(aircraft.uid, JSON.stringify(aircraft)).toBeTruthy();
+    const items = Array.from({ length: 30 }, (_, i) => ({ ...logBody(`2026-03-${String(i + 1).padStart(2, '0')}T01:00:00Z`, { hobbs: 1 }, aircraft.uid), aircraftRegistration: registration }));
+    const batch = await rest('POST', '/flight-logs/batch', { items });
+    expect(batch.errors, JSON.stringify(batch.errors?.[0])).toEqual([]);
+    const page = await signedIn(keys.read_write);
+    await page.goto(`${server.base}/console/flight-logs?aircraftId=${aircraft.uid}`);
+    const rows = page.locator('tr[data-log]');
+    const pageLabel = page.locator('.pager span');
+    await expect.poll(() => rows.count()).toBe(25);
+    const firstOfPage1 = await rows.first().getAttribute('data-log');
+    await page.getByRole('button', { name: 'Next page' }).click();
+    await expect.poll(() => pageLabel.textContent()).toBe('Page 2');
+    await expect.poll(() => rows.count()).toBe(5);
+    const firstOfPage2 = await rows.first().getAttribute('data-log');
+    expect(firstOfPage2).not.toBe(firstOfPage1);
+    expect(new URL(page.url()).searchParams.get('aircraftId')).toBe(aircraft.uid);
+    await rows.first().getByRole('link').click();
+    await page.waitForURL(`**/console/flight-logs/${firstOfPage2}`);
+    await page.goBack();
+    await expect.poll(() => pageLabel.textContent()).toBe('Page 2');
+    await expect.poll(() => rows.first().getAttribute('data-log')).toBe(firstOfPage2);
+    await page.reload();
+    await expect.poll(() => pageLabel.textContent()).toBe('Page 2');
+    await expect.poll(() => rows.first().getAttribute('data-log')).toBe(firstOfPage2);
+    await page.getByRole('button', { name: 'Previous page' }).click();
+    await expect.poll(() => pageLabel.textContent()).toBe('Page 1');
+    await expect.poll(() => rows.first().getAttribute('data-log')).toBe(firstOfPage1);
+    expect(new URL(page.url()).searchParams.get('cursor')).toBeNull();
+    // page 2 loaded from its address as a new entry (as a link or a bookmark opens it): no history to return to,
+    // Previous goes to the first page
+    await page.getByRole('button', { name: 'Next page' }).click();
+    await expect.poll(() => pageLabel.textContent()).toBe('Page 2');
+    const page2 = page.url();
+    await page.goto(`${server.base}/console`);
+    await page.getByRole('heading', { level: 1, name: 'Fleet', exact: true }).waitFor();
+    await page.goto(page2);
+    await expect.poll(() => rows.first().getAttribute('data-log')).toBe(firstOfPage2);
+    await page.getByRole('button', { name: 'Previous page' }).click();
+    await expect.poll(() => pageLabel.textContent()).toBe('Page 1');
+    await expect.poll(() => rows.first().getAttribute('data-log')).toBe(firstOfPage1);
+    expect(new URL(page.url()).pathname).toBe('/console/flight-logs');
+    await page.context().close();
+  });
+});

@@ -196,7 +196,7 @@ describe('a changed initial value and the odometer total', () => {
     const entry = (over: Record<string, unknown>) => ({ ...c, vehicles: [{ ...c.vehicles[0]!, ...over }] });
     await importData(env.database, { companies: [entry(both)] });
     const uid = c.vehicles[0]!.uid;
-    const { initialValues: _dropped, ...withoutInitial } = entry({ maintenanceTrackingItems: items(false) }).vehicles[0]!;
+    const { initialValues: _dropped, ...withoutInitial } = entry({ maintenanceTrackingItems: items(false) }).vehicles[0] as Record<string, unknown>;
     await importData(env.database, { companies: [{ ...c, vehicles: [withoutInitial] }] });
     expect(await stored(uid, key)).toEqual(after);
   });

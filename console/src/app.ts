@@ -10,7 +10,7 @@ export interface AppContext {
   timeZone: string;
   /** Path and query of the current page, e.g. `/console/flight-logs?aircraftId=x`. */
   location: string;
-  navigate(to: string, opts?: { replace?: boolean; flash?: string }): void;
+  navigate(to: string, opts?: { replace?: boolean; flash?: string; state?: unknown }): void;
   /** A one-time message shown on the page navigated to (e.g. "Flight logged"). */
   flash?: string;
   /** Who is signed in; undefined while the console is still asking. */

@@ -55,8 +55,8 @@ function Console() {
   }, [viewer]);
 
   const navigate = useCallback<AppContext['navigate']>((to, opts = {}) => {
-    if (opts.replace) history.replaceState(null, '', to);
-    else history.pushState(null, '', to);
+    if (opts.replace) history.replaceState(opts.state ?? null, '', to);
+    else history.pushState(opts.state ?? null, '', to);
     navigation.moved = true;
     setFlash(opts.flash);
     setNavOpen(false);

@@ -1,7 +1,7 @@
 import type { ComponentChildren, JSX } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { ApiError } from './api';
-import { navigation } from './app';
+import { navigation, useApp, useSearch } from './app';
 import { URGENCY_LABEL, type Urgency } from './status';
 
 /**
@@ -106,29 +106,48 @@ export function download(filename: string, text: string, type = 'text/csv;charse
  * Cursor paging of a list (the API's `nextCursor`): the cursor of the page shown and those of the pages before it,
  * to go back. `reset` returns to the first page (new filters).
  */
+/**
+ * The page of a paged list, held in the address (`cursor`, and `page` for its number), so Back from a record opened
+ * on page 3 returns to page 3 and a reload stays on it. Next pushes the next page's address (other query parameters,
+ * the filters, kept); Previous returns to the address Next came from (the browser's history holds it), or to the
+ * first page when this page was opened by its address. A change of filters makes an address without a cursor: the
+ * first page.
+ */
 export function usePager() {
-  const [cursors, setCursors] = useState<(string | null)[]>([]);
-  const [cursor, setCursor] = useState<string | null>(null);
+  const { location, navigate } = useApp();
+  const search = useSearch();
+  const cursor = search.get('cursor');
+  const number = cursor ? Math.max(2, Math.trunc(Number(search.get('page'))) || 2) : 1;
+  const at = (c: string | null, n: number) => {
+    const q = new URLSearchParams(search);
+    q.delete('cursor');
+    q.delete('page');
+    if (c) q.set('cursor', c), q.set('page', String(n));
+    const path = location.split('?')[0];
+    return q.size ? `${path}?${q}` : path;
+  };
   return {
     cursor,
     /** 1 for the first page */
-    number: cursors.length + 1,
-    reset() {
-      setCursors([]);
-      setCursor(null);
-    },
-    previous: cursors.length
+    number,
+    previous: cursor
       ? () => {
-          setCursor(cursors[cursors.length - 1] ?? null);
-          setCursors(cursors.slice(0, -1));
+          if ((history.state as { pagedFrom?: string } | null)?.pagedFrom) history.back();
+          else navigate(at(null, 1));
         }
       : null,
     next(nextCursor: string | null | undefined) {
-      if (!nextCursor) return;
-      setCursors([...cursors, cursor]);
-      setCursor(nextCursor);
+      if (nextCursor) navigate(at(nextCursor, number + 1), { state: { pagedFrom: location } });
     },
   };
+}
+
+/** The query parameters that choose what a paged list shows (its filters), without its page (usePager). */
+export function filtersOf(search: URLSearchParams): string {
+  const q = new URLSearchParams(search);
+  q.delete('cursor');
+  q.delete('page');
+  return q.toString();
 }
 
 /** Previous and next buttons of a paged list, with the page number. */

@@ -3,7 +3,7 @@ import { AuditLogDocument, type AuditAction, type AuditEntity } from '../../gene
 import { useQuery } from '../api';
 import { useApp, useSearch, withQuery } from '../app';
 import { dateTime } from '../format';
-import { ErrorBox, Loading, Options, Pager, TableWrap, usePager } from '../ui';
+import { ErrorBox, Loading, Options, Pager, TableWrap, usePager, filtersOf } from '../ui';
 import { AdminFrame } from './admin';
 
 const PAGE_SIZE = 25;
@@ -33,10 +33,10 @@ export function AdminAuditPage() {
   const filters = { entity: search.get('entity') ?? '', entityId: search.get('entityId') ?? '', action: search.get('action') ?? '' };
   const [draft, setDraft] = useState(filters);
   const pager = usePager();
-  const applied = search.toString();
+  // the filters in the address (a page of them is not a change of filters)
+  const applied = filtersOf(search);
   useEffect(() => {
     setDraft(filters);
-    pager.reset();
   }, [applied]);
   const q = useQuery(AuditLogDocument, {
     entity: (filters.entity || undefined) as AuditEntity | undefined,

@@ -4,7 +4,7 @@ import { ApiError, gql, useQuery } from '../api';
 import { useApp, useCanWrite, useSearch, withQuery } from '../app';
 import { exportColumns, logsToCsv } from '../csv';
 import { fromZonedLocal } from '../format';
-import { download, ErrorBox, Loading, Options, Pager, PageTitle, usePager } from '../ui';
+import { download, ErrorBox, Loading, Options, Pager, PageTitle, usePager, filtersOf } from '../ui';
 import { FlightLogTable } from './flight-log-table';
 
 const PAGE_SIZE = 25;
@@ -37,11 +37,12 @@ export function FlightLogsPage() {
   const [exportError, setExportError] = useState<ApiError | null>(null);
   const pager = usePager();
   const [draft, setDraft] = useState(filters);
-  const applied = search.toString();
-  // another page of the console may link here with other filters: the form shows them, from the first page
+  // the filters in the address (a page of them is not a change of filters)
+  const applied = filtersOf(search);
+  // another page of the console may link here with other filters: the form shows them (the address has no cursor: the
+  // first page)
   useEffect(() => {
     setDraft(filters);
-    pager.reset();
   }, [applied]);
   const set = (k: keyof typeof filters) => (e: Event) => setDraft({ ...draft, [k]: (e.target as HTMLInputElement).value });
   const choices = useQuery(FlightLogChoicesDocument, {});
