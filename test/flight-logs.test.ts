@@ -332,6 +332,11 @@ describe('PATCH /flight-logs/{id}', () => {
       await patch(m, { aircraftId: 'acme-ac-2', aircraftRegistration: 'VH-ACZ', trackingItems: { hobbs: null, landings: null, fuelUplift: null, tacho: 1, remarks: 'x' } }),
       /remarks$/,
     );
+    // null leaves one of the old aircraft's fields behind; a key neither aircraft has is misspelt, as on an update
+    // that keeps the aircraft (before, a move took it silently)
+    const misspelt = await patch(m, { aircraftId: 'acme-ac-2', aircraftRegistration: 'VH-ACZ', trackingItems: { hobbs: null, landings: null, fuelUplift: null, hobs: null } });
+    expectValidation(misspelt, '/trackingItems/hobs');
+    expectValidation(await patch(m, { trackingItems: { hobs: null } }), '/trackingItems/hobs');
     expect(await snapshot()).toEqual(snap);
 
     const r = await patch(m, {

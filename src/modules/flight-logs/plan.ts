@@ -29,6 +29,11 @@ export function checkTracking(aircraft: AircraftChecked, tracking: Record<string
   }
 }
 
+/** Whether `key` is one of the aircraft's tracking fields (maintenance or log). */
+export function hasTrackingField(aircraft: AircraftChecked, key: string): boolean {
+  return !!(declaredItem(asTrackingMap(aircraft.maintenanceTrackingItems), key) ?? declaredItem(asTrackingMap(aircraft.logTrackingItems), key));
+}
+
 export function withoutNulls(tracking: Record<string, TrackingValue>): Record<string, number | string> {
   const out: Record<string, number | string> = {};
   for (const [k, v] of Object.entries(tracking)) if (v !== null) out[k] = v;

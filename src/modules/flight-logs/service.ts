@@ -17,7 +17,7 @@ import { withKeys, type RowQuery } from '../../db/selection.js';
 import { retrying } from '../../db/retry.js';
 import { lockAndRead, type LockTarget } from '../../db/row-locks.js';
 import { jsonEqual } from '../../lib/json.js';
-import { CHECKED_FIELDS, aircraftErrors, checkTracking, fail, lastSeen, planInsert, split, withoutNulls, type InsertPlan, type NewLog } from './plan.js';
+import { CHECKED_FIELDS, aircraftErrors, checkTracking, fail, hasTrackingField, lastSeen, planInsert, split, withoutNulls, type InsertPlan, type NewLog } from './plan.js';
 import { deleteLogsWithTotals, insertLogsIfAircraftUnchanged } from './set-write.js';
 
 /**
@@ -174,8 +174,14 @@ export class FlightLogService {
           else tracking[k] = v;
         }
         const errs: FieldError[] = [];
-        // a change of aircraft re-checks every kept value against the new aircraft's fields
+        // a change of aircraft re-checks every kept value against the new aircraft's fields; a value sent as null
+        // there leaves one of the old aircraft's fields behind, and a key neither aircraft has is refused, as on an
+        // update that keeps the aircraft (a misspelt key is never taken silently)
         checkTracking(aircraft, targetId === current.aircraftId ? changes : tracking, errs);
+        if (targetId !== current.aircraftId) {
+          const left = Object.fromEntries(Object.entries(changes).filter(([k, v]) => v === null && !hasTrackingField(aircraft, k)));
+          if (Object.keys(left).length) checkTracking((await tx.aircraft.findFirst({ where: { uid: current.aircraftId } }))!, left, errs);
+        }
         if (errs.length) fail(errs);
 
         const next = {
