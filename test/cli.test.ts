@@ -511,6 +511,34 @@ describe('import files that cannot be read', () => {
     // neither opened (let alone created) a database
     expect(fs.existsSync(path.join(dataDir, 'pglite'))).toBe(false);
   }, STEP);
+
+  // Found by the CLI audit (twenty-first session): a JSON file saved with a byte order mark (as Windows editors do) was
+  // "Unexpected token", and a Latin-1 file was imported with its accented letters replaced by U+FFFD for good.
+  step('a JSON file with a byte order mark is read; a file that is not UTF-8 (JSON or CSV) exits 1, names its line, imports nothing', async () => {
+    const NOT_UTF8 = (line: number) => `the file is not UTF-8 text (line ${line} holds bytes that are not)`;
+    const latin1 = company('latin', 'lat', liveKey());
+    latin1.users[0]!.displayName = 'Jos\u00e9 Mu\u00f1oz';
+    const bad = path.join(work, 'latin1.json');
+    fs.writeFileSync(bad, Buffer.from(JSON.stringify(latin1, null, 2), 'latin1'));
+    const a = await fleetops(['import', bad], { env: { DATA_DIR: dataDir } });
+    expect(a.code, a.stderr).toBe(1);
+    expect(a.stderr).toContain(`fleetops import: cannot read ${bad}: ${NOT_UTF8(8)}`); // the owner's displayName
+    expect(fs.existsSync(path.join(dataDir, 'pglite'))).toBe(false);
+
+    const key = liveKey();
+    const bom = path.join(work, 'bom.json');
+    fs.writeFileSync(bom, '\uFEFF' + JSON.stringify({ companies: [company('bom', 'bom', key)] }, null, 2));
+    const b = await fleetops(['import', bom], { env: { DATA_DIR: dataDir } });
+    expect(b.code, b.stderr).toBe(0);
+
+    const csv = path.join(work, 'latin1.csv');
+    const rows = ['timeDate,pilot,aircraftId,aircraftRegistration,startLocation,endLocation,notes', '2026-04-06T08:00:00Z,bom-pilot,bom-ac-1,VH-BOM,YSSY,YSBK,ok', '2026-04-07T08:00:00Z,bom-pilot,bom-ac-1,VH-BOM,YSSY,YSBK,ok', '2026-04-08T08:00:00Z,bom-pilot,bom-ac-1,VH-BOM,YSSY,YSBK,caf\u00e9'];
+    fs.writeFileSync(csv, Buffer.from(rows.join('\r\n') + '\r\n', 'latin1'));
+    const c = await fleetops(['import-logs', '--company', 'bom', csv], { env: { DATA_DIR: dataDir } });
+    expect(c.code, c.stderr).toBe(1);
+    expect(c.stderr).toContain(`fleetops import-logs: ${NOT_UTF8(4)}`);
+    expect(c.stdout).toBe(''); // refused whole: no "imported N" (the two good rows before it are not imported either)
+  }, STEP);
 });
 
 describe('busy embedded database', () => {

@@ -44,6 +44,25 @@ describe('the shared rules (csv-rules.ts)', () => {
     expect(read('timeDate,hobbs\n').rows).toEqual([]);
   });
 
+  // Found by the CLI audit (twenty-first session): a Latin-1 file (a spreadsheet's plain "CSV" on Windows) was imported
+  // with `José` stored as `Jos\uFFFD` for good; a header `timeDate, pilot` had "no pilot column"; a file separated
+  // by semicolons was "Invalid Record Length" with no word of why.
+  it('refuse a file that is not UTF-8 at its line; read names with spaces around them; say a file looks separated by semicolons', () => {
+    const NOT_UTF8 = (line: number) => `the file is not UTF-8 text (line ${line} holds bytes that are not): save it as UTF-8 (a spreadsheet's "CSV UTF-8", an editor's "UTF-8") and import it again; nothing was imported`;
+    const latin1 = Buffer.from(`${HEAD},notes\r\n${CELLS},caf\u00e9\r\n`, 'latin1').toString('utf8');
+    expect(refusal(() => read(latin1))).toBe(NOT_UTF8(2));
+    const utf16 = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(`${HEAD}\n${CELLS}\n`, 'utf16le')]).toString('utf8');
+    expect(refusal(() => read(utf16))).toBe(NOT_UTF8(1));
+    // the same text as UTF-8 (with its byte order mark) is read
+    expect(read(Buffer.from(`\uFEFF${HEAD},notes\r\n${CELLS},caf\u00e9\r\n`, 'utf8').toString('utf8')).rows[0].cells.notes).toBe('caf\u00e9');
+    const spaced = read(`${HEAD.split(',').join(', ')}, hobbs \n${CELLS},1.5`);
+    expect(spaced.header).toEqual([...HEAD.split(','), 'hobbs']);
+    expect(spaced.rows[0].cells.pilot).toBe('acme-pilot');
+    const semicolons = ' (the header row is one column holding semicolons: the file looks separated by semicolons; save it separated by commas)';
+    expect(refusal(() => read(`${HEAD.replaceAll(',', ';')}\n${CELLS.replaceAll(',', ';')}`))).toBe(`the header row has no timeDate column${semicolons}`);
+    expect(refusal(() => read(`${HEAD.replaceAll(',', ';')};hobbs\n${CELLS.replaceAll(',', ';')};1,5`))).toMatch(new RegExp(`^not a valid CSV file: .*${semicolons.replace(/[()]/g, '\\$&')}$`));
+  });
+
   it('number a row by the line it starts on, and name the server-controlled columns it ignores', () => {
     const csv = read([`uid,${HEAD},notes,createdAt`, `x,${CELLS},"first line`, 'second line",y', `x,${CELLS},one line,y`, `x,${CELLS},,y`].join('\n'));
     expect(csv.rows.map((r) => r.line)).toEqual([2, 4, 5]);

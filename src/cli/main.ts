@@ -10,6 +10,7 @@ import { DataDirBusyError, lockHolder } from '../db/data-dir-lock.js';
 import { applyMigrations } from '../db/migrate.js';
 import { AppError, NotFoundError } from '../errors.js';
 import { parseJson } from '../lib/json-numbers.js';
+import { notUtf8Line, notUtf8Message, withoutBom } from '../lib/utf8-text.js';
 import { adminSocketPath } from '../db/data-dir-lock.js';
 import type { RelayedCommand } from '../server.js';
 import { registerBackupCommands } from './backup.js';
@@ -115,7 +116,10 @@ function program(io: Io, withDb: DbRunner, config: () => Config, serve: () => Pr
     .action(async (file: string) => {
       let raw: unknown;
       try {
-        raw = parseJson(fs.readFileSync(path.resolve(io.cwd, file), 'utf8')); // numbers as written: an inexact one is refused at its path
+        const text = withoutBom(fs.readFileSync(path.resolve(io.cwd, file), 'utf8'));
+        const badLine = notUtf8Line(text);
+        if (badLine !== null) throw new Error(notUtf8Message(badLine));
+        raw = parseJson(text); // numbers as written: an inexact one is refused at its path
       } catch (e) {
         io.err(`fleetops import: cannot read ${file}: ${(e as Error).message}`);
         throw new Exit(1);

@@ -1,6 +1,7 @@
 import { decimalPlaces } from '../../lib/decimal.js';
 import { PROTO_KEY_MESSAGE } from '../../lib/input-messages.js';
 import { inexactMessage, isExactNumberText } from '../../lib/json-numbers.js';
+import { notUtf8Line, notUtf8Message } from '../../lib/utf8-text.js';
 import { TRACKING_VALUE_PLACES, placesMessage } from '../tracking/limits.js';
 import { CORE_FIELDS, SERVER_CONTROLLED } from './fields.js';
 
@@ -12,7 +13,7 @@ import { CORE_FIELDS, SERVER_CONTROLLED } from './fields.js';
  *
  * Browser-safe: no `node:` import, no Prisma, no zod and nothing of src/errors.ts (it loads zod, and with it 450 kB
  * of the console's bundle); its imports (src/lib/decimal.ts, src/lib/input-messages.ts, src/lib/json-numbers.ts,
- * ../tracking/limits.ts, ./fields.ts) are the same. The
+ * src/lib/utf8-text.ts, ../tracking/limits.ts, ./fields.ts) are the same. The
  * CSV parser is passed in: csv-parse's synchronous `parse`, whose node and browser builds are one code.
  */
 
@@ -58,6 +59,10 @@ export interface CsvRows {
 const IGNORED = new Set<string>(SERVER_CONTROLLED);
 const CORE = new Set<string>(CORE_FIELDS);
 
+/** A hint for a header read as one column holding semicolons: a file separated by `;`, as some spreadsheets save CSV. */
+const semicolons = (header: string[]) =>
+  header.length === 1 && header[0].includes(';') ? ' (the header row is one column holding semicolons: the file looks separated by semicolons; save it separated by commas)' : '';
+
 /** The rows of a CSV of flight logs, or a CsvError when the file is refused whole (not CSV, or its header). */
 export function readLogsCsv(text: string, parse: CsvParse): CsvRows {
   let header: string[] = [];
@@ -65,11 +70,15 @@ export function readLogsCsv(text: string, parse: CsvParse): CsvRows {
   // line breaks as LF (CRLF and CR alike, a quoted cell's too): csv-parse counts a CRLF inside a quoted cell as two
   // lines, so every later row of a Windows file was reported a line late
   const lf = text.replace(/\r\n?/g, '\n');
+  const badLine = notUtf8Line(lf);
+  if (badLine !== null) throw new CsvError(notUtf8Message(badLine));
   try {
     records = parse(lf, {
       // a column named twice would be read as one of its cells (the last): which of two hobbs figures is the
       // flight's, the file does not say, so it is refused whole
-      columns: (names: string[]) => {
+      columns: (read: string[]) => {
+        // spaces around a name are not part of it (` pilot` after `timeDate,`), as around a cell's value
+        const names = read.map((n) => n.trim());
         const twice = names.find((n, i) => names.indexOf(n) !== i);
         if (twice !== undefined) throw new CsvError(`the header row names the column ${twice} twice`);
         header = names;
@@ -83,12 +92,12 @@ export function readLogsCsv(text: string, parse: CsvParse): CsvRows {
     }) as typeof records;
   } catch (e) {
     if (e instanceof CsvError) throw e;
-    throw new CsvError(`not a valid CSV file: ${(e as Error).message}`);
+    throw new CsvError(`not a valid CSV file: ${(e as Error).message}${semicolons(header)}`);
   }
   // a column is a key of each row's input: the one name no object keeps as a key is refused as any input refuses it
   if (header.includes('__proto__')) throw new CsvError(`the header row names a column __proto__: ${PROTO_KEY_MESSAGE}`);
   for (const required of REQUIRED_COLUMNS) {
-    if (records.length && !header.includes(required)) throw new CsvError(`the header row has no ${required} column`);
+    if (records.length && !header.includes(required)) throw new CsvError(`the header row has no ${required} column${semicolons(header)}`);
   }
   return {
     header,
