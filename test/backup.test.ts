@@ -183,7 +183,7 @@ describe('fleetops backup → fleetops restore', () => {
           new RegExp(
             `^restored .* into (the embedded database|PostgreSQL): 2 companies \\(demo, gen-[0-9a-f]+\\), \\d+ tables, [\\d,]+ rows in .*\n` +
               `verified: all \\d+ tables read back, row for row as in the backup; totals of ${src.contents.Aircraft!.length} aircraft recomputed from the flight logs; ` +
-              `${counters} counters of ${components.length} components recomputed from those totals; childCounts\n$`,
+              `${counters} counters of ${components.length} components recomputed from those totals; every childCount counted again\n$`,
           ),
         );
 

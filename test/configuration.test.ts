@@ -89,15 +89,15 @@ describe('the command with a configuration it cannot use', () => {
     expect(missing).toMatchObject({ code: 2, stdout: '' });
     expect(missing.stderr).toMatch(/^error: missing required argument 'file'/);
   });
-  it('a DATA_DIR that cannot be made is said so, without a stack trace', async () => {
+  it('a DATA_DIR that cannot be made is said so, naming the variable, without a stack trace', async () => {
     // a path under a file: no directory can be made there, whoever runs the command
     const r = await runCli(['migrate'], { env: { ...base, DATA_DIR: '/etc/hostname/fleetops-data' } });
     expect(r).toMatchObject({ code: 1, stdout: '' });
-    expect(r.stderr).toMatch(/^fleetops: ENOTDIR: not a directory, .*\/etc\/hostname\/fleetops-data.*\n$/);
+    expect(r.stderr).toMatch(/^fleetops: DATA_DIR \/etc\/hostname\/fleetops-data cannot be used: ENOTDIR: not a directory, .*\/etc\/hostname\/fleetops-data.*\n$/);
     // DATA_DIR itself a file
     const file = await runCli(['migrate'], { env: { ...base, DATA_DIR: '/etc/hostname' } });
     expect(file).toMatchObject({ code: 1, stdout: '' });
-    expect(file.stderr).toMatch(/^fleetops: EEXIST: file already exists, .*\/etc\/hostname.*\n$/);
+    expect(file.stderr).toMatch(/^fleetops: DATA_DIR \/etc\/hostname cannot be used: EEXIST: file already exists, .*\/etc\/hostname.*\n$/);
   });
   it('a listen address that cannot be used (HOST that does not resolve, PORT taken) is said so, not blamed on the database', async () => {
     const dir = await seedDataDir(fs.mkdtempSync(path.join(os.tmpdir(), 'fleetops-listen-')));
@@ -120,7 +120,7 @@ describe('the command with a configuration it cannot use', () => {
     // nothing listens on port 1
     const r = await runCli(['migrate'], { env: { ...base, DATABASE_URL: 'postgres://postgres@127.0.0.1:1/none' } });
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/^fleetops: cannot use the database: .*ECONNREFUSED.*\n$/);
+    expect(r.stderr).toMatch(/^fleetops: cannot use the database DATABASE_URL names: .*ECONNREFUSED.*\n$/);
     expect(r.stderr).not.toMatch(/\n\s+at /);
   });
 });

@@ -146,6 +146,18 @@ describe('fleetops demo', () => {
     }
   });
 
+  // Before, the summary counted a deleted component and vehicle and a completed item (6, 4 and 8 where the lists
+  // show 5, 3 and 7; CLI audit, twenty-first session)
+  it('says as many components, vehicles and schedule items as the lists show', async () => {
+    const listed = async (path: string) => (await call('GET', `/api/v1${path}`)).body.data.length as number;
+    expect({ components: demo.components, vehicles: demo.vehicles, scheduleItems: demo.scheduleItems }).toEqual({
+      components: await listed('/components'),
+      vehicles: await listed('/vehicles'),
+      scheduleItems: await listed('/schedule-items'),
+    });
+    expect(await listed('/components?includeDeleted=true')).toBeGreaterThan(demo.components);
+  });
+
   it('runs again: starts the demo over (same records, same totals) and keeps the earlier keys', async () => {
     const aircraft = async (key: string) => (await call('GET', '/api/v1/aircraft', undefined, key)).body.data.map(({ updatedAt: _u, ...a }: any) => a);
     const before = await aircraft(demo.key);

@@ -163,7 +163,7 @@ async function restoreInto(db: Database, file: string, shown: string, io: Backup
     );
     io.out(
       `verified: all ${r.verified.tables} tables read back, row for row as in the backup; totals of ${n(r.verified.aircraft)} aircraft recomputed ` +
-        `from the flight logs; ${n(r.verified.counters)} counters of ${n(r.verified.components)} components recomputed from those totals; childCounts`,
+        `from the flight logs; ${n(r.verified.counters)} counters of ${n(r.verified.components)} components recomputed from those totals; every childCount counted again`,
     );
     if (r.migrated.after.length) io.out(`then applied ${r.migrated.after.length} newer migration(s): ${r.migrated.after.join(', ')}`);
   } finally {

@@ -243,7 +243,7 @@ function program(io: Io, withDb: DbRunner, config: () => Config, serve: () => Pr
         const c = config();
         io.out(
           `demo company "${demo.companyId}" loaded: 2 aircraft with ${demo.flightLogs} flight logs over the last year (and a glider in storage), ` +
-            `${demo.components} components, ${demo.scheduleItems} schedule items (one overdue, some due soon), ${demo.formCompletions} form completions, 4 vehicles, 3 users.`,
+            `${demo.components} components, ${demo.scheduleItems} schedule items (one overdue, some due soon), ${demo.formCompletions} form completions, ${demo.vehicles} vehicles, 3 users.`,
         );
         io.out(`Try it (docs at http://${c.host}:${c.port}/docs, GraphiQL at http://${c.host}:${c.port}/graphql):`);
         for (const r of demoRequests(`http://${c.host}:${c.port}`, demo.key)) {
@@ -315,7 +315,7 @@ async function execute(io: Io, argv: string[], withDb: DbRunner, config: () => C
     }
     const unreachable = connectionFailure(e);
     if (unreachable) {
-      io.err(`fleetops: cannot use the database: ${unreachable}`);
+      io.err(`fleetops: cannot use the database DATABASE_URL names: ${unreachable}`);
       return 1;
     }
     io.err(`fleetops: ${(e as Error)?.stack ?? String(e)}`);

@@ -42,8 +42,19 @@ export function lockHolder(dataDir: string): number | null {
   }
 }
 
+/** A file-system error on DATA_DIR, said as the variable's (the operator sets it): the system's words kept after it. */
+function dataDirError(dataDir: string, e: unknown): unknown {
+  const err = e as NodeJS.ErrnoException;
+  if (typeof err?.syscall === 'string' && typeof err.message === 'string') err.message = `DATA_DIR ${dataDir} cannot be used: ${err.message}`;
+  return e;
+}
+
 export function acquireDataDirLock(dataDir: string): () => void {
-  fs.mkdirSync(dataDir, { recursive: true });
+  try {
+    fs.mkdirSync(dataDir, { recursive: true });
+  } catch (e) {
+    throw dataDirError(dataDir, e);
+  }
   const file = lockPath(dataDir);
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
@@ -59,7 +70,7 @@ export function acquireDataDirLock(dataDir: string): () => void {
         }
       };
     } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw dataDirError(dataDir, e);
       const holder = lockHolder(dataDir);
       if (holder !== null) throw new DataDirBusyError(dataDir, holder);
       fs.rmSync(file, { force: true }); // stale lock of a process that is gone

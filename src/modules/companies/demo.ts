@@ -151,8 +151,10 @@ export interface DemoSummary {
   key: string;
   companyId: string;
   flightLogs: number;
+  /** Components and vehicles not deleted, active schedule items: what the lists show. */
   components: number;
   scheduleItems: number;
+  vehicles: number;
   formCompletions: number;
 }
 
@@ -350,8 +352,10 @@ export async function loadDemo(database: Database, companyId = DEMO_COMPANY): Pr
     key,
     companyId,
     flightLogs: await db.flightLog.count(),
-    components: await db.component.count(),
-    scheduleItems: await db.scheduleItem.count(),
+    // what the lists show: a deleted component or vehicle and a completed (inactive) item are there to restore
+    components: await db.component.count({ where: { status: { not: 'deleted' } } }),
+    scheduleItems: await db.scheduleItem.count({ where: { status: 'active' } }),
+    vehicles: await db.vehicle.count({ where: { status: { not: 'deleted' } } }),
     formCompletions: await db.formCompletion.count(),
   };
 }
