@@ -5,6 +5,7 @@
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { invalid, oneLineMessage, ValidationError } from '../src/errors.js';
+import { csvTextRead, csvTextWritten } from '../src/lib/csv-text.js';
 import { importFlightLogsCsv } from '../src/modules/flight-logs/csv.js';
 import { CsvError, figureFromText, numberFromText, readLogsCsv, rowFaultMessage, rowInput } from '../src/modules/flight-logs/csv-rules.js';
 import { parseLogsCsv } from '../console/src/csv.js';
@@ -61,6 +62,18 @@ describe('the shared rules (csv-rules.ts)', () => {
     const semicolons = ' (the header row is one column holding semicolons: the file looks separated by semicolons; save it separated by commas)';
     expect(refusal(() => read(`${HEAD.replaceAll(',', ';')}\n${CELLS.replaceAll(',', ';')}`))).toBe(`the header row has no timeDate column${semicolons}`);
     expect(refusal(() => read(`${HEAD.replaceAll(',', ';')};hobbs\n${CELLS.replaceAll(',', ';')};1,5`))).toMatch(new RegExp(`^not a valid CSV file: .*${semicolons.replace(/[()]/g, '\\$&')}$`));
+  });
+
+  // Before, an export wrote `=SUM(A1)` as `'=SUM(A1)` (so no spreadsheet runs it) and an import kept the quote: each
+  // export and load back added one to every text starting with = + - @ (CLI audit, twenty-first session).
+  it('read text as an export wrote it: the quote put before a formula-looking text is taken off, and only that one', () => {
+    const texts = ['=SUM(A1)', "'=x", "''=x", "'x", "''", '-- see tech log', '+61 400', '@home', '\tindented', 'plain', "it's", ''];
+    for (const t of texts) expect(csvTextRead(csvTextWritten(t)), JSON.stringify(t)).toBe(t);
+    expect(texts.map(csvTextWritten)).toEqual(["'=SUM(A1)", "''=x", "'''=x", "'x", "''", "'-- see tech log", "'+61 400", "'@home", "'\tindented", 'plain', "it's", '']);
+    const row = read(`${HEAD},notes,remarks,hobbs\n${CELLS},'=SUM(A1),'-- see tech log,-0.5`).rows[0];
+    expect(rowInput(row, row && Object.keys(row.cells), ACM)).toEqual({
+      input: expect.objectContaining({ notes: '=SUM(A1)', remarks: '-- see tech log', hobbs: -0.5 }),
+    });
   });
 
   it('number a row by the line it starts on, and name the server-controlled columns it ignores', () => {

@@ -2,6 +2,7 @@ import { parse } from 'csv-parse/browser/esm/sync';
 import { stringify } from 'csv-stringify/browser/esm/sync';
 import type { FlightLogRowFragment } from '../generated/graphql.js';
 import { OUTPUT_FIELDS, SERVER_CONTROLLED } from '../../src/modules/flight-logs/fields.js';
+import { csvTextWritten } from '../../src/lib/csv-text.js';
 import { readLogsCsv, rowAircraftId, rowFaultMessage, rowInput } from '../../src/modules/flight-logs/csv-rules.js';
 import { trackingMap } from './tracking.js';
 // (relative imports name their .js file here: tests under test/ import this module, type-checked as Node modules)
@@ -30,9 +31,8 @@ export function templateColumns(aircraft: AircraftMeta[]): string[] {
   return exportColumns(aircraft).filter((c) => !ignored.has(c));
 }
 
-const FORMULA_START = /^[=+\-@\t\r]/;
-/** A text cell a spreadsheet would read as a formula gets a leading quote (as the API's export does). */
-const text = (s: string) => (FORMULA_START.test(s) ? `'${s}` : s);
+/** A text cell a spreadsheet would read as a formula gets a leading quote, as the API's export does (src/lib/csv-text.ts). */
+const text = csvTextWritten;
 
 function cell(v: unknown): string {
   if (v === null || v === undefined) return '';

@@ -1,14 +1,11 @@
 import { stringify } from 'csv-stringify/sync';
 import { Response } from '../http/response.js';
+import { csvTextWritten as csvText } from './csv-text.js';
 /**
- * CSV cells for exports. A text cell that a spreadsheet would read as a formula (starting with =, +, -, @, tab or
- * carriage return) is prefixed with a single quote (OWASP CSV injection advice); numbers stay numbers.
+ * CSV cells for exports. A text cell that a spreadsheet would read as a formula gets a leading single quote, which an
+ * import takes off again (./csv-text.ts); numbers stay numbers.
  */
-const FORMULA_START = /^[=+\-@\t\r]/;
-
-export function csvText(s: string): string {
-  return FORMULA_START.test(s) ? `'${s}` : s;
-}
+export { csvText };
 
 /** A JSON value as one cell: arrays of plain values joined with "; ", other objects as JSON. */
 export function csvCell(v: unknown): string {

@@ -1,6 +1,7 @@
 import { decimalPlaces } from '../../lib/decimal.js';
 import { PROTO_KEY_MESSAGE } from '../../lib/input-messages.js';
 import { inexactMessage, isExactNumberText } from '../../lib/json-numbers.js';
+import { csvTextRead } from '../../lib/csv-text.js';
 import { notUtf8Line, notUtf8Message } from '../../lib/utf8-text.js';
 import { TRACKING_VALUE_PLACES, placesMessage } from '../tracking/limits.js';
 import { CORE_FIELDS, SERVER_CONTROLLED } from './fields.js';
@@ -13,7 +14,7 @@ import { CORE_FIELDS, SERVER_CONTROLLED } from './fields.js';
  *
  * Browser-safe: no `node:` import, no Prisma, no zod and nothing of src/errors.ts (it loads zod, and with it 450 kB
  * of the console's bundle); its imports (src/lib/decimal.ts, src/lib/input-messages.ts, src/lib/json-numbers.ts,
- * src/lib/utf8-text.ts, ../tracking/limits.ts, ./fields.ts) are the same. The
+ * src/lib/utf8-text.ts, src/lib/csv-text.ts, ../tracking/limits.ts, ./fields.ts) are the same. The
  * CSV parser is passed in: csv-parse's synchronous `parse`, whose node and browser builds are one code.
  */
 
@@ -182,7 +183,8 @@ export function rowInput(row: CsvRow, header: readonly string[], aircraft: Aircr
       continue;
     }
     if (cell === '') continue;
-    if (CORE.has(column) || declaredType(aircraft, column) !== 'number') input[column] = cell;
+    // text as an export wrote it: the quote it put before a formula-looking text is taken off (src/lib/csv-text.ts)
+    if (CORE.has(column) || declaredType(aircraft, column) !== 'number') input[column] = csvTextRead(cell);
     else {
       const figure = figureFromText(cell, column);
       if ('fault' in figure) return figure;
