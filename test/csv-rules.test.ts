@@ -54,6 +54,9 @@ describe('the shared rules (csv-rules.ts)', () => {
     expect(refusal(() => read(latin1))).toBe(NOT_UTF8(2));
     const utf16 = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(`${HEAD}\n${CELLS}\n`, 'utf16le')]).toString('utf8');
     expect(refusal(() => read(utf16))).toBe(NOT_UTF8(1));
+    expect(refusal(() => read(Buffer.from(`${HEAD}\n${CELLS}\n`, 'utf16le').toString('utf8')))).toBe(NOT_UTF8(1)); // no byte order mark
+    // a NUL in a row is that row's (the API refuses it at its cell), not the file's encoding
+    expect(read(`${HEAD},notes\n${CELLS},a\u0000b\n`).rows).toHaveLength(1);
     // the same text as UTF-8 (with its byte order mark) is read
     expect(read(Buffer.from(`\uFEFF${HEAD},notes\r\n${CELLS},caf\u00e9\r\n`, 'utf8').toString('utf8')).rows[0].cells.notes).toBe('caf\u00e9');
     const spaced = read(`${HEAD.split(',').join(', ')}, hobbs \n${CELLS},1.5`);
