@@ -5,8 +5,7 @@
 // changes nothing. CI runs a fixed seed; PROPERTY_RUNS and PROPERTY_SEED run more or other sequences.
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiKeyService } from '../src/auth/keys.js';
-import { createTestEnv, flightLogBody, type TestEnv } from './helpers.js';
+import { adminKey, createTestEnv, flightLogBody, type TestEnv } from './helpers.js';
 
 const RUNS = Number(process.env.PROPERTY_RUNS ?? 10);
 const SEED = Number(process.env.PROPERTY_SEED ?? 20261123);
@@ -15,7 +14,7 @@ let env: TestEnv;
 let admin: string;
 beforeAll(async () => {
   env = await createTestEnv();
-  admin = (await new ApiKeyService(env.database.prisma).create({ companyId: env.a.id, name: 'admin', scope: 'admin' })).key;
+  admin = await adminKey(env);
 });
 afterAll(() => env?.close());
 

@@ -27,8 +27,7 @@
 // other sequences, e.g. `PROPERTY_RUNS=200 PROPERTY_SEED=$RANDOM npx vitest run test/component-counters-property.test.ts`.
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiKeyService } from '../src/auth/keys.js';
-import { createTestEnv, mcpTool, type TestEnv } from './helpers.js';
+import { adminKey, createTestEnv, mcpTool, type TestEnv } from './helpers.js';
 
 const RUNS = Number(process.env.PROPERTY_RUNS ?? 16);
 const STEPS = Number(process.env.PROPERTY_STEPS ?? 30);
@@ -39,7 +38,7 @@ let admin: string;
 beforeAll(async () => {
   env = await createTestEnv();
   // creating the runs' aircraft is an admin operation (gaps §12); everything else works with any read_write key
-  admin = (await new ApiKeyService(env.database.prisma).create({ companyId: env.a.id, name: 'admin', scope: 'admin' })).key;
+  admin = await adminKey(env);
 });
 afterAll(() => env?.close());
 
