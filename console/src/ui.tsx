@@ -119,9 +119,7 @@ export function usePager() {
   const cursor = search.get('cursor');
   const number = cursor ? Math.max(2, Math.trunc(Number(search.get('page'))) || 2) : 1;
   const at = (c: string | null, n: number) => {
-    const q = new URLSearchParams(search);
-    q.delete('cursor');
-    q.delete('page');
+    const q = new URLSearchParams(filtersOf(search));
     if (c) q.set('cursor', c), q.set('page', String(n));
     const path = location.split('?')[0];
     return q.size ? `${path}?${q}` : path;
