@@ -2,7 +2,7 @@
 // input gets the same ValidationError (message and JSON paths) on REST and on GraphQL, and nothing is written.
 // REST never answers with GraphQL's own vocabulary (variables, coercion), whatever is wrong with a body.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestEnv, flightLogBody, type TestEnv } from './helpers.js';
+import { createTestEnv, flightLogBody, mcpTool, type TestEnv } from './helpers.js';
 import { expectValidation } from './assertions.js';
 
 let env: TestEnv;
@@ -201,6 +201,55 @@ describe('REST bodies meet only the service check', () => {
     expectValidation(r, '/name');
     const s = await env.json('POST', `${API}/components/x/counters/reset`, { body: { newValue: 0 } });
     expectValidation(s, '/counterKey');
+  });
+});
+
+describe('a list in a REST body or an MCP tool call is a JSON array', () => {
+  // GraphQL coerces a single value given for a list into a list of one (its specification); a JSON body is not a
+  // GraphQL value: the same value there is the service's 400, in its words, and nothing is written (api-notes.md)
+  const item = { name: 'Check', type: 'Inspection', relatedTo: 'acme-ac-1', relatedToType: 'aircraft', recurring: false, calendarDateDue: '2026-06-30' };
+  const component = { name: 'Engine', type: 'Engine', partNumber: 'P-1', serialNumber: `S-${Math.random()}` };
+  const counter = { displayText: 'Hours', unit: 'hours', initialValue: 10 };
+  let itemId = '';
+  let componentId = '';
+  beforeAll(async () => {
+    itemId = (await env.json('POST', `${API}/schedule-items`, { body: item })).body.uid;
+    componentId = (await env.json('POST', `${API}/components`, { body: { ...component, counters: [counter] } })).body.uid;
+  });
+  const cases: [string, string, string, () => string, Body, RegExp][] = [
+    ['POST', '/schedule-items', '/documentation', () => '', { ...item, documentation: 'https://x.test/a.pdf' }, /^documentation must be an array of strings$/],
+    ['PATCH', '/schedule-items/:id', '/archivedDocumentation', () => itemId, { archivedDocumentation: 'https://x.test/b.pdf' }, /^archivedDocumentation must be an array of strings$/],
+    ['POST', '/schedule-items/:id/complete', '/documents', () => itemId, { documents: 'https://x.test/c.pdf' }, /^documents must be an array of strings$/],
+    ['POST', '/components', '/alternatePartNumbers', () => '', { ...component, alternatePartNumbers: 'ALT' }, /^alternatePartNumbers must be an array of strings$/],
+    ['POST', '/components', '/counters', () => '', { ...component, counters: counter }, /^counters must be an array$/],
+    ['POST', '/components/:id/install', '/mappings', () => componentId, { parentUid: 'acme-ac-1', parentType: 'aircraft', mappings: { counterKey: 'hours', sourceKey: 'hobbs' } }, /^mappings must be an array$/],
+  ];
+  it.each(cases)('%s %s: a single value at %s', async (method, route, at, id, body, message) => {
+    const before = await counts();
+    const itemBefore = (await env.json('GET', `${API}/schedule-items/${itemId}`)).body;
+    const componentBefore = (await env.json('GET', `${API}/components/${componentId}`)).body;
+    const path = `${API}${route.replace(':id', id())}`;
+    const r = await env.json(method, path, { body });
+    expectValidation(r, at);
+    expect(r.body.errors.find((e: { path: string }) => e.path === at).message).toMatch(message);
+    expect(await counts()).toEqual(before);
+    expect((await env.json('GET', `${API}/schedule-items/${itemId}`)).body).toEqual(itemBefore);
+    expect((await env.json('GET', `${API}/components/${componentId}`)).body).toEqual(componentBefore);
+  });
+  it('an MCP tool call with a single value for a list is refused as the route is, and writes nothing', async () => {
+    const before = await counts();
+    const m = await mcpTool(env, 'createScheduleItem', { body: { ...item, documentation: 'https://x.test/m.pdf' } });
+    expect(m.isError).toBe(true);
+    expect(m.content[0].text).toMatch(/documentation must be an array/);
+    expect(await counts()).toEqual(before);
+  });
+  it('GraphQL takes a single value for a list as a list of one (its input coercion)', async () => {
+    const r = await env.gql('mutation($input: CreateScheduleItemInput!) { createScheduleItem(input: $input) { uid } }', {
+      input: { ...item, documentation: 'https://x.test/g.pdf' },
+    });
+    expect(r.body.errors).toBeUndefined();
+    const made = await env.json('GET', `${API}/schedule-items/${r.body.data.createScheduleItem.uid}`);
+    expect(made.body.documentation).toEqual(['https://x.test/g.pdf']);
   });
 });
 

@@ -3,7 +3,9 @@ import type { Plugin } from 'graphql-yoga';
 import { execute as interpret, parse, specifiedRules, validate, type DocumentNode, type ExecutionArgs, type ExecutionResult, type GraphQLSchema } from 'graphql';
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 import type { RequestContext } from '../context.js';
-import { listAsObjectCheck } from './jit-variables.js';
+import { ValidationError } from '../errors.js';
+import { appErrorAsGraphQL } from './errors.js';
+import { listAsObjectCheck, singleForListCheck } from './jit-variables.js';
 
 /**
  * The operation executor of the channels that build their own operations (the REST façade, MCP tools): the same
@@ -29,7 +31,7 @@ export interface Executor {
 
 export function createExecutor(schema: GraphQLSchema, plugins: Plugin[]): Executor {
   const names = new Map<DocumentNode, string>();
-  type Compiled = { query: CompiledQuery; listAsObject: ReturnType<typeof listAsObjectCheck> };
+  type Compiled = { query: CompiledQuery; listAsObject: ReturnType<typeof listAsObjectCheck>; singleForList: ReturnType<typeof singleForListCheck> };
   const compiled = new WeakMap<DocumentNode, Compiled>();
   const compile = (document: DocumentNode): Compiled => {
     let q = compiled.get(document);
@@ -39,16 +41,26 @@ export function createExecutor(schema: GraphQLSchema, plugins: Plugin[]): Execut
       if (errors.length) throw new Error(`operation ${name} does not fit the schema: ${errors.map((e) => e.message).join('; ')}`);
       const c = compileQuery(schema, document);
       if (!isCompiledQuery(c)) throw new Error(`operation ${name} does not compile: ${c.errors?.map((e) => e.message).join('; ')}`);
-      compiled.set(document, (q = { query: c, listAsObject: listAsObjectCheck(schema, document) }));
+      compiled.set(document, (q = { query: c, listAsObject: listAsObjectCheck(schema, document), singleForList: singleForListCheck(schema, document) }));
     }
     return q;
   };
   // envelop's plugins see and may replace the arguments; the compiled operation runs what they hand over, unless its
   // variables hold a list where an input object belongs: graphql-js then refuses them, as GraphQL over HTTP does
   // (graphql-jit would take the list as the object: src/graphql/jit-variables.ts)
+  // These channels' variables are JSON (a REST body, an MCP tool's arguments), where a list is an array: a single
+  // value where a list belongs is refused before anything runs, where GraphQL would take it as a list of one
+  // (decision 0005). The operation's policy then puts the refusal in the service's words, as for any value GraphQL's
+  // types refuse (explainRefusedVariables, src/graphql/policy.ts); this error stands where no check says more.
   const execute = (args: ExecutionArgs) => {
-    const { query, listAsObject } = compile(args.document);
+    const { query, listAsObject, singleForList } = compile(args.document);
     const variables = args.variableValues ?? {};
+    const single = singleForList?.(variables);
+    if (single) {
+      const path = single.pointer || `/${single.variable}`;
+      const name = path.split('/').findLast((p) => !/^\d+$/.test(p)) ?? single.variable;
+      return { errors: [appErrorAsGraphQL(new ValidationError('invalid request body', [{ path, message: `${name} must be an array` }]))] };
+    }
     return listAsObject?.(variables) ? interpret(args) : query.query(args.rootValue, args.contextValue, variables);
   };
   const getEnveloped = envelop({ plugins: [useEngine({ parse, validate, execute, specifiedRules }), useSchema(schema),

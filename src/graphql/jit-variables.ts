@@ -52,3 +52,71 @@ function checkOf(type: GraphQLInputType, memo: Map<GraphQLInputType, Check>): Ch
   });
   return check;
 }
+
+/** Where a value holds a single value given for a list: its JSON Pointer within the value, or null. */
+type Find = (value: unknown) => string | null;
+
+/**
+ * GraphQL's input coercion takes a single value given for a list as a list of one (`"a"` as `["a"]`); a GraphQL
+ * client may rely on it. A REST body or an MCP tool's arguments are JSON, where a list is an array
+ * (docs/decisions/0005-one-input-contract.md): the channels that send JSON as variables (src/graphql/executor.ts)
+ * refuse such a value instead of letting it be wrapped. This answers, for a document, where variables hold one: the
+ * variable's name and the value's JSON Pointer within it. Null when no variable of the document can hold a list.
+ */
+export function singleForListCheck(schema: GraphQLSchema, document: DocumentNode, operationName?: string | null): ((variables: Record<string, unknown>) => { variable: string; pointer: string } | null) | null {
+  const memo = new Map<GraphQLInputType, Find>();
+  const finds: [string, Find][] = [];
+  for (const def of getOperationAST(document, operationName)?.variableDefinitions ?? []) {
+    const type = typeFromAST(schema, def.type) as GraphQLInputType | undefined;
+    const find = type && findOf(type, memo);
+    if (find) finds.push([def.variable.name.value, find]);
+  }
+  if (!finds.length) return null;
+  return (variables) => {
+    for (const [variable, find] of finds) {
+      const value = variables[variable];
+      if (value == null) continue;
+      const pointer = find(value);
+      if (pointer !== null) return { variable, pointer };
+    }
+    return null;
+  };
+}
+
+/** Where a value given for `type` holds a single value for a list; null when `type` holds no list. */
+function findOf(type: GraphQLInputType, memo: Map<GraphQLInputType, Find>): Find | null {
+  const t = getNullableType(type);
+  if (isListType(t)) {
+    const item = findOf(t.ofType, memo);
+    return (v) => {
+      if (!Array.isArray(v)) return '';
+      if (!item) return null;
+      for (const [i, x] of v.entries()) {
+        const at = x == null ? null : item(x);
+        if (at !== null) return `/${i}${at}`;
+      }
+      return null;
+    };
+  }
+  if (!isInputObjectType(t)) return null;
+  const known = memo.get(t);
+  if (known) return known;
+  let fields: [string, Find][] = [];
+  // an array where the object belongs is another mistake, refused by GraphQL itself (and listAsObjectCheck above)
+  const find: Find = (v) => {
+    if (typeof v !== 'object' || v === null || Array.isArray(v)) return null;
+    for (const [k, f] of fields) {
+      const x = (v as Record<string, unknown>)[k];
+      if (!Object.hasOwn(v, k) || x == null) continue;
+      const at = f(x);
+      if (at !== null) return `/${k}${at}`;
+    }
+    return null;
+  };
+  memo.set(t, find);
+  fields = Object.values(t.getFields()).flatMap((f): [string, Find][] => {
+    const c = findOf(f.type, memo);
+    return c ? [[f.name, c]] : [];
+  });
+  return find;
+}
