@@ -4,7 +4,8 @@
 // so every schedule read of the company answered 500 on REST, GraphQL and MCP; completing a recurring calendar item
 // in 9999 was a 500 itself. Each attempt below answers 400 at its field, writes nothing, and the company's schedule
 // reads stay 200 on every channel.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { now, setClock } from '../src/lib/clock.js';
 import { isoProblem, parseIso, parseIsoInstant } from '../src/lib/dates.js';
 import { addCalendarDays, startOfLocalDay } from '../src/modules/schedule/rules.js';
 import { createTestEnv, flightLogBody, mcpTool, type TestEnv } from './helpers.js';
@@ -19,6 +20,16 @@ afterAll(async () => {
 });
 
 const PAST_9999 = '9999-12-31T23:00:00-05:00'; // 10000-01-01T04:00:00Z
+/**
+ * A completion may not be dated after the service's clock: the completions in 9999 below are made with the clock at
+ * 9999-12-31T12:00Z (23:00 on 9999-12-31 in Sydney, the acting user's zone), then the file's clock is set back.
+ */
+let fileClock: Date;
+beforeAll(() => {
+  fileClock = now();
+});
+afterEach(() => setClock(fileClock));
+const atTheEndOf9999 = () => setClock('9999-12-31T12:00:00Z');
 const item = (over: Record<string, unknown> = {}) => ({
   name: 'Annual',
   type: 'Inspection',
@@ -120,14 +131,19 @@ describe('schedule writes past 9999 are 400s that write nothing; reads stay 200'
   });
 
   it('a recurring calendar item completed in 9999: rolling forward past 9999-12-31 is a 400 at /completedAt', async () => {
+    atTheEndOf9999();
     const uid = await create({ name: 'Monthly', recurring: true, calendarRecurring: 30 });
     const before = (await env.rest.get(`/schedule-items/${uid}`)).body;
     // the acting user (the owner) counts days in Australia/Sydney: 12:00Z is 23:00 there, still 9999-12-31
-    for (const completedAt of ['9999-12-31T12:00:00Z', '9999-12-31', '9999-12-02', '9999-12-31T20:00:00Z' /* 10000-01-01 in Sydney */]) {
+    for (const completedAt of ['9999-12-31T12:00:00Z', '9999-12-31', '9999-12-02']) {
       const r = await env.rest.post(`/schedule-items/${uid}/complete`, { completedAt });
       expectValidation(r, '/completedAt');
       expect(r.body.errors[0].message, completedAt).toMatch(/^the item cannot roll forward: completed on .* \(Australia\/Sydney\), plus calendarRecurring \(30 days\), is past 9999-12-31/);
     }
+    // 10000-01-01 in Sydney: a date to come, whatever it would roll to
+    const ahead = await env.rest.post(`/schedule-items/${uid}/complete`, { completedAt: '9999-12-31T20:00:00Z' });
+    expectValidation(ahead, '/completedAt');
+    expect(ahead.body.errors[0].message).toMatch(/^completedAt must not be in the future/);
     expect((await env.rest.get(`/schedule-items/${uid}`)).body).toEqual(before);
     expect((await env.rest.get(`/schedule-completions?scheduleItemId=${uid}`)).body.count).toBe(0);
     // the last day it can roll to is taken
@@ -138,6 +154,7 @@ describe('schedule writes past 9999 are 400s that write nothing; reads stay 200'
   });
 
   it('a non-recurring item completed on the last day of 9999 (a date alone, in the user\u2019s zone) is taken', async () => {
+    atTheEndOf9999();
     const uid = await create({ name: 'Once' });
     const r = await env.rest.post(`/schedule-items/${uid}/complete`, { completedAt: '9999-12-31' });
     expect(r.status, JSON.stringify(r.body)).toBe(201);

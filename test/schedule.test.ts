@@ -491,6 +491,25 @@ describe('POST /schedule-items/{id}/complete', () => {
     expect(before).not.toEqual(deleted);
   });
 
+  it('a completion dated in the future is a 400 at /completedAt on every channel, and changes nothing; today and a fast client clock are taken', async () => {
+    const uid = await create(calendarItem({ name: 'Complete-future', calendarDateDue: addDays(ownerToday(), 10), calendarRecurring: 30 }));
+    const tomorrow = addDays(ownerToday(), 1);
+    const inAnHour = new Date(now().getTime() + 3_600_000).toISOString();
+    const before = await snapshot();
+    const r = await post(`/schedule-items/${uid}/complete`, { completedAt: tomorrow });
+    await expectProblem(r, 400, '/completedAt');
+    // the owner is a Sydney user: a date alone is compared with today's date there
+    expect(r.body.errors[0].message).toBe(`completedAt must not be in the future: ${tomorrow} is after today, ${ownerToday()} (Australia/Sydney)`);
+    await expectProblem(await post(`/schedule-items/${uid}/complete`, { completedAt: inAnHour }), 400, '/completedAt');
+    const gql = await env.gql('mutation($id: ID!, $input: CompleteScheduleItemInput) { completeScheduleItem(id: $id, input: $input) { uid } }', { id: uid, input: { completedAt: tomorrow } });
+    expect(gql.body.errors?.[0]?.extensions).toMatchObject({ code: 'VALIDATION_ERROR', errors: [{ path: '/completedAt' }] });
+    expect(await snapshot()).toEqual(before);
+    // today, and a date-time two minutes ahead of the service's clock (a client's clock a little fast), are taken
+    await complete(uid, { completedAt: ownerToday() });
+    expect((await item(uid)).calendarDateDue).toBe(`${addDays(ownerToday(), 30)}T00:00:00.000Z`);
+    await complete(uid, { completedAt: new Date(now().getTime() + 120_000).toISOString() });
+  });
+
   it('records the acting user id as the display name when the user is unknown', async () => {
     const uid = await create(calendarItem({ name: 'Complete-ghost' }));
     const services = createServices(scopedPrisma(env.database.prisma, env.a.id), 'ghost-user');

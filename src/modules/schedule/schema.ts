@@ -140,7 +140,7 @@ export const CompleteInput = z
     completedAt: Instant('completedAt')
       .nullable()
       .optional()
-      .describe('ISO 8601; default now. A date alone is that day in the acting user\u2019s time zone'),
+      .describe('ISO 8601; default now; not in the future (a date-time up to 5 minutes ahead is taken). A date alone is that day in the acting user\u2019s time zone'),
     trackingValue: trackingNumber('trackingValue').nullable().optional().describe('Default: the asset\u2019s current total for the item\u2019s trackingItem'),
     notes: z.string({ error: 'notes must be a string' }).max(10_000, 'notes is too long (10000 characters at most)').nullable().optional(),
     documents: documentList('documents').nullable().optional().describe('Storage URLs'),

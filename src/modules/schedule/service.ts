@@ -228,6 +228,8 @@ export class ScheduleService extends ScheduleReader {
       if (!inInstantRange(completedAt)) {
         invalid('completion', [{ path: '/completedAt', message: instantRangeMessage('completedAt', input.completedAt.date, completedAt) }]);
       }
+      const future = futureCompletion(input.completedAt.instant !== null, completedAt, completionDate, timeZone);
+      if (future) invalid('completion', [{ path: '/completedAt', message: future }]);
     } else {
       completedAt = now();
       completionDate = localDate(completedAt, timeZone);
@@ -347,4 +349,22 @@ export class ScheduleService extends ScheduleReader {
     }
     if (errors.length) invalid('schedule item', errors);
   }
+}
+
+/** How far ahead of the service's clock a completion's date-time may be: a client's clock running a little fast. */
+export const COMPLETION_CLOCK_SLACK_MS = 5 * 60_000;
+
+/**
+ * Why a completion's `completedAt` is in the future, or null. Work not yet done cannot be recorded: a mistyped year
+ * would roll a calendar item forward from a date to come and push its next due date out by as much (an
+ * airworthiness problem); a backdated completion stays allowed (docs/api-notes.md). A date alone (`completedAt` is
+ * then its first instant in the time zone it is read in) is in the future while that day has not begun there; a
+ * date-time is when it is after the service's clock, a few minutes' slack allowed for a client's clock.
+ */
+export function futureCompletion(hasTime: boolean, completedAt: Date, completionDate: string, timeZone: string): string | null {
+  const at = now();
+  if (completedAt.getTime() <= at.getTime() + (hasTime ? COMPLETION_CLOCK_SLACK_MS : 0)) return null;
+  return hasTime
+    ? `completedAt must not be in the future: ${completedAt.toISOString()} is after the present time, ${at.toISOString()}`
+    : `completedAt must not be in the future: ${completionDate} is after today, ${localDate(at, timeZone)} (${timeZone})`;
 }
