@@ -23,13 +23,23 @@ interface Hit {
   body: string;
 }
 
-/** A receiver on 127.0.0.1: answers per path (`/ok` 200, `/fail` 500, `/redirect` 302, `/hang` never). */
+/**
+ * A receiver on 127.0.0.1: answers per path (`/ok` 200, `/slow` 200 after 300 ms, `/trickle` 200 with a body it never
+ * ends, `/fail` 500, `/redirect` 302, `/hang` never).
+ */
 async function receiver() {
   const hits: Hit[] = [];
   const hanging: http.ServerResponse[] = [];
   const server = await localServer((req, body, res) => {
     hits.push({ path: req.url ?? '', headers: req.headers, body });
     if (req.url?.startsWith('/hang')) return void hanging.push(res);
+    if (req.url?.startsWith('/slow')) return void setTimeout(() => res.writeHead(200).end('ok'), 300);
+    if (req.url?.startsWith('/trickle')) {
+      // answers 200 at once, then sends part of a body and never ends it
+      res.writeHead(200, { 'content-type': 'text/plain' });
+      res.write('accepted, ');
+      return void hanging.push(res);
+    }
     if (req.url?.startsWith('/fail')) return void res.writeHead(500).end('boom');
     if (req.url?.startsWith('/redirect')) return void res.writeHead(302, { location: server.url('/ok-after-redirect') }).end();
     res.writeHead(200).end('ok');
@@ -153,6 +163,19 @@ describe('delivery to receivers on loopback (WEBHOOK_ALLOW_PRIVATE=true)', () =>
     await until(() => rx.hits.find((h) => h.path === '/ok/beside-hang'), 'the other receiver');
     const hung = await until(async () => (await deliveries(env, formId)).find((d) => d.target === rx.url('/hang') && d.status === 'failed'), 'the timeout');
     expect(hung.error).toMatch(/no answer within 800 ms/);
+  });
+
+  it('a receiver that answers 200 and never ends its body has the delivery: recorded delivered with its 200, not timed out', async () => {
+    // the outcome waited for the end of the body, which is never used: a 2xx with a slow body was recorded failed
+    // ("no answer within 800 ms", no status code), and a maintenance alert to it was sent again
+    const formId = await setup(env, [{ url: rx.url('/trickle') }]);
+    await submit(env, formId);
+    const [d] = await until(async () => {
+      const log = await deliveries(env, formId);
+      return log.every((x) => x.status !== 'pending') ? log : undefined;
+    }, 'the outcome');
+    expect(d).toMatchObject({ status: 'delivered', statusCode: 200 });
+    expect(d).not.toHaveProperty('error');
   });
 
   it('does not follow redirects and records a 500 without retrying it', async () => {
@@ -443,6 +466,26 @@ describe('the outbox survives the process', () => {
       } finally {
         await restarted.close();
       }
+    } finally {
+      await env.close();
+    }
+  });
+
+  it('a server stopped right after a submission waits for the attempts it is making: each is recorded once, none left sending', async () => {
+    // The stop came while the dispatcher was claiming the rows (its claim was in flight): it waited for the claim but
+    // not for the attempts the claim then started, so the server closed with both rows `sending` (shown as pending),
+    // and both were sent again once their lease ran out: each receiver got its webhook twice
+    const env = await createTestEnv({ dispatch: true, isolated: true, config: { webhookAllowPrivate: true, webhookTimeoutMs: 5000 } });
+    try {
+      const formId = await setup(env, [{ url: rx.url('/slow/stop-a') }, { url: rx.url('/slow/stop-b') }]);
+      await submit(env, formId);
+      await env.app.close(10_000);
+      const rows = await env.database.prisma.webhookDelivery.findMany({ where: { formId }, select: { target: true, status: true, statusCode: true }, orderBy: { target: 'asc' } });
+      expect(rows).toEqual([
+        { target: rx.url('/slow/stop-a'), status: 'delivered', statusCode: 200 },
+        { target: rx.url('/slow/stop-b'), status: 'delivered', statusCode: 200 },
+      ]);
+      expect(rx.hits.filter((h) => h.path.startsWith('/slow/stop-')).map((h) => h.path).sort()).toEqual(['/slow/stop-a', '/slow/stop-b']);
     } finally {
       await env.close();
     }

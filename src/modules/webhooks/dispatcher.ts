@@ -331,21 +331,28 @@ export function createDispatcher(opts: DispatcherOptions) {
   timer.unref();
   wake();
 
+  /**
+   * Resolves when nothing is being claimed or sent. Looped: a claim in flight starts attempts when it returns, after
+   * a wait on what was running when it began (a stop that waited only for that left the rows a claim had just taken
+   * `sending`, sent later a second time).
+   */
+  async function idle(): Promise<void> {
+    while (running || inFlight.size) {
+      await running;
+      await Promise.all([...inFlight]);
+    }
+  }
+
   return {
     wake,
     /** Resolves when nothing is being claimed or sent (tests; shutdown). */
-    async idle(): Promise<void> {
-      while (running || inFlight.size) {
-        await running;
-        await Promise.all([...inFlight]);
-      }
-    },
-    /** Stops claiming; waits up to `timeoutMs` for attempts in flight to be recorded. */
+    idle,
+    /** Stops claiming; waits up to `timeoutMs` for the claim in flight and every attempt it started to be recorded. */
     async stop(timeoutMs = opts.timeoutMs + 1000): Promise<void> {
       stopped = true;
       clearInterval(timer);
       events.off('pending', wake);
-      await Promise.race([Promise.all([running, ...inFlight]), new Promise((r) => setTimeout(r, timeoutMs).unref())]);
+      await Promise.race([idle(), new Promise((r) => setTimeout(r, timeoutMs).unref())]);
       sender.close();
     },
   };

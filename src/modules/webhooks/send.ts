@@ -204,30 +204,39 @@ export function createSender(opts: SenderOptions) {
     if (secret) headers['webhook-signature'] = signer(secret).sign(messageId, timestamp, body);
     return new Promise<AttemptResult>((resolve) => {
       let settled = false;
-      const finish = (r: Omit<AttemptResult, 'durationMs'>) => {
+      /** The attempt's outcome, once; the connection is left to the response's reading. */
+      const settle = (r: Omit<AttemptResult, 'durationMs'>) => {
         if (settled) return;
         settled = true;
         clearTimeout(timer);
-        req.destroy();
         resolve(done(r));
+      };
+      /** An outcome without an answer (an error, the timeout): the request is dropped. */
+      const finish = (r: Omit<AttemptResult, 'durationMs'>) => {
+        if (settled) return;
+        settle(r);
+        req.destroy();
       };
       const lib = url.protocol === 'https:' ? https : http;
       const req = lib.request(url, { method: 'POST', headers, agent: url.protocol === 'https:' ? agents.https : agents.http }, (res) => {
+        // The outcome is the status line: a receiver that answered 2xx has the delivery, however slowly its body
+        // follows (a 200 whose body never ended was recorded as no answer, and an alert to it sent again). The body
+        // is not used; it is read on, so that the connection can serve the next delivery, until it ends, passes the
+        // cap or outlasts the timeout, and then the connection is dropped.
         const code = res.statusCode ?? 0;
+        if (code >= 200 && code < 300) settle({ status: 'delivered', statusCode: code });
+        else if (code >= 300 && code < 400) {
+          settle({ status: 'failed', statusCode: code, error: `redirect${res.headers.location ? ` to ${res.headers.location}` : ''} not followed` });
+        } else settle({ status: 'failed', statusCode: code, error: `receiver answered ${code}` });
+        const reading = setTimeout(() => req.destroy(), opts.timeoutMs);
+        reading.unref();
         let read = 0;
         res.on('data', (chunk: Buffer) => {
           read += chunk.length;
-          if (read >= RESPONSE_CAP) finishWith(); // enough: the body is not used
+          if (read >= RESPONSE_CAP) req.destroy(); // enough
         });
-        res.on('end', finishWith);
-        res.on('error', finishWith);
-        function finishWith() {
-          if (code >= 200 && code < 300) return finish({ status: 'delivered', statusCode: code });
-          if (code >= 300 && code < 400) {
-            return finish({ status: 'failed', statusCode: code, error: `redirect${res.headers.location ? ` to ${res.headers.location}` : ''} not followed` });
-          }
-          finish({ status: 'failed', statusCode: code, error: `receiver answered ${code}` });
-        }
+        res.on('close', () => clearTimeout(reading));
+        res.on('error', () => req.destroy());
       });
       const timer = setTimeout(() => finish({ status: 'failed', error: `no answer within ${opts.timeoutMs} ms` }), opts.timeoutMs);
       req.on('error', (e) => finish({ status: 'failed', error: e.message }));
