@@ -823,6 +823,13 @@ describe.skipIf(!chromiumAvailable)('operator console in chromium', () => {
     await page.getByRole('navigation', { name: 'Admin' }).getByRole('link', { name: 'Alerts' }).click();
     await page.locator('h1', { hasText: 'Alerts' }).waitFor();
     await expect.poll(() => page.locator('#alerts-state').textContent()).toMatch(/Off/);
+    // settings saved with no recipient raise nothing: the page says so, before and after the save (it said alerts
+    // were on, and that they were "recorded but sent to no one")
+    await expect(page.getByText('No recipients: no alert is raised until one is added.').count()).resolves.toBe(1);
+    await page.getByRole('button', { name: 'Save alert settings' }).click();
+    await expect.poll(() => page.locator('p[role=status].flash-inline').first().textContent()).toBe('Alert settings saved. Alerts stay off until a recipient is added.');
+    await expect.poll(() => page.locator('#alerts-state').textContent()).toMatch(/Off/);
+    expect((await gql(`{ alertSettings { enabled } }`)).alertSettings.enabled).toBe(false);
     const secret = 'whsec_' + Buffer.from(`alerts-${tag}-signing-key-0123456789`).toString('base64');
     await page.getByLabel('Usage units before the threshold').fill('-1');
     await page.getByRole('button', { name: 'Add a recipient' }).click();
@@ -879,6 +886,11 @@ describe.skipIf(!chromiumAvailable)('operator console in chromium', () => {
     await page.getByLabel('Days before the due date').fill('14');
     await page.getByRole('button', { name: 'Save alert settings' }).click();
     await expect.poll(() => page.locator('p[role=status].flash-inline').first().textContent()).toBe('Alert settings saved: alerts are on.');
+    // the stored secret can be removed (the page had no way to send null)
+    await page.getByLabel(/Remove the stored secret of recipient 2/).check();
+    await page.getByRole('button', { name: 'Save alert settings' }).click();
+    await expect.poll(async () => (await gql(`{ alertSettings { recipients { url hasSecret } } }`)).alertSettings.recipients[1]).toEqual({ url: receiver.url, hasSecret: false });
+    await expect.poll(() => page.getByLabel(/Remove the stored secret/).count()).toBe(0);
   });
 
   it('admin: the audit log shows the entries those pages made, with the changed fields before and after', async () => {

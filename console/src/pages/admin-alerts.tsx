@@ -11,7 +11,9 @@ import { AdminFrame } from './admin';
 /**
  * Maintenance alert settings (admin; docs/notifications.md "Maintenance alerts"): when an item counts as due soon,
  * the time zone of calendar days, and who is told (email, SMS through the integration settings' provider, a signed
- * webhook). A webhook's secret is write-only: the API says whether one is stored, and a secret left empty keeps it.
+ * webhook). A webhook's secret is write-only: the API says whether one is stored, a secret left empty keeps it, and
+ * "Remove the stored secret" sends null, which removes it. Alerts are raised only once settings with at least one
+ * recipient are saved (the API's `enabled`), and the page says so from the answer.
  * Below, the latest alert deliveries with their outcome, and re-send.
  */
 type Kind = 'email' | 'phone' | 'url';
@@ -21,6 +23,8 @@ interface Row {
   /** a new secret for a webhook ('' keeps the stored one) */
   secret: string;
   hasSecret: boolean;
+  /** the stored secret is removed (sent as null) unless a new one is typed */
+  removeSecret: boolean;
 }
 
 const KIND_LABEL: Record<Kind, string> = { email: 'Email', phone: 'SMS (phone)', url: 'Webhook URL' };
@@ -29,7 +33,7 @@ const EVENT_LABEL: Record<string, string> = { 'maintenance.due_soon': 'Due soon'
 function rowsOf(s: AlertSettingsPartsFragment | undefined): Row[] {
   return (s?.recipients ?? []).map((r) => {
     const kind: Kind = r.email ? 'email' : r.phone ? 'phone' : 'url';
-    return { kind, value: r.email ?? r.phone ?? r.url ?? '', secret: '', hasSecret: !!r.hasSecret };
+    return { kind, value: r.email ?? r.phone ?? r.url ?? '', secret: '', hasSecret: !!r.hasSecret, removeSecret: false };
   });
 }
 
@@ -66,12 +70,14 @@ export function AdminAlertsPage() {
         dueSoonHours,
         timezone: timezone.trim(),
         recipients: rows.map((r) =>
-          r.kind === 'url' ? { url: r.value.trim(), ...(r.secret ? { secret: r.secret } : {}) } : { [r.kind]: r.value.trim() },
+          r.kind === 'url'
+            ? { url: r.value.trim(), ...(r.secret ? { secret: r.secret } : r.hasSecret && r.removeSecret ? { secret: null } : {}) }
+            : { [r.kind]: r.value.trim() },
         ),
       },
     });
     setDueSoon(saved.putAlertSettings);
-    setStatus('Alert settings saved: alerts are on.');
+    setStatus(saved.putAlertSettings.enabled ? 'Alert settings saved: alerts are on.' : 'Alert settings saved. Alerts stay off until a recipient is added.');
     q.reload();
   }, { stay: true });
 
@@ -91,7 +97,7 @@ export function AdminAlertsPage() {
         <>
           <dl class="facts" id="alerts-state">
             <dt>Alerts</dt>
-            <dd>{s.enabled ? 'On' : 'Off: they start when these settings are saved'}</dd>
+            <dd>{s.enabled ? 'On' : 'Off: they start when these settings are saved with at least one recipient'}</dd>
           </dl>
           <form class="stacked" onSubmit={save} noValidate>
             <FormErrors error={error} />
@@ -109,7 +115,7 @@ export function AdminAlertsPage() {
             </fieldset>
             <fieldset>
               <legend>Recipients</legend>
-              {rows.length === 0 ? <p>No recipients: alerts are recorded but sent to no one.</p> : null}
+              {rows.length === 0 ? <p>No recipients: no alert is raised until one is added.</p> : null}
               {rows.map((r, i) => {
                 const rowError = errors[`recipients.${i}`];
                 return (
@@ -148,6 +154,14 @@ export function AdminAlertsPage() {
                         {(p) => <input {...p} type="password" autoComplete="new-password" spellcheck={false} value={r.secret} onInput={(e) => setRow(i, { secret: (e.target as HTMLInputElement).value })} />}
                       </Field>
                     ) : null}
+                    {r.kind === 'url' && r.hasSecret ? (
+                      <p class="choices">
+                        <label>
+                          <input type="checkbox" checked={r.removeSecret} onChange={(e) => setRow(i, { removeSecret: (e.target as HTMLInputElement).checked })} /> Remove the stored
+                          secret of recipient {i + 1} (its alerts are then sent unsigned; a new secret typed above replaces it instead)
+                        </label>
+                      </p>
+                    ) : null}
                     <p class="actions">
                       <button type="button" class="secondary" onClick={() => setRows(rows.filter((_, j) => j !== i))}>
                         Remove recipient {i + 1}
@@ -157,7 +171,7 @@ export function AdminAlertsPage() {
                 );
               })}
               <p class="actions">
-                <button type="button" class="secondary" onClick={() => setRows([...rows, { kind: 'email', value: '', secret: '', hasSecret: false }])}>
+                <button type="button" class="secondary" onClick={() => setRows([...rows, { kind: 'email', value: '', secret: '', hasSecret: false, removeSecret: false }])}>
                   Add a recipient
                 </button>
               </p>
