@@ -21,14 +21,20 @@ type Check = (value: unknown) => boolean;
  */
 export function listAsObjectCheck(schema: GraphQLSchema, document: DocumentNode, operationName?: string | null): ((variables: Record<string, unknown>) => boolean) | null {
   const memo = new Map<GraphQLInputType, Check>();
-  const checks: [string, Check][] = [];
-  for (const def of getOperationAST(document, operationName)?.variableDefinitions ?? []) {
-    const type = typeFromAST(schema, def.type) as GraphQLInputType | undefined;
-    const check = type && checkOf(type, memo);
-    if (check) checks.push([def.variable.name.value, check]);
-  }
+  const checks = perVariable(schema, document, operationName, (type) => checkOf(type, memo));
   if (!checks.length) return null;
   return (variables) => checks.some(([name, check]) => Object.hasOwn(variables, name) && variables[name] != null && check(variables[name]));
+}
+
+/** For each variable of the document's operation, what `of` makes of its type, where it makes something. */
+function perVariable<T>(schema: GraphQLSchema, document: DocumentNode, operationName: string | null | undefined, of: (type: GraphQLInputType) => T | null): [string, T][] {
+  const out: [string, T][] = [];
+  for (const def of getOperationAST(document, operationName)?.variableDefinitions ?? []) {
+    const type = typeFromAST(schema, def.type) as GraphQLInputType | undefined;
+    const made = type && of(type);
+    if (made) out.push([def.variable.name.value, made]);
+  }
+  return out;
 }
 
 /** Whether a value given for `type` holds a list where an input object belongs; null when `type` holds none. */
@@ -65,12 +71,7 @@ type Find = (value: unknown) => string | null;
  */
 export function singleForListCheck(schema: GraphQLSchema, document: DocumentNode, operationName?: string | null): ((variables: Record<string, unknown>) => { variable: string; pointer: string } | null) | null {
   const memo = new Map<GraphQLInputType, Find>();
-  const finds: [string, Find][] = [];
-  for (const def of getOperationAST(document, operationName)?.variableDefinitions ?? []) {
-    const type = typeFromAST(schema, def.type) as GraphQLInputType | undefined;
-    const find = type && findOf(type, memo);
-    if (find) finds.push([def.variable.name.value, find]);
-  }
+  const finds = perVariable(schema, document, operationName, (type) => findOf(type, memo));
   if (!finds.length) return null;
   return (variables) => {
     for (const [variable, find] of finds) {
