@@ -180,12 +180,14 @@ export function createDispatcher(opts: DispatcherOptions) {
    * Why an alert's attempt is not to be made, decided when it is due (so an attempt that was in flight when things
    * changed, and the retries it leaves, are covered too): its item was completed, deleted or its due point moved
    * since the alert was raised (the alert would tell of a due point the item no longer has: "overdue" after the
-   * work was done), or its asset (a vehicle or component) was deleted (out of service); or, for a retry, a re-send made after this chain's last attempt has taken its place (two chains
+   * work was done), or its asset (a vehicle or component) was deleted (out of service); a due-soon alert, once the
+   * same due point has raised its overdue alert (the due-soon figures would be read after, and over, the overdue
+   * one); or, for a retry, a re-send made after this chain's last attempt has taken its place (two chains
    * would send every later attempt twice). Null: the attempt is made.
    */
   async function staleAlert(row: ClaimedRow): Promise<string | null> {
     const db = scopedPrisma(prisma, row.companyId);
-    const alert = await db.maintenanceAlert.findFirst({ where: { uid: row.alertId! }, select: { scheduleItemId: true, cycle: true } });
+    const alert = await db.maintenanceAlert.findFirst({ where: { uid: row.alertId! }, select: { scheduleItemId: true, cycle: true, event: true } });
     if (!alert) return null;
     const item = await db.scheduleItem.findFirst({
       where: { uid: alert.scheduleItemId },
@@ -194,6 +196,11 @@ export function createDispatcher(opts: DispatcherOptions) {
     const cycle = item && cycleOf({ dueAtInterval: item.dueAtInterval === null ? null : Number(item.dueAtInterval), calendarDateDue: item.calendarDateDue });
     if (!item || item.status !== 'active' || cycle !== alert.cycle) return 'not sent: the schedule item was completed, changed or deleted since the alert';
     if (await assetDeleted(db, item.relatedToType, item.relatedTo)) return `not sent: the ${item.relatedToType} was deleted since the alert`;
+    if (alert.event === 'maintenance.due_soon') {
+      // the same due point has since been reached: "remaining 9" would be read after "overdue", and last
+      const overdue = await db.maintenanceAlert.findFirst({ where: { scheduleItemId: alert.scheduleItemId, event: 'maintenance.overdue', cycle: alert.cycle }, select: { uid: true } });
+      if (overdue) return `not sent: the item has since become due or overdue (alert ${overdue.uid})`;
+    }
     if (row.attempt > 1) {
       const previous = await db.webhookDelivery.findFirst({ where: { uid: row.resendOf ?? '' }, select: { createdAt: true } });
       const later = previous
