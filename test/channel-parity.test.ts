@@ -68,6 +68,14 @@ describe('MCP reports mistakes at the JSON Pointers REST gives them', () => {
     expect((await mcp('createVehicle', { make: 'A', model: 'B', registration: 'PTR1', colour: 'red' }, env.a.key))?.errors?.map((e) => e.path)).toContain('/colour');
     expect((await mcp('getVehicle', {}, env.a.key))?.errors).toEqual([{ path: '/path/id', message: 'id is required' }]);
   });
+  it('a body sent as null is the route\u2019s own refusal of a null body, as on REST (it was "body is required")', async () => {
+    for (const [path, tool] of [['/aggregate', 'aggregate'], ['/schedule-items', 'createScheduleItem']]) {
+      const rest = await env.json('POST', `${API}${path}`, { body: null });
+      expect(rest.status, path).toBe(400);
+      const refused = await mcp(tool, { body: null }, env.a.key);
+      expect({ tool, status: refused?.status, errors: refused?.errors }).toEqual({ tool, status: 400, errors: rest.body.errors });
+    }
+  });
 });
 
 describe('MCP: a batch of N tool calls costs N units', () => {

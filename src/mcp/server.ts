@@ -105,7 +105,8 @@ export function createMcpHandler(opts: McpOptions) {
     const known = new Set(Object.keys(tool.inputSchema.properties as object));
     const inPath = new Set(Object.keys(tool.route.params?.shape ?? {}));
     const unknown = Object.keys(args).filter((k) => !known.has(k));
-    const missing = ((tool.inputSchema.required as string[] | undefined) ?? []).filter((k) => args[k] === undefined || args[k] === null);
+    // a body sent as null is a body: the route refuses it in its own words, as it refuses a REST request's `null`
+    const missing = ((tool.inputSchema.required as string[] | undefined) ?? []).filter((k) => args[k] === undefined || (args[k] === null && k !== 'body'));
     if (unknown.length || missing.length) {
       const errors = [
         ...unknown.map((k) => ({ path: tool.route.body ? `/${k}` : `/query/${k}`, message: `unknown argument ${k} (arguments: ${[...known].join(', ') || 'none'})` })),
