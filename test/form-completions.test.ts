@@ -263,6 +263,17 @@ describe('side effects', () => {
     expect(item.documentation).toEqual([`${base}/forms/completions/${r.body.uid}`]);
   });
 
+  it('a defect description over 200 characters names its item cut between characters, never inside an emoji', async () => {
+    // cut by UTF-16 units, the 197th unit fell inside an emoji's surrogate pair: the half character was refused by
+    // the database, and the whole submission with it (a 400 without a path; a 500 on the public page)
+    const description = 'a'.repeat(196) + '\u{1F600}'.repeat(5);
+    const r = await submit({ formId, answers: { vehicle: 'acme-v-1', tyres: 'fail', defects: { description } } });
+    expect(r.status, JSON.stringify(r.body)).toBe(201);
+    const item = (await defectItems('acme-v-1')).find((i) => i.name.startsWith('Defect: aaa'))!;
+    expect(item.name).toBe(`Defect: ${'a'.repeat(196)}\u{1F600}...`);
+    expect(item.notes.split('\n')[0]).toBe(description);
+  });
+
   it('a defect on an aircraft form goes to the aircraft', async () => {
     const r = await submit({ formId: aircraftFormId, answers: { aircraft: 'acme-ac-2', airworthy: false, squawks: { description: 'Nav light out' } } });
     expect(r.status, JSON.stringify(r.body)).toBe(201);

@@ -155,6 +155,11 @@ describe('POST /forms/public/{publicId}/submissions', () => {
     expect(JSON.parse(hits[0].body)).toMatchObject({ event: 'form.submitted', submittedBy: 'public', completionId: r.body.uid });
   });
 
+  it('a defect description that ends past 200 characters in emoji is stored (it was a 500)', async () => {
+    const r = await json(await submit(publicId, { answers: { vehicle: 'acme-v-1', lights: 'pass', defect: { description: 'b'.repeat(196) + '\u{1F600}'.repeat(5) } } }, '198.51.100.77'));
+    expect(r.status, JSON.stringify(r.body)).toBe(201);
+  });
+
   it('refuses bad answers and keys an anonymous submitter must not set, storing nothing', async () => {
     const before = (await env.json('GET', `/api/v1/form-completions?formId=${formId}`)).body.count;
     expectValidation(await json(await submit(publicId, { answers: { vehicle: 'acme-v-1' } }, '198.51.100.1')), '/answers/lights');

@@ -17,6 +17,16 @@ export const LABEL_MAX = 200;
 /** The message of a text over its limit. */
 export const tooLong = (what: string, max: number) => `${what} is too long (${max} characters at most)`;
 
+/**
+ * `text` cut to at most `max` characters (code points, as text limits are counted), ending in `mark` when cut. Never
+ * inside a character: a cut by UTF-16 units could split an emoji's surrogate pair, and text holding half of one is
+ * not text (PostgreSQL refused the row).
+ */
+export function clipText(text: string, max: number, mark = '\u2026'): string {
+  const chars = Array.from(text);
+  return chars.length <= max ? text : chars.slice(0, max - Array.from(mark).length).join('') + mark;
+}
+
 /** `text` without the trailing run of `ch` (one character), e.g. `https://a.example//` → `https://a.example`. */
 export function trimTrailing(text: string, ch: string): string {
   let end = text.length;

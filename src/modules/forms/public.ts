@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
 import { createContext } from '../../context.js';
 import type { Database } from '../../db/database.js';
-import { AppError, MethodNotAllowedError, NotFoundError, RateLimitedError } from '../../errors.js';
+import { MethodNotAllowedError, NotFoundError, RateLimitedError } from '../../errors.js';
+import { databaseError } from '../../db/errors.js';
 import { readJsonBody } from '../../http/body.js';
 import { internalErrorResponse, problemResponse } from '../../http/problem.js';
 import { createRateLimit } from '../../http/rate-limit.js';
@@ -86,7 +87,9 @@ export function createPublicForms(opts: {
         return problemResponse(new MethodNotAllowedError(`${request.method} is not allowed here: ${allow.join(' or ')}`, allow));
       } catch (e) {
         if (e instanceof RateLimitedError) return problemResponse(e, e.headers);
-        if (e instanceof AppError) return problemResponse(e);
+        // a domain error, or a database refusal the API answers as one (a 409 or 400, as on every channel)
+        const known = databaseError(e);
+        if (known) return problemResponse(known);
         opts.logger.error({ err: e }, 'public form request failed');
         return internalErrorResponse();
       }

@@ -6,6 +6,7 @@ import { ConflictError, invalid, type FieldError } from '../../errors.js';
 import { now } from '../../lib/clock.js';
 import { inInstantRange, instantRangeMessage } from '../../lib/dates.js';
 import { newUid } from '../../lib/ids.js';
+import { clipText } from '../../lib/text.js';
 import type { WriteResult, WriteStatus } from '../../lib/write-result.js';
 import type { AssetType } from '../assets/live.js';
 import { ScheduleReader } from './read-model.js';
@@ -87,7 +88,7 @@ export interface DefectInput {
 
 /** The body of a defect's schedule item, due `today` (YYYY-MM-DD). */
 function defectItem(d: DefectInput, today: string) {
-  const name = d.description.length > 200 ? `${d.description.slice(0, 197)}...` : d.description;
+  const name = clipText(d.description, 200, '...');
   const notes = [d.description, d.severity ? `Severity: ${d.severity}` : null, d.source].filter(Boolean).join('\n');
   return {
     name: `Defect: ${name}`,

@@ -8,6 +8,7 @@ import { ALERT_BACKOFF_MINUTES, ALERT_MAX_ATTEMPTS, alertSettingsOf, assetDelete
 import { targetKey } from '../../lib/text.js';
 import { now } from '../../lib/clock.js';
 import { newUid } from '../../lib/ids.js';
+import { clipText } from '../../lib/text.js';
 import type { Prisma } from '../../generated/prisma/client.js';
 import { createSender, notificationEmail, notificationSms, type AttemptResult, type SenderOptions } from './send.js';
 
@@ -242,7 +243,7 @@ export function createDispatcher(opts: DispatcherOptions) {
 
   async function recordOnce(row: ClaimedRow, result: AttemptResult, next: string): Promise<void> {
     const db = scopedPrisma(prisma, row.companyId);
-    const outcome = { status: result.status, statusCode: result.statusCode ?? null, durationMs: result.durationMs, error: result.error?.slice(0, 1000) ?? null, attemptedAt: new Date() };
+    const outcome = { status: result.status, statusCode: result.statusCode ?? null, durationMs: result.durationMs, error: result.error === undefined ? null : clipText(result.error, 1000, ''), attemptedAt: new Date() };
     const recorded = (tx: typeof db = db) => tx.webhookDelivery.updateMany({ where: { uid: row.uid }, data: outcome });
     const retry = row.alertId !== null && result.status === 'failed' && row.attempt < ALERT_MAX_ATTEMPTS;
     if (retry) {

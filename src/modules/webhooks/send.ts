@@ -5,7 +5,7 @@ import type { Transporter } from 'nodemailer';
 import type RequestClient from 'twilio/lib/base/RequestClient.js';
 import { RequestFilteringHttpAgent, RequestFilteringHttpsAgent } from 'request-filtering-agent';
 import { Webhook } from 'standardwebhooks';
-import { oneLine } from '../../lib/text.js';
+import { clipText, oneLine } from '../../lib/text.js';
 
 /**
  * One delivery attempt over HTTP or SMTP (docs/contract/gaps.md §6, §10). Webhooks: POST application/json with Standard Webhooks
@@ -44,10 +44,7 @@ type TwilioSdk = typeof import('twilio');
 export const SMS_MAX = 320;
 
 /** `text` cut to at most `max` characters (code points), an ellipsis marking a cut. */
-function clip(text: string, max: number): string {
-  const chars = Array.from(text);
-  return chars.length <= max ? text : chars.slice(0, max - 1).join('') + '\u2026';
-}
+const clip = (text: string, max: number) => clipText(text, max);
 
 const length = (text: string) => Array.from(text).length;
 
