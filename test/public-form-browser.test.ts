@@ -241,4 +241,35 @@ describe.skipIf(!chromiumAvailable)('public form in chromium', () => {
     expect(c.body.data).toEqual({ parcels: 7, fuel: 0.5, fuel__spilt: 100 });
     await page.close();
   }, 180_000);
+
+  it('a field may have any name: named like the form\u2019s own properties or the page\u2019s name box, it is answered and sent', async () => {
+    // the page read the form element's properties, which a control of the same name overrides: a field named
+    // `action` was the address posted to (405), one named `elements` broke the script, `submitterName` read as empty
+    const names = ['action', 'elements', 'submitterName', 'hidden', 'querySelector', 'addEventListener'];
+    const r = await env.json('POST', '/api/v1/forms', {
+      body: {
+        name: 'Names',
+        code: `names-${uniq()}`,
+        department: 'Ops',
+        publiclyAvailable: true,
+        sections: [{ name: 'Answers', fields: [...names.map((name) => ({ name, label: `Field ${name}`, type: 'text', required: true })), { name: 'count', label: 'Count', type: 'number', required: true }] }],
+      },
+    });
+    expect(r.status, JSON.stringify(r.body)).toBe(201);
+    const id = (await env.json('GET', `/api/v1/forms/${r.body.uid}`)).body.publicId;
+    const page = await browser.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.goto(`${base}/forms/public/${id}`);
+    for (const name of names) await page.getByRole('textbox', { name: `Field ${name}`, exact: true }).fill(`answer ${name}`);
+    await page.getByRole('textbox', { name: 'Count' }).fill('3');
+    await page.getByRole('textbox', { name: 'Your name' }).fill('Sam Sender');
+    await page.getByRole('button', { name: 'Submit' }).click();
+    const done = page.locator('#completion-id');
+    await done.waitFor({ timeout: 30_000 });
+    const c = await env.json('GET', `/api/v1/form-completions/${(await done.textContent())!}`);
+    expect(c.body).toMatchObject({ submitterName: 'Sam Sender', data: { ...Object.fromEntries(names.map((n) => [n, `answer ${n}`])), count: 3 } });
+    expect(errors).toEqual([]);
+    await page.close();
+  }, 180_000);
 });

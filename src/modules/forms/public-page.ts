@@ -145,7 +145,11 @@ const SCRIPT = `
   const bodyText = (answers, who) =>
     '{"answers":{' + Object.keys(answers).map((k) => JSON.stringify(k) + ':' + (answers[k] instanceof Typed ? answers[k].digits : JSON.stringify(answers[k]))).join(',') + '}' +
     (who ? ',"submitterName":' + JSON.stringify(who) : '') + '}';
-  const form = document.getElementById('public-form');
+  // Everything goes through the element around the form, never the form element: a form's controls override its
+  // properties by name (a field named \`action\` was the address posted to, one named \`elements\` broke the script,
+  // \`submitterName\` took the name box's place), and a field may have any name
+  const form = document.getElementById('form-area');
+  const control = (n) => form.querySelector('[name="' + CSS.escape(n) + '"]');
   const summary = document.getElementById('summary');
   const byName = new Map(schema.fields.map((k) => [k.name, k]));
   const fieldEl = (name) => form.querySelector('.field[data-name="' + CSS.escape(name) + '"]');
@@ -168,12 +172,12 @@ const SCRIPT = `
     const answers = {};
     for (const el of form.querySelectorAll('.field')) {
       const name = el.dataset.name, type = el.dataset.type, key = byName.get(name);
-      const v = (n) => { const c = form.elements.namedItem(n); return c && 'value' in c ? c.value.trim() : ''; };
+      const v = (n) => { const c = control(n); return c && 'value' in c ? c.value.trim() : ''; };
       let value;
       if (type === 'boolean') { const c = form.querySelector('input[name="' + CSS.escape(name) + '"]:checked'); value = c ? c.value === 'yes' : undefined; }
       else if (type === 'checklist') { const c = form.querySelector('input[name="' + CSS.escape(name) + '"]:checked'); value = c ? c.value : undefined; }
       else if (type === 'multiselect') { const cs = [...form.querySelectorAll('input[name="' + CSS.escape(name) + '"]:checked')].map((c) => c.value); value = cs.length ? cs : undefined; }
-      else if (type === 'number' || type === 'odometer') value = typedNumber(form.elements.namedItem(name));
+      else if (type === 'number' || type === 'odometer') value = typedNumber(control(name));
       else if (type === 'datetime') { const s = v(name); value = s ? new Date(s).toISOString() : undefined; }
       else if (type === 'defect') { const d = v(name), sev = v(name + '__severity'); value = d ? (sev ? { description: d, severity: sev } : { description: d }) : undefined; }
       else if (key && key.format === 'file' && key.multiple) { const s = v(name); value = s ? s.split(/\\n+/).map((x) => x.trim()).filter(Boolean) : undefined; }
@@ -251,8 +255,8 @@ const SCRIPT = `
     const button = form.querySelector('button');
     button.disabled = true;
     try {
-      const who = form.elements.namedItem('submitterName').value.trim();
-      const res = await fetch(form.action, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' }, body: bodyText(answers, who) });
+      const who = document.getElementById('submitterName').value.trim();
+      const res = await fetch(form.dataset.action, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' }, body: bodyText(answers, who) });
       const out = await res.json().catch(() => ({}));
       if (res.ok) {
         form.hidden = true;
@@ -306,11 +310,13 @@ export function renderPublicForm(form: Form, opts: PageOptions): string {
 <h1>${esc(form.name)}</h1>
 <p class="meta">${esc(form.department)}${form.revision != null ? ` · revision ${esc(form.revision)}` : ''} · fields marked <span class="req">*</span> are required</p>
 <div id="summary" role="alert" tabindex="-1" aria-live="assertive"></div>
+<div id="form-area" data-action="/forms/public/${esc(encodeURIComponent(form.publicId ?? ''))}/submissions">
 <form id="public-form" action="/forms/public/${esc(encodeURIComponent(form.publicId ?? ''))}/submissions" method="post" novalidate>
 ${sections}
-<fieldset class="section"><legend>About you</legend><div class="about"><label for="submitterName">Your name</label><input type="text" id="submitterName" name="submitterName" maxlength="${SUBMITTER_NAME_MAX}" autocomplete="name"></div></fieldset>
+<fieldset class="section"><legend>About you</legend><div class="about"><label for="submitterName">Your name</label><input type="text" id="submitterName" maxlength="${SUBMITTER_NAME_MAX}" autocomplete="name"></div></fieldset>
 <button type="submit">Submit</button>
 </form>
+</div>
 </main>
 <script type="application/json" id="schema">${JSON.stringify(schema).replace(/</g, '\\u003c')}</script>
 <script nonce="${opts.nonce}">${SCRIPT}</script>
