@@ -98,7 +98,7 @@ describe('GET /forms/public/{publicId}', () => {
     expect(html).toMatch(/<input type="date" id="f-1-2"/);
     expect(html).toContain('One sentence is enough');
     // the name's limit is the API's (500; the page said 200)
-    expect(html).toMatch(/<input type="text" id="submitterName" name="submitterName" maxlength="500"/);
+    expect(html).toMatch(/<input type="text" id="submitterName" maxlength="500"/);
     expect(html).toContain('Check your name: at most 500 characters.');
     expect(html).toContain('role="alert"');
     expect(html).not.toMatch(/<(script|link|img)[^>]+(src|href)=/); // nothing loaded from elsewhere
