@@ -545,6 +545,13 @@ describe.skipIf(!chromiumAvailable)('operator console in chromium', () => {
     await expect.poll(() => rowUids('table.deliveries')).toEqual((await deliveries()).map((d) => d.uid));
     expect(hooks).toHaveLength(2);
     expect(JSON.parse(hooks[1])).toMatchObject({ completionId: uid });
+    // the link the defect item (and the notifications) carry, <appBaseUrl>/forms/completions/<uid>, opens this
+    // submission (it was the console's "Page not found")
+    const items = (await gql(`{ scheduleItems(relatedTo: "demo-ute", type: "Defect") { data { name documentation } } }`)).scheduleItems.data as { name: string; documentation: string[] | null }[];
+    const link = items.find((i) => i.name === 'Defect: Left indicator bulb blown')!.documentation![0];
+    expect(link).toBe(`${base}/console/forms/completions/${uid}`);
+    await page.goto(link);
+    await expect.poll(() => page.locator('#completion-uid').textContent()).toBe(uid);
   });
 
   it('makes a form public and shows its link; the form page lists the completion and the deliveries', async () => {

@@ -45,6 +45,8 @@ export const ROUTES: Route[] = [
   { pattern: new RegExp(`^/console/forms/${id}$`), render: (m) => <FormPage id={decodeURIComponent(m[1])} /> },
   { pattern: new RegExp(`^/console/forms/${id}/fill$`), render: (m) => <FormFillPage id={decodeURIComponent(m[1])} /> },
   { pattern: new RegExp(`^/console/completions/${id}$`), render: (m) => <CompletionPage id={decodeURIComponent(m[1])} /> },
+  // the link a submission's defect items and notifications carry (<appBaseUrl>/forms/completions/<uid>, docs/forms.md)
+  { pattern: new RegExp(`^/console/forms/completions/${id}$`), render: (m) => <CompletionPage id={decodeURIComponent(m[1])} /> },
   { pattern: /^\/console\/admin\/?$/, render: () => <AdminHomePage /> },
   { pattern: /^\/console\/admin\/keys$/, render: () => <AdminKeysPage /> },
   { pattern: /^\/console\/admin\/aircraft$/, render: () => <AdminAircraftPage /> },
