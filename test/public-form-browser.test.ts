@@ -242,7 +242,7 @@ describe.skipIf(!chromiumAvailable)('public form in chromium', () => {
     await page.close();
   }, 180_000);
 
-  it('a field may have any name: named like the form\u2019s own properties or the page\u2019s name box, it is answered and sent', async () => {
+  it('a field may have any name: named like the form\u2019s own properties or the page\u2019s name box, it is answered and sent; an option is sent as written', async () => {
     // the page read the form element's properties, which a control of the same name overrides: a field named
     // `action` was the address posted to (405), one named `elements` broke the script, `submitterName` read as empty
     const names = ['action', 'elements', 'submitterName', 'hidden', 'querySelector', 'addEventListener'];
@@ -252,7 +252,17 @@ describe.skipIf(!chromiumAvailable)('public form in chromium', () => {
         code: `names-${uniq()}`,
         department: 'Ops',
         publiclyAvailable: true,
-        sections: [{ name: 'Answers', fields: [...names.map((name) => ({ name, label: `Field ${name}`, type: 'text', required: true })), { name: 'count', label: 'Count', type: 'number', required: true }] }],
+        sections: [
+          {
+            name: 'Answers',
+            fields: [
+              ...names.map((name) => ({ name, label: `Field ${name}`, type: 'text', required: true })),
+              { name: 'count', label: 'Count', type: 'number', required: true },
+              // an option the template wrote with a space at its end is that option (the page trimmed it to none)
+              { name: 'grade', label: 'Grade', type: 'select', options: ['Good ', 'Poor'], required: true },
+            ],
+          },
+        ],
       },
     });
     expect(r.status, JSON.stringify(r.body)).toBe(201);
@@ -263,12 +273,13 @@ describe.skipIf(!chromiumAvailable)('public form in chromium', () => {
     await page.goto(`${base}/forms/public/${id}`);
     for (const name of names) await page.getByRole('textbox', { name: `Field ${name}`, exact: true }).fill(`answer ${name}`);
     await page.getByRole('textbox', { name: 'Count' }).fill('3');
+    await page.getByRole('combobox', { name: 'Grade' }).selectOption('Good ');
     await page.getByRole('textbox', { name: 'Your name' }).fill('Sam Sender');
     await page.getByRole('button', { name: 'Submit' }).click();
     const done = page.locator('#completion-id');
     await done.waitFor({ timeout: 30_000 });
     const c = await env.json('GET', `/api/v1/form-completions/${(await done.textContent())!}`);
-    expect(c.body).toMatchObject({ submitterName: 'Sam Sender', data: { ...Object.fromEntries(names.map((n) => [n, `answer ${n}`])), count: 3 } });
+    expect(c.body).toMatchObject({ submitterName: 'Sam Sender', data: { ...Object.fromEntries(names.map((n) => [n, `answer ${n}`])), count: 3, grade: 'Good ' } });
     expect(errors).toEqual([]);
     await page.close();
   }, 180_000);

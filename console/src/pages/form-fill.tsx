@@ -2,54 +2,12 @@ import { useState } from 'preact/hooks';
 import { FormFillDocument, SubmitFormDocument } from '../../generated/graphql';
 import { errorsByField, gql, useQuery } from '../api';
 import { useApp, useCanWrite } from '../app';
-import { Figures, pointer } from '../figures';
-import { fromZonedLocal } from '../format';
-import { CHECKLIST_DEFAULT, sectionsOf, type FormField } from '../forms-model';
+import { CHECKLIST_DEFAULT, collect, sectionsOf, type FormField, type Raw } from '../forms-model';
 import { ErrorBox, FormErrors, Loading, Options, PageTitle, ReadOnlyNote, useSubmit } from '../ui';
 
-type Raw = Record<string, string | string[] | boolean>;
 interface Choice {
   uid: string;
   label: string;
-}
-
-/**
- * The answers as the API takes them, keyed by field name (companions `<field>__<companion>`); blanks left out. Number
- * and odometer answers and number companions are read as figures (../figures.ts): more than 6 decimal places throws
- * an ApiError at the answer, and nothing is sent.
- */
-function collect(fields: FormField[], raw: Raw, timeZone: string): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  const figures = new Figures();
-  for (const f of fields) {
-    const v = raw[f.name];
-    const s = typeof v === 'string' ? v.trim() : '';
-    if (f.type === 'boolean') {
-      if (v === 'yes' || v === 'no') out[f.name] = v === 'yes';
-    } else if (f.type === 'multiselect') {
-      if (Array.isArray(v) && v.length) out[f.name] = v;
-    } else if (f.type === 'number' || f.type === 'odometer') {
-      // an odometer's answer is a tracking figure, which the API names "the reading"; a number answer's messages name none
-      if (s !== '') out[f.name] = f.type === 'odometer' ? figures.figure(s, pointer('answers', f.name), 'the reading') : figures.number(s, pointer('answers', f.name));
-    } else if (f.type === 'datetime') {
-      if (s) out[f.name] = fromZonedLocal(s, timeZone);
-    } else if (f.type === 'defect') {
-      const sev = String(raw[`${f.name}__severity`] ?? '');
-      if (s) out[f.name] = sev ? { description: s, severity: sev } : { description: s };
-    } else if (['signature', 'file', 'photo'].includes(f.type) && f.multiple) {
-      const list = s.split(/\n+/).map((x) => x.trim()).filter(Boolean);
-      if (list.length) out[f.name] = list;
-    } else if (s !== '') out[f.name] = s;
-    for (const c of f.companions ?? []) {
-      const key = `${f.name}__${c.name}`;
-      const cv = raw[key];
-      if (c.type === 'boolean') {
-        if (cv === true) out[key] = true;
-      } else if (typeof cv === 'string' && cv.trim() !== '') out[key] = c.type === 'number' ? figures.number(cv, pointer('answers', key)) : cv.trim();
-    }
-  }
-  figures.check();
-  return out;
 }
 
 /**

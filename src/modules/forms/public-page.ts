@@ -172,7 +172,9 @@ const SCRIPT = `
     const answers = {};
     for (const el of form.querySelectorAll('.field')) {
       const name = el.dataset.name, type = el.dataset.type, key = byName.get(name);
-      const v = (n) => { const c = control(n); return c && 'value' in c ? c.value.trim() : ''; };
+      // text as typed, without the spaces around it; a select's option as the template has it (an option may end
+      // in a space: trimmed, it was no option)
+      const v = (n) => { const c = control(n); return c && 'value' in c ? (c.tagName === 'SELECT' ? c.value : c.value.trim()) : ''; };
       let value;
       if (type === 'boolean') { const c = form.querySelector('input[name="' + CSS.escape(name) + '"]:checked'); value = c ? c.value === 'yes' : undefined; }
       else if (type === 'checklist') { const c = form.querySelector('input[name="' + CSS.escape(name) + '"]:checked'); value = c ? c.value : undefined; }
