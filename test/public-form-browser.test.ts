@@ -115,7 +115,7 @@ describe.skipIf(!chromiumAvailable)('public form in chromium', () => {
     await odometer.fill('48250.5'); // the form takes whole kilometres
     await page.getByRole('button', { name: 'Submit' }).click();
     await page.locator('#f-0-1-err:not(:empty)').waitFor({ timeout: 30_000 });
-    await expect(plain('#f-0-1-err')).resolves.toBe('Enter a number of at least 0 without decimals.');
+    await expect(plain('#f-0-1-err')).resolves.toBe('Enter a number of at least 0 and less than 1000000000 without decimals.');
     await expect(page.locator('#f-0-1').getAttribute('aria-invalid')).resolves.toBe('true');
     await expect(plain('#summary')).resolves.toMatch(/^Please correct 1 answer\.$/);
     await odometer.fill('48250');
@@ -281,6 +281,52 @@ describe.skipIf(!chromiumAvailable)('public form in chromium', () => {
     const c = await env.json('GET', `/api/v1/form-completions/${(await done.textContent())!}`);
     expect(c.body).toMatchObject({ submitterName: 'Sam Sender', data: { ...Object.fromEntries(names.map((n) => [n, `answer ${n}`])), count: 3, grade: 'Good ' } });
     expect(errors).toEqual([]);
+    await page.close();
+  }, 180_000);
+
+  it('a part of an answer the server refused (a defect\u2019s description, one of several links, a reading\u2019s decimals) is shown at its field with the limit it broke', async () => {
+    // the page placed only refusals at /answers/<field>: one at /answers/<field>/description or /0 was a bare "please
+    // check your answers", and a reading past 6 decimal places was told "at least 0", which it was
+    const r = await env.json('POST', '/api/v1/forms', {
+      body: {
+        name: 'Parts',
+        code: `parts-${uniq()}`,
+        department: 'Ops',
+        publiclyAvailable: true,
+        sections: [
+          {
+            name: 'Check',
+            fields: [
+              { name: 'vehicle', label: 'Vehicle', type: 'vehicle', required: true },
+              { name: 'odo', label: 'Reading', type: 'odometer', vehicleField: 'vehicle' },
+              { name: 'defect', label: 'Defect', type: 'defect', assetField: 'vehicle' },
+              { name: 'pics', label: 'Pictures', type: 'photo', multiple: true },
+            ],
+          },
+        ],
+      },
+    });
+    expect(r.status, JSON.stringify(r.body)).toBe(201);
+    const page = await browser.newPage();
+    await page.goto(`${base}/forms/public/${(await env.json('GET', `/api/v1/forms/${r.body.uid}`)).body.publicId}`);
+    await page.locator('#f-0-0').selectOption('acme-v-1');
+    const refusedAt = async (id: string) => {
+      await page.getByRole('button', { name: 'Submit' }).click();
+      await page.locator(`${id}-err:not(:empty)`).waitFor({ timeout: 30_000 });
+      await expect(page.locator('#summary').textContent()).resolves.toBe('Please correct 1 answer.');
+      return page.locator(`${id}-err`).textContent();
+    };
+    await page.locator('#f-0-2').fill('x'.repeat(2001));
+    await expect(refusedAt('#f-0-2')).resolves.toBe('Describe the defect in a few words (at most 2000 characters).');
+    await page.locator('#f-0-2').fill('Brake light out');
+    await page.locator('#f-0-3').fill('https://x.test/' + 'a'.repeat(2100));
+    await expect(refusedAt('#f-0-3')).resolves.toBe('Enter web links (starting with https://, each at most 2048 characters), one per line.');
+    await page.locator('#f-0-3').fill('');
+    await page.locator('#f-0-1').fill('100.1234567');
+    await expect(refusedAt('#f-0-1')).resolves.toBe('Enter a number of at least 0 and less than 1000000000 with at most 6 decimal places.');
+    await page.locator('#f-0-1').fill('1000000000'); // refused before it is sent
+    await expect(refusedAt('#f-0-1')).resolves.toBe('Less than 1000000000');
+    expect((await env.json('GET', `/api/v1/form-completions?formId=${r.body.uid}`)).body.count).toBe(0);
     await page.close();
   }, 180_000);
 });

@@ -1,5 +1,5 @@
-import { Figures, pointer } from './figures';
-import { fromZonedLocal } from './format';
+import { Figures, pointer } from './figures.js';
+import { fromZonedLocal } from './format.js';
 
 /** A form template's sections and fields (the `sections` JSON of a form), as the console reads them. */
 export interface FormField {

@@ -339,11 +339,17 @@ export const companionFormat = (type: (typeof COMPANION_TYPES)[number]): AnswerF
 export function answerConstraints(schema: z.ZodType): Record<string, unknown> {
   const js = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Record<string, any>;
   const out: Record<string, unknown> = {};
-  const target = js.type === 'array' && js.items ? js.items : js;
+  // a list answer's limits are its entries' (each link of a multiple photo field), an object answer's its text's
+  // (a defect's description, given alone or in a list): what a page filling the form needs to say what an answer may be
+  const inner = (j: Record<string, any>): Record<string, any> =>
+    j.type === 'array' && j.items ? inner(j.items) : j.type === 'object' && j.properties?.description ? j.properties.description : j;
+  const target = inner(Array.isArray(js.anyOf) ? (js.anyOf.find((m: Record<string, any>) => m.type === 'object') ?? js) : js);
   if (Array.isArray(target.enum)) out.enum = target.enum;
   if (typeof js.minimum === 'number') out.min = js.minimum;
   if (typeof js.maximum === 'number') out.max = js.maximum;
-  if (typeof js.maxLength === 'number') out.maxLength = js.maxLength;
+  // a reading's bound (below 1e9): exclusive, so said as such
+  else if (typeof js.exclusiveMaximum === 'number') out.exclusiveMaximum = js.exclusiveMaximum;
+  if (typeof target.maxLength === 'number') out.maxLength = target.maxLength;
   if (typeof js.format === 'string') out.pattern = js.format;
   return out;
 }

@@ -195,7 +195,11 @@ const SCRIPT = `
   // what an answer must be, in plain words for the person filling the form (never a field's internal name or id)
   const blank = (v) => v === undefined || v === '' || (Array.isArray(v) && v.length === 0);
   const places = (p) => p === 0 ? ' without decimals' : p ? ' with at most ' + p + (p === 1 ? ' decimal place' : ' decimal places') : '';
-  const range = (k) => k.min !== undefined && k.max !== undefined ? ' from ' + k.min + ' to ' + k.max : k.min !== undefined ? ' of at least ' + k.min : k.max !== undefined ? ' of at most ' + k.max : '';
+  const range = (k) => {
+    if (k.min !== undefined && k.max !== undefined) return ' from ' + k.min + ' to ' + k.max;
+    const said = [k.min !== undefined ? 'at least ' + k.min : '', k.max !== undefined ? 'at most ' + k.max : k.exclusiveMaximum !== undefined ? 'less than ' + k.exclusiveMaximum : ''].filter(Boolean);
+    return said.length ? ' of ' + said.join(' and ') : '';
+  };
   function rule(k) {
     if (k.references === 'aircraft') return 'Choose an aircraft from the list.';
     if (k.references === 'vehicle') return 'Choose a vehicle from the list.';
@@ -204,7 +208,10 @@ const SCRIPT = `
     if (k.type === 'date') return 'Enter a date.';
     if (k.type === 'time') return 'Enter a time.';
     if (k.type === 'datetime') return 'Enter a date and a time.';
-    if (k.format === 'file') return k.multiple ? 'Enter web links (starting with https://), one per line.' : 'Enter a web link starting with https://.';
+    if (k.format === 'file') {
+      const most = k.maxLength ? (k.multiple ? ', each at most ' : ', at most ') + k.maxLength + ' characters' : '';
+      return k.multiple ? 'Enter web links (starting with https://' + most + '), one per line.' : 'Enter a web link starting with https://' + most + '.';
+    }
     if (k.type === 'multiselect') return 'Choose from the options.';
     if (k.enum || k.type === 'boolean' || k.type === 'checklist' || k.type === 'select') return 'Choose one of the options.';
     if (k.type === 'defect') return 'Describe the defect in a few words' + (k.maxLength ? ' (at most ' + k.maxLength + ' characters)' : '') + '.';
@@ -235,6 +242,7 @@ const SCRIPT = `
       if (k.format === 'number' && (typeof v !== 'number' || !Number.isFinite(v))) errors.push([k.name, 'Enter a number']);
       else if (typeof v === 'number' && k.min !== undefined && v < k.min) errors.push([k.name, 'At least ' + k.min]);
       else if (typeof v === 'number' && k.max !== undefined && v > k.max) errors.push([k.name, 'At most ' + k.max]);
+      else if (typeof v === 'number' && k.exclusiveMaximum !== undefined && v >= k.exclusiveMaximum) errors.push([k.name, 'Less than ' + k.exclusiveMaximum]);
       else if (k.enum && typeof v === 'string' && !k.enum.includes(v)) errors.push([k.name, 'Choose one of the options']);
       else if (k.maxLength && typeof v === 'string' && v.length > k.maxLength) errors.push([k.name, 'At most ' + k.maxLength + ' characters']);
     }
@@ -273,10 +281,11 @@ const SCRIPT = `
         summary.append(p);
         summary.focus();
       } else {
-        // the server's errors name answers by JSON Pointer (/answers/<field>); the page speaks of the field instead
+        // the server's errors name answers by JSON Pointer (/answers/<field>, or a part of the answer below it:
+        // /answers/<field>/description, /answers/<field>/0); the page speaks of the field instead
         const errs = [];
         for (const x of out.errors || []) {
-          const m = /^\\/answers\\/(.+)$/.exec(String(x.path || ''));
+          const m = /^\\/answers\\/([^/]+)/.exec(String(x.path || ''));
           const name = m ? m[1].replace(/~1/g, '/').replace(/~0/g, '~') : null;
           const text = name ? explain(name, answers, String(x.message || '')) : String(x.path) === '/submitterName' ? 'Check your name: at most ${SUBMITTER_NAME_MAX} characters.' : null;
           if (text && !errs.some(([n]) => n === name)) errs.push([name || '', text]);

@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import type { Form } from '../../generated/prisma/client.js';
 import { answerConstraints, companionAnswer, companionFormat, fieldTypeDef, type AnswerFormat, type Field, type FieldType } from './fields.js';
 import type { WebhookInputSchema } from './schema.js';
+import { TRACKING_VALUE_PLACES } from '../tracking/limits.js';
 
 /**
  * A stored template as its readers see it (docs/forms.md): its sections and located fields, the answerable keys a
@@ -35,7 +36,11 @@ export interface AnswerKey {
   enum?: unknown[];
   min?: number;
   max?: number;
+  /** The answer must be below it (an odometer reading: 1e9). */
+  exclusiveMaximum?: number;
   maxLength?: number;
+  /** The string format of the answer (JSON Schema's `format`: `date`, `time`, `date-time`). */
+  pattern?: string;
   precision?: number;
   multiple?: boolean;
   vehicleField?: string;
@@ -86,7 +91,8 @@ export function answerKeys(form: Pick<Form, 'sections'>): AnswerKey[] {
       section,
       ...(def.references ? { references: def.references } : {}),
       ...answerConstraints(def.answer(f)),
-      ...(f.precision !== undefined ? { precision: f.precision } : {}),
+      // a reading is a tracking figure: at most 6 decimal places when the field sets no precision
+      ...(f.precision !== undefined ? { precision: f.precision } : f.type === 'odometer' ? { precision: TRACKING_VALUE_PLACES } : {}),
       ...(f.multiple !== undefined ? { multiple: f.multiple } : {}),
       ...(f.vehicleField !== undefined ? { vehicleField: f.vehicleField } : {}),
       ...(f.assetField !== undefined ? { assetField: f.assetField } : {}),
