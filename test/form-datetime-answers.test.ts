@@ -85,3 +85,17 @@ describe('a datetime answer', () => {
     expect(p.status, JSON.stringify(p.body)).toBe(201);
   });
 });
+
+describe('a date answer', () => {
+  it('of the year 0000 is refused as every date input refuses it (the field\u2019s format took it); 0001-01-01 and 9999-12-31 are taken', async () => {
+    const r = await env.rest.post('/forms', { name: 'Dates', code: `dates-${uniq()}`, department: 'Ops', sections: [{ name: 'When', fields: [{ name: 'on', label: 'On', type: 'date' }] }] });
+    expect(r.status, JSON.stringify(r.body)).toBe(201);
+    const count = async () => (await env.rest.get(`/form-completions?formId=${r.body.uid}`)).body.count as number;
+    const bad = await env.rest.post('/form-completions', { formId: r.body.uid, answers: { on: '0000-01-01' } });
+    expectValidation(bad, '/answers/on');
+    expect(bad.body.errors).toEqual([{ path: '/answers/on', message: 'on must be a date, YYYY-MM-DD, in the years 0001 to 9999' }]);
+    expect(await count()).toBe(0);
+    for (const on of ['0001-01-01', '9999-12-31']) expect((await env.rest.post('/form-completions', { formId: r.body.uid, answers: { on } })).status, on).toBe(201);
+  });
+});
+

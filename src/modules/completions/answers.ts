@@ -53,7 +53,13 @@ export function resolveAnswers(form: Pick<Form, 'sections'>, answers: Record<str
       for (const e of fieldErrorsFromZod(r.error.issues, pointer(key))) errors.push({ path: e.path, message: `${target.name} ${e.message}` });
       continue;
     }
-    const beyond = !target.companion && target.field.type === 'datetime' ? datetimeProblem(target.name, r.data as string) : null;
+    const beyond = target.companion
+      ? null
+      : target.field.type === 'datetime'
+        ? datetimeProblem(target.name, r.data as string)
+        : target.field.type === 'date'
+          ? dateProblem(target.name, r.data as string)
+          : null;
     if (beyond) {
       errors.push({ path: pointer(key), message: beyond });
       continue;
@@ -88,6 +94,14 @@ function datetimeProblem(name: string, value: string): string | null {
   if (p.problem === 'range') return instantRangeMessage(name, value, p.instant);
   if (p.problem === 'offset') return offsetRangeMessage(name, p.offset);
   return `${name} must be an ISO 8601 date-time with Z or an offset in the years 0001 to 9999, with at most 9 decimal places of a second, e.g. 2026-03-01T09:30:00+10:00`;
+}
+
+/**
+ * A date answer the field's schema took (YYYY-MM-DD) read by the same rule: the year 0000, which the schema's format
+ * takes and no other date input does, is refused.
+ */
+function dateProblem(name: string, value: string): string | null {
+  return isoProblem(value) ? `${name} must be a date, YYYY-MM-DD, in the years 0001 to 9999` : null;
 }
 
 export function isBlank(v: unknown): boolean {
