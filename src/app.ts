@@ -4,7 +4,7 @@ import { createRequire } from 'node:module';
 import { createYoga } from 'graphql-yoga';
 import { maskError } from './graphql/errors.js';
 import pino, { type Logger } from 'pino';
-import { ApiKeyService } from './auth/keys.js';
+import { ApiKeyService, sameSecret } from './auth/keys.js';
 import { KEY_CHANGE_CHANNEL } from './auth/key-cache.js';
 import { acknowledgeKeyDrop } from './auth/key-drops.js';
 import type { Config } from './config.js';
@@ -218,23 +218,30 @@ export function createApp(opts: AppOptions): App {
     return Response.json(body, { headers: { 'cache-control': 'no-store' } });
   }
 
-  async function authenticate(request: Request, info: RequestInfo, channel: RequestState['channel'], log: RequestLog) {
-    let actor;
+  /**
+   * Failed authentications are limited per client address (docs/contract/gaps.md §11): an address over its budget is
+   * answered 429 before its credential is looked at, whatever it sends, so the answers to its guesses tell nothing
+   * (a right key was answered 200 among the 429s of wrong ones). `guarded` runs the check; a failure is counted.
+   */
+  async function authAttempt<T>(info: RequestInfo, log: RequestLog, guarded: () => Promise<T>): Promise<T> {
+    const address = `addr:${info.clientAddress ?? 'unknown'}`;
+    const tooMany = (limited: unknown) =>
+      limited instanceof RateLimitedError
+        ? Object.assign(new RateLimitedError(`too many failed authentications from this address; retry in ${limited.retryAfterSeconds} s`, limited.retryAfterSeconds), { headers: limited.headers })
+        : limited;
+    await authFailures.check(address).catch((limited) => Promise.reject(tooMany(limited)));
     try {
-      actor = await keys.authenticate(request.headers.get('authorization'));
+      return await guarded();
     } catch (e) {
       if (!(e instanceof UnauthorizedError)) throw e;
-      const address = info.clientAddress ?? 'unknown';
-      log.warn({ reason: (e as { reason?: string }).reason ?? e.message, clientAddress: address }, 'authentication failed');
-      // failed attempts are limited per client address: key guessing is bounded
-      try {
-        await authFailures.consume(`addr:${address}`);
-      } catch (limited) {
-        if (limited instanceof RateLimitedError) throw Object.assign(new RateLimitedError(`too many failed authentications from this address; retry in ${limited.retryAfterSeconds} s`, limited.retryAfterSeconds), { headers: limited.headers });
-        throw limited;
-      }
+      log.warn({ reason: (e as { reason?: string }).reason ?? e.message, clientAddress: info.clientAddress ?? 'unknown' }, 'authentication failed');
+      await authFailures.consume(address).catch((limited) => Promise.reject(tooMany(limited)));
       throw e;
     }
+  }
+
+  async function authenticate(request: Request, info: RequestInfo, channel: RequestState['channel'], log: RequestLog) {
+    const actor = await authAttempt(info, log, () => keys.authenticate(request.headers.get('authorization')));
     // a request costs one unit of its key's budget; its operations may cost more (src/graphql/policy.ts)
     const headers = await rateLimit.consume(actor.keyId);
     const keyId = actor.keyId;
@@ -276,8 +283,12 @@ export function createApp(opts: AppOptions): App {
     }
     if (p === '/healthz') return { res: Response.json({ status: 'ok' }) };
     if (p === '/metrics') {
-      if (config.metricsToken && request.headers.get('authorization') !== `Bearer ${config.metricsToken}`) {
-        throw new UnauthorizedError('GET /metrics needs "Authorization: Bearer <METRICS_TOKEN>"');
+      const token = config.metricsToken;
+      // a wrong token is a failed authentication like a wrong key: limited per address, compared in constant time
+      if (token) {
+        await authAttempt(info, log, async () => {
+          if (!sameSecret(request.headers.get('authorization') ?? '', `Bearer ${token}`)) throw new UnauthorizedError('GET /metrics needs "Authorization: Bearer <METRICS_TOKEN>"');
+        });
       }
       return { res: new Response(await metrics.registry.metrics(), { headers: { 'content-type': metrics.registry.contentType } }) };
     }

@@ -251,7 +251,25 @@ describe('abuse bounds', () => {
       expect(fourth.headers.get('content-type')).toMatch(/problem\+json/);
       expect(Number(fourth.headers.get('retry-after'))).toBeGreaterThan(0);
       expect((await attempt('10.9.9.10')).status).toBe(401); // another address is not affected
-      expect((await attempt('10.9.9.9', limited.a.key)).status).toBe(200); // a valid key still works
+      expect((await attempt('10.9.9.10', limited.a.key)).status).toBe(200);
+      // over its budget, the address is answered 429 before its key is looked at: a right key too (it was a 200 among
+      // the wrong ones' 429s, so guessing went on at full speed), until the window passes
+      const right = await attempt('10.9.9.9', limited.a.key);
+      expect(right.status).toBe(429);
+      expect(await right.json()).toMatchObject({ status: 429, detail: expect.stringMatching(/^too many failed authentications from this address; retry in \d+ s$/) });
+    } finally {
+      await limited.close();
+    }
+  });
+
+  it('a wrong /metrics token is a failed authentication: limited per address like a wrong key', async () => {
+    const limited = await createTestEnv({ config: { authFailLimitPerMinute: 2, metricsToken: 'metrics-secret-token' } });
+    try {
+      const scrape = (token: string, address = '10.8.8.8') =>
+        limited.app.fetch(new Request('http://fleetops.test/metrics', { headers: { authorization: `Bearer ${token}` } }), { clientAddress: address });
+      expect([(await scrape('nope')).status, (await scrape('nope')).status, (await scrape('nope')).status]).toEqual([401, 401, 429]);
+      expect((await scrape('metrics-secret-token')).status).toBe(429);
+      expect((await scrape('metrics-secret-token', '10.8.8.9')).status).toBe(200);
     } finally {
       await limited.close();
     }

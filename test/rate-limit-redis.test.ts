@@ -15,7 +15,7 @@ describe.skipIf(!redisUrl)('rate limit shared through Redis', () => {
   let two: App;
   beforeAll(async () => {
     env = await createTestEnv();
-    const config = { rateLimitPerMinute: 4, redisUrl, bodyLimitBytes: 1 << 20, logLevel: 'silent' };
+    const config = { rateLimitPerMinute: 4, authFailLimitPerMinute: 2, redisUrl, bodyLimitBytes: 1 << 20, logLevel: 'silent' };
     // no dispatcher: on a shared PostgreSQL it would send other suites' deliveries (test/helpers.ts createTestEnv)
     one = createApp({ database: env.database, config, dispatch: false });
     two = createApp({ database: env.database, config, dispatch: false });
@@ -42,5 +42,14 @@ describe.skipIf(!redisUrl)('rate limit shared through Redis', () => {
     expect((await get(one, key)).status).toBe(429);
     // another key has its own budget
     expect((await get(one, env.b.key)).status).toBe(200);
+  });
+
+  it('counts failed authentications per address across instances; over the budget the address is refused before its key is read', async () => {
+    const address = `10.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`;
+    const attempt = (app: App, key: string) =>
+      app.fetch(new Request('http://fleetops.test/api/v1/aircraft', { headers: { authorization: `Bearer ${key}` } }), { clientAddress: address });
+    expect([(await attempt(one, 'fo_wrong')).status, (await attempt(two, 'fo_wrong')).status]).toEqual([401, 401]);
+    expect((await attempt(one, env.b.key)).status).toBe(429);
+    expect((await attempt(two, env.b.key)).status).toBe(429);
   });
 });

@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { PrismaClient } from '../generated/prisma/client.js';
 import { NotFoundError, UnauthorizedError, ValidationError } from '../errors.js';
 import { crossCompany, scopedPrisma, type ScopedPrisma, type TxClient } from '../db/scoped.js';
@@ -30,6 +30,10 @@ export function generateKey(): string {
 }
 
 export const hashKey = (key: string) => createHash('sha256').update(key, 'utf8').digest('hex');
+
+/** Whether a credential sent equals a configured one, in time that does not depend on where they differ. */
+export const sameSecret = (sent: string, expected: string): boolean =>
+  timingSafeEqual(createHash('sha256').update(sent, 'utf8').digest(), createHash('sha256').update(expected, 'utf8').digest());
 export const keyPrefix = (key: string) => key.slice(0, VISIBLE);
 
 export interface Actor {

@@ -13,11 +13,17 @@ import { plural } from '../lib/text.js';
 export interface RateLimit {
   /** Consumes one request for the key; returns the headers to send, or throws RateLimitedError (429). */
   consume(key: string, points?: number): Promise<Record<string, string>>;
+  /**
+   * Throws the RateLimitedError (429) `consume` would once the key's budget is spent, without using any of it: for a
+   * budget of failures, checked before the attempt it guards (an answer to an attempt while over budget would tell
+   * a right key from a wrong one).
+   */
+  check(key: string): Promise<void>;
   close(): Promise<void>;
 }
 
 export function createRateLimit(opts: { perMinute: number; redisUrl?: string; prefix?: string }): RateLimit {
-  if (opts.perMinute <= 0) return { consume: async () => ({}), close: async () => {} };
+  if (opts.perMinute <= 0) return { consume: async () => ({}), check: async () => {}, close: async () => {} };
   let redis: Redis | undefined;
   const common = { points: opts.perMinute, duration: 60, keyPrefix: opts.prefix ?? 'fleetops:rl' };
   const redisUrl = opts.redisUrl;
@@ -35,25 +41,32 @@ export function createRateLimit(opts: { perMinute: number; redisUrl?: string; pr
     'ratelimit-policy': policy,
     ratelimit: `limit=${opts.perMinute}, remaining=${Math.max(0, r.remainingPoints)}, reset=${Math.ceil(r.msBeforeNext / 1000)}`,
   });
+  const limited = (r: RateLimiterRes) => {
+    const retry = Math.max(1, Math.ceil(r.msBeforeNext / 1000));
+    const err = new RateLimitedError(`rate limit of ${plural(opts.perMinute, 'request')} per minute exceeded; retry in ${retry} s`, retry);
+    // the answer's headers whatever the channel: the budget as it now is, and when to come back
+    return Object.assign(err, { headers: { ...headers(r), 'retry-after': String(retry) } });
+  };
+  // the store cannot be reached (Redis down): the request is not counted, so it is not served either; a 503 the
+  // client may retry, not an internal error
+  const unreachable = (e: unknown) =>
+    new ServiceUnavailableError(`the rate limit's store cannot be reached (${(e as Error)?.message ?? e}); retry in ${STORE_RETRY_S} s`, STORE_RETRY_S);
   return {
     async consume(key, points = 1) {
       try {
         return headers(await (await limiter).consume(key, points));
       } catch (e) {
-        if (e instanceof RateLimiterRes) {
-          const retry = Math.max(1, Math.ceil(e.msBeforeNext / 1000));
-          const err = new RateLimitedError(
-            `rate limit of ${plural(opts.perMinute, 'request')} per minute exceeded; retry in ${retry} s`,
-            retry,
-          );
-          // the answer's headers whatever the channel: the budget as it now is, and when to come back
-          Object.assign(err, { headers: { ...headers(e), 'retry-after': String(retry) } });
-          throw err;
-        }
-        // the store cannot be reached (Redis down): the request is not counted, so it is not served either; a 503 the
-        // client may retry, not an internal error
-        throw new ServiceUnavailableError(`the rate limit's store cannot be reached (${(e as Error)?.message ?? e}); retry in ${STORE_RETRY_S} s`, STORE_RETRY_S);
+        throw e instanceof RateLimiterRes ? limited(e) : unreachable(e);
       }
+    },
+    async check(key) {
+      let r: RateLimiterRes | null;
+      try {
+        r = await (await limiter).get(key);
+      } catch (e) {
+        throw unreachable(e);
+      }
+      if (r && r.consumedPoints >= opts.perMinute && r.msBeforeNext > 0) throw limited(r);
     },
     async close() {
       await Promise.resolve(limiter).catch(() => {});
