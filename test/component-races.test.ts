@@ -4,7 +4,7 @@
 // the child at P's ancestors + P and under P's root asset. Before the install locked P's whole chain, the move's
 // single UPDATE missed the child written meanwhile: it stayed on the aircraft its parent had left (23 of 30 runs).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestEnv, onPostgres, type TestEnv } from './helpers.js';
+import { adminKey, createTestEnv, onPostgres, type TestEnv } from './helpers.js';
 
 let env: TestEnv;
 beforeAll(async () => {
@@ -60,3 +60,50 @@ describe.runIf(onPostgres)('an install under a component racing a move of the su
     expect(bad).toEqual([]);
   });
 });
+
+describe.runIf(onPostgres)('an install on an aircraft or vehicle racing its delete or the removal of the item a counter binds to', () => {
+  // The install read its parent without locking it; the delete and the item change lock it and count what is fitted:
+  // both answered 200 (24 of 25 runs), leaving a component fitted to a deleted vehicle or aircraft, or its counter bound
+  // to an item the aircraft no longer has. Now one of each pair is refused, and what is left agrees with it.
+  it('install on a vehicle while it is deleted: not both', async () => {
+    const both: number[] = [];
+    for (let i = 0; i < 10; i++) {
+      const v = await api('POST', '/vehicles', { make: 'Race', model: 'Van', registration: `RACE-${i}-${Math.random().toString(36).slice(2, 8)}` });
+      expect(v.status, JSON.stringify(v.body)).toBe(201);
+      const c = await make(`V${i}`);
+      const [fit, gone] = await Promise.all([
+        api('POST', `/components/${c}/install`, { parentType: 'vehicle', parentUid: v.body.uid, mappings: [{ counterKey: 'hours', sourceKey: null }] }),
+        api('DELETE', `/vehicles/${v.body.uid}`),
+      ]);
+      if (fit.status === 200 && gone.status === 200) both.push(i);
+      // the other one is refused: the delete while a component is fitted (409), or the install on a deleted vehicle (400)
+      expect(fit.status === 200 ? gone.status : fit.status, JSON.stringify([fit.body, gone.body])).toBe(fit.status === 200 ? 409 : 400);
+    }
+    expect(both).toEqual([]);
+  });
+
+  it('install on an aircraft while it is deleted, and a counter bound to hobbs while hobbs is taken away: not both', async () => {
+    const admin = await adminKey(env);
+    const as = (method: string, path: string, body?: unknown) => env.json(method, `/api/v1${path}`, { body, key: admin });
+    const both: string[] = [];
+    for (let i = 0; i < 8; i++) {
+      const reg = `VH-R${i}${Math.random().toString(36).slice(2, 5).toUpperCase()}`;
+      const ac = await as('POST', '/aircraft', {
+        registration: reg, type: 'helicopter', category: 'Utility', engineType: 'piston', engineCount: 1,
+        maintenanceTrackingItems: { hobbs: { displayText: 'Hobbs', type: 'number' } }, initialValues: { hobbs: 10 },
+      });
+      expect(ac.status, JSON.stringify(ac.body)).toBe(201);
+      const c = await make(`AC${i}`);
+      const [fit, gone] = await Promise.all([install(c, 'aircraft', ac.body.uid), as('DELETE', `/aircraft/${ac.body.uid}`)]);
+      if (fit.status === 200 && gone.status === 200) both.push(`delete #${i}`);
+      if (fit.status === 200 && gone.status !== 200) {
+        // fitted, and the aircraft stayed: take hobbs away while another component binds to it
+        const d = await make(`AD${i}`);
+        const [bind, drop] = await Promise.all([install(d, 'aircraft', ac.body.uid), as('PATCH', `/aircraft/${ac.body.uid}`, { maintenanceTrackingItems: { hobbs: null } })]);
+        if (bind.status === 200 && drop.status === 200) both.push(`item #${i}`);
+      }
+    }
+    expect(both).toEqual([]);
+  });
+});
+

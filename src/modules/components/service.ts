@@ -259,6 +259,11 @@ export class ComponentService extends ComponentReader {
           ancestors = [...placed.ancestorUids, body.parentUid];
           root = placed.rootAssetType && placed.rootAssetUid ? { type: placed.rootAssetType, uid: placed.rootAssetUid } : null;
         } else {
+          // the aircraft's or vehicle's row is locked before it is read: its delete (refused while a component is
+          // fitted) and a change of its tracking items (refused while a counter is bound to one) lock it too, so each
+          // waits for this install and then sees it, or this install sees what they committed (on PostgreSQL both
+          // answered 200 when they raced, leaving a component fitted to a deleted aircraft or bound to a removed item)
+          await lockRows(tx, parentType === 'aircraft' ? 'Aircraft' : 'Vehicle', [body.parentUid]);
           ancestors = [body.parentUid];
           root = { type: parentType, uid: body.parentUid };
         }
