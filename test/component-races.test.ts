@@ -107,3 +107,27 @@ describe.runIf(onPostgres)('an install on an aircraft or vehicle racing its dele
   });
 });
 
+describe.runIf(onPostgres)('a schedule item made on an asset racing the removal of the item it tracks', () => {
+  // The item's check read the aircraft outside the write; the aircraft's change takes a tracking item away only while
+  // no active schedule item tracks it: both answered 200, leaving an active item on a key the aircraft no longer has
+  // (3 of 40 runs: hence 60 rounds).
+  it('create an item tracking hobbs while hobbs is taken away: not both', async () => {
+    const admin = await adminKey(env);
+    const as = (method: string, path: string, body?: unknown) => env.json(method, `/api/v1${path}`, { body, key: admin });
+    const both: number[] = [];
+    for (let i = 0; i < 60; i++) {
+      const ac = await as('POST', '/aircraft', {
+        registration: `VH-S${i}${Math.random().toString(36).slice(2, 5).toUpperCase()}`, type: 'helicopter', category: 'Utility', engineType: 'piston', engineCount: 1,
+        maintenanceTrackingItems: { hobbs: { displayText: 'Hobbs', type: 'number' } },
+      });
+      expect(ac.status, JSON.stringify(ac.body)).toBe(201);
+      const [made, dropped] = await Promise.all([
+        api('POST', '/schedule-items', { name: `Race ${i}`, type: 'Inspection', relatedTo: ac.body.uid, relatedToType: 'aircraft', recurring: false, trackingItem: 'hobbs', dueAtInterval: 100 }),
+        as('PATCH', `/aircraft/${ac.body.uid}`, { maintenanceTrackingItems: { hobbs: null } }),
+      ]);
+      if (made.status === 201 && dropped.status === 200) both.push(i);
+    }
+    expect(both).toEqual([]);
+  });
+});
+

@@ -362,6 +362,32 @@ describe('DELETE /schedule-items/{id} and POST /schedule-items/{id}/restore', ()
     await expectProblem(await del('si_nope'), 404);
     await expectProblem(await post('/schedule-items/si_nope/restore'), 404);
   });
+
+  it('a restore checks what a create checks: an item whose tracking item or asset went while it was inactive is a 409, and stays inactive', async () => {
+    // restore made such an item active again: it tracked a key the vehicle no longer had (no remaining, and its
+    // completion a 400), or planned on a deleted component, where creating the same item is refused
+    const v = await post('/vehicles', { make: 'Ford', model: 'Ranger', registration: `RST-${Date.now()}`, maintenanceTrackingItems: { odometer: { displayText: 'Odometer', type: 'number' }, hours: { displayText: 'Hours', type: 'number' } }, initialValues: { odometer: 100 } });
+    expect(v.status, JSON.stringify(v.body)).toBe(201);
+    const uid = await create({ name: 'Restore-odometer', type: 'Service', relatedTo: v.body.uid, relatedToType: 'vehicle', recurring: false, trackingItem: 'odometer', dueAtInterval: 500 });
+    // a vehicle's items are replaced whole: hours alone takes odometer away
+    const hoursOnly = { maintenanceTrackingItems: { hours: { displayText: 'Hours', type: 'number' } } };
+    await expectProblem(await env.json('PATCH', `${API}/vehicles/${v.body.uid}`, { body: hoursOnly }), 409);
+    await del(uid);
+    expect((await env.json('PATCH', `${API}/vehicles/${v.body.uid}`, { body: hoursOnly })).status).toBe(200);
+    const refused = await post(`/schedule-items/${uid}/restore`);
+    await expectProblem(refused, 409);
+    expect(refused.body.detail).toMatch(/^schedule item "si_\w+" cannot be restored: odometer is not a maintenance tracking item of vehicle RST-/);
+    expect((await item(uid)).status).toBe('inactive');
+
+    const c = await post('/components', { name: 'Restore', type: 'Engine', partNumber: 'P', serialNumber: `RST-${Date.now()}`, counters: [{ displayText: 'TSN', unit: 'hours' }] });
+    const onComponent = await create({ name: 'Restore-component', type: 'Inspection', relatedTo: c.body.uid, relatedToType: 'component', recurring: false, trackingItem: 'tsn', dueAtInterval: 100 });
+    await del(onComponent);
+    expect((await env.json('DELETE', `${API}/components/${c.body.uid}`)).status).toBe(200);
+    await expectProblem(await post(`/schedule-items/${onComponent}/restore`), 409);
+    // the component back, the item can be restored
+    expect((await post(`/components/${c.body.uid}/restore`)).status).toBe(200);
+    expect((await post(`/schedule-items/${onComponent}/restore`)).status).toBe(200);
+  });
 });
 
 describe('POST /schedule-items/{id}/complete', () => {

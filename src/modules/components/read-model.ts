@@ -220,6 +220,13 @@ export function transactionAssets(tx: ScopedPrisma): AssetReader {
   return new AssetReader(new AircraftService(tx, createAircraftLoader(tx)), new VehicleService(tx, createVehicleLoader(tx)));
 }
 
+/** The same, components included (a schedule item's asset may be one, its counters its tracking items). */
+export function transactionAssetsWithComponents(tx: ScopedPrisma): AssetReader {
+  const assets = transactionAssets(tx);
+  assets.setComponents(new ComponentReader(tx, assets));
+  return assets;
+}
+
 /**
  * The reads of ComponentService; its writes (./service.ts) reset these caches so later reads see them. Rows are read
  * with the columns a GraphQL request selects (`query`, plugin-prisma's select: a component has no Prisma relations

@@ -1,14 +1,17 @@
 import { Prisma, type CompletedScheduleItem, type ScheduleItem } from '../../generated/prisma/client.js';
-import { lockedWrite, type LockTarget } from '../../db/row-locks.js';
+import { lockedWrite, lockRows, type LockTarget } from '../../db/row-locks.js';
+import { retrying } from '../../db/retry.js';
+import type { ScopedPrisma } from '../../db/scoped.js';
+import { transactionAssetsWithComponents } from '../components/read-model.js';
 import { endAlertCycles } from '../alerts/stored.js';
 import type { ScopedUpdate } from '../../db/scoped.js';
-import { ConflictError, invalid, type FieldError } from '../../errors.js';
+import { ConflictError, ValidationError, invalid, type FieldError } from '../../errors.js';
 import { now } from '../../lib/clock.js';
 import { inInstantRange, instantRangeMessage } from '../../lib/dates.js';
 import { newUid } from '../../lib/ids.js';
 import { clipText } from '../../lib/text.js';
 import type { WriteResult, WriteStatus } from '../../lib/write-result.js';
-import type { AssetType } from '../assets/live.js';
+import type { AssetReader, AssetType } from '../assets/live.js';
 import { ScheduleReader } from './read-model.js';
 import {
   LAST_DUE_DATE,
@@ -158,8 +161,30 @@ export class ScheduleService extends ScheduleReader {
     const state = newState(p, await this.zoneForDates(p));
     await this.check(state, true);
     const uid = newUid('si');
-    await this.db.scheduleItem.create({ data: { uid, ...rowData(state) } });
+    await retrying(() =>
+      this.db.$transaction(async (tx) => {
+        await this.checkUnderAssetLock(tx, state);
+        await tx.scheduleItem.create({ data: { uid, ...rowData(state) } });
+      }),
+    );
     return { uid, status: 'created' };
+  }
+
+  /**
+   * The item's asset, checked again inside the write's transaction once its row is locked: an aircraft's, vehicle's
+   * or component's change that takes a tracking item away (refused while an active item tracks it) and its delete
+   * lock that row too, so the two serialize and each sees the other (on PostgreSQL both answered 200 when they raced).
+   * `refuse` turns the check's refusal into the write's own (a restore's 409).
+   */
+  private async checkUnderAssetLock(tx: ScopedPrisma, s: ItemState, refuse?: (errors: FieldError[]) => never): Promise<void> {
+    if (!ASSET_TYPES.has(s.relatedToType)) return;
+    await lockRows(tx, ASSET_TABLE[s.relatedToType as AssetType], [s.relatedTo]);
+    try {
+      await this.check(s, true, transactionAssetsWithComponents(tx));
+    } catch (e) {
+      if (refuse && e instanceof ValidationError) refuse(e.errors ?? []);
+      throw e;
+    }
   }
 
   /** `patch` is checked (UpdateScheduleItemCheck). */
@@ -175,6 +200,7 @@ export class ScheduleService extends ScheduleReader {
       if (!sameState(stateOf(locked), before)) {
         throw new ConflictError(`schedule item ${JSON.stringify(uid)} changed while it was being updated; send the update again`);
       }
+      if (assetChanged && next.status === 'active') await this.checkUnderAssetLock(tx, next);
       await tx.scheduleItem.updateMany({ where: { uid }, data: rowData(next) });
       return { uid, status: 'updated' as const };
     });
@@ -201,6 +227,11 @@ export class ScheduleService extends ScheduleReader {
   async restore(uid: string): Promise<ScheduleWriteResult> {
     return lockedWrite(this.db, SCHEDULE_ITEM, uid, async (tx, item) => {
       if (item.status === 'active') throw new ConflictError(`schedule item ${JSON.stringify(uid)} is active; only an inactive item can be restored`);
+      // what an active item must be, as on create: its asset there, its tracking item one of the asset's (both may
+      // have gone while it was inactive: an inactive item does not hold them)
+      await this.checkUnderAssetLock(tx, stateOf(item), (errors) => {
+        throw new ConflictError(`schedule item ${JSON.stringify(uid)} cannot be restored: ${errors.map((e) => e.message).join('; ')}`);
+      });
       await tx.scheduleItem.updateMany({ where: { uid }, data: { status: 'active' } });
       return { uid, status: 'restored' as const };
     });
@@ -315,12 +346,12 @@ export class ScheduleService extends ScheduleReader {
    * thresholds must be consistent (rules.thresholdErrors). `checkAsset` is false for updates that leave the
    * related thing and the tracking item alone (an item stays editable if its asset has since gone).
    */
-  private async check(s: ItemState, checkAsset: boolean): Promise<void> {
+  private async check(s: ItemState, checkAsset: boolean, assets: AssetReader = this.assets): Promise<void> {
     const errors: FieldError[] = thresholdErrors(s);
     if (checkAsset) {
       const type = s.relatedToType;
       if (ASSET_TYPES.has(type)) {
-        const asset = await this.assets.live(type as AssetType, s.relatedTo);
+        const asset = await assets.live(type as AssetType, s.relatedTo);
         // a deleted vehicle or component is no asset to plan maintenance on, as it is none to install on
         if (!asset || asset.deleted) {
           errors.push({ path: '/relatedTo', message: `${s.relatedTo} is not a ${type} of your company` });
@@ -351,6 +382,9 @@ export class ScheduleService extends ScheduleReader {
     if (errors.length) invalid('schedule item', errors);
   }
 }
+
+/** The table of each kind of asset an item may plan on, as lockRows knows it. */
+const ASSET_TABLE: Record<AssetType, string> = { aircraft: 'Aircraft', vehicle: 'Vehicle', component: 'Component' };
 
 /** How far ahead of the service's clock a completion's date-time may be: a client's clock running a little fast. */
 export const COMPLETION_CLOCK_SLACK_MS = 5 * 60_000;
