@@ -253,4 +253,24 @@ describe('a changed initial value and the odometer total', () => {
     expect((e as ValidationError).errors).toEqual([{ path: '/companies/0/vehicles/0/initialValues/odometer', message: NEGATIVE }]);
     expect(await totalOf(uid, key)).toBe(2000);
   });
+
+  it('fleetops import refuses to change a deleted vehicle, as every channel does; the same entry again changes nothing and passes', async () => {
+    const id = `impdel-${uniq()}`;
+    const key = newKey();
+    const c = companyFixture(id, key, id);
+    const entry = (over: Record<string, unknown>) => ({ ...c, vehicles: [{ ...c.vehicles[0]!, ...over }] });
+    await importData(env.database, { companies: [entry({ initialValues: { odometer: 1000 } })] });
+    const uid = c.vehicles[0]!.uid;
+    expect((await env.json('DELETE', `/api/v1/vehicles/${uid}`, { key })).status).toBe(200);
+    // the file as it was: nothing to change, so nothing refused (a re-run of the same file)
+    await importData(env.database, { companies: [entry({ initialValues: { odometer: 1000 } })] });
+    const e = await importData(env.database, { companies: [entry({ initialValues: { odometer: 777 }, color: 'blue' })] }).then(() => null, (x: unknown) => x);
+    expect(e).toBeInstanceOf(ValidationError);
+    expect((e as ValidationError).errors).toEqual([{ path: '/companies/0/vehicles/0', message: `vehicle ${uid} is deleted; restore it before changing it` }]);
+    expect((await env.json('POST', `/api/v1/vehicles/${uid}/restore`, { key })).status).toBe(200);
+    const v = (await env.json('GET', `/api/v1/vehicles/${uid}`, { key })).body;
+    expect(v.totals.odometer).toBe(1000);
+    expect(v).not.toHaveProperty('color', 'blue');
+  });
 });
+

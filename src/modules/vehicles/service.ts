@@ -192,6 +192,8 @@ export class VehicleService {
         }
         const row = existing as unknown as Record<string, unknown>;
         if (Object.entries(data).every(([k, value]) => jsonEqual(row[k] ?? null, value ?? null))) return 'unchanged';
+        // as every channel refuses it (update): an import changed a deleted vehicle it still listed as deleted
+        if (existing.status === 'deleted') throw new ConflictError(`vehicle ${uid} is deleted; restore it before changing it`);
         await refuseTakenKeys(tx, uid, existing, data);
         await tx.vehicle.updateMany({ where: { uid }, data });
         return 'updated';
