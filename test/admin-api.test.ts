@@ -270,6 +270,10 @@ describe('users', () => {
     expectProblem(await as(admin).post('/users', { email: 'CARA@acme.test', displayName: 'X' }), 409, 'conflict');
     expectValidation(await as(admin).post('/users', { email: 'no', displayName: 'X' }), '/email');
     expectValidation(await as(admin).post('/users', { email: 'e@acme.test', displayName: 'X', phone: '0400' }), '/phone');
+    // E.164 as every phone the service takes: + and 7 to 15 digits (`+12` was taken for a user, refused as an SMS recipient)
+    const short = await as(admin).post('/users', { email: 'e2@acme.test', displayName: 'X', phone: '+12' });
+    expectValidation(short, '/phone');
+    expect(short.body.errors[0].message).toBe('phone must be an E.164 phone number: + and 7 to 15 digits, no spaces (e.g. +61412345678)');
     expectValidation(await as(admin).post('/users', { email: 'e@acme.test', displayName: 'X', timezone: 'Mars/Base' }), '/timezone');
     // no URL path can name a user `.` or `..` (`/users/%2E%2E` is `/users/..`): refused, not made unreachable
     for (const uid of ['.', '..', ' .. ']) expectValidation(await as(admin).post('/users', { uid, email: 'dots@acme.test', displayName: 'X' }), '/uid');

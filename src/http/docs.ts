@@ -5,7 +5,7 @@ const PROBLEM_CODES: [string, number, string][] = [
   ['validation_error', 400, 'A field is missing, wrongly typed or not allowed; `errors` lists each one with a JSON Pointer `path`.'],
   ['bad_request', 400, 'Malformed JSON, an empty body or a bad query parameter.'],
   ['unauthorized', 401, 'Missing, malformed, unknown or revoked API key (`WWW-Authenticate: Bearer`).'],
-  ['forbidden', 403, 'The API key is read-only (`read` scope) and the operation writes.'],
+  ['forbidden', 403, 'The API key\u2019s scope does not reach the operation: a read-only key (`read`) and an operation that writes, or an operation that manages the company (API keys, users, aircraft, settings, the audit log) and a key that is not `admin`.'],
   ['not_found', 404, 'No such record in your company (records of other companies are never visible).'],
   ['method_not_allowed', 405, 'The path exists but not with this method (`Allow` lists the methods).'],
   ['conflict', 409, 'A uniqueness or state conflict.'],

@@ -21,7 +21,7 @@ export const AuditEntryType = builder.prismaObject('AuditEntry', {
     at: t.expose('at', { type: 'DateTime', description: 'When the change was made' }),
     keyId: t.exposeString('keyId', { nullable: true, description: 'The API key that made the change (null: the CLI or an import file)', extensions: REST_NULLABLE }),
     userId: t.exposeString('userId', { nullable: true, description: 'The acting user: the key\u2019s user or the company\u2019s default actor (null for the CLI and import files)', extensions: REST_NULLABLE }),
-    channel: t.exposeString('channel', { description: 'rest, graphql, mcp, cli or import' }),
+    channel: t.exposeString('channel', { description: 'rest, graphql, mcp, cli, import or internal (the demo, the service itself)' }),
     entity: t.field({ type: AuditEntityEnum, resolve: (e) => AuditEntitySchema.parse(e.entity) }),
     entityId: t.exposeString('entityId', { description: 'The aircraft uid, user uid, API key id, or `integrations` / `alerts` for the settings' }),
     action: t.field({ type: AuditActionEnum, resolve: (e) => AuditActionSchema.parse(e.action) }),

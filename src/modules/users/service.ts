@@ -8,6 +8,7 @@ import type { User } from '../../generated/prisma/client.js';
 import { COMPANY, type ScopedPrisma } from '../../db/scoped.js';
 import { NotFoundError, takenError, ValidationError, fieldErrorsFromZod, invalid, type FieldError } from '../../errors.js';
 import { serviceCheck } from '../../graphql/validation.js';
+import { PhoneSchema } from '../settings/service.js';
 import { lockRows } from '../../db/row-locks.js';
 import { retrying } from '../../db/retry.js';
 import { newUid } from '../../lib/ids.js';
@@ -26,7 +27,9 @@ export const UserStatusSchema = graphqlType(z.enum(USER_STATUSES), 'UserStatus')
 /** docs/api-notes.md "Authentication": roles are recorded and shown, never checked. */
 export const USER_ROLES = 'Roles in the company, e.g. owner, pilot, driver: information, not permissions (a key\u2019s scope decides)';
 
-const Phone = z.string().regex(/^\+[1-9]\d{1,14}$/, 'phone must be in E.164 format, e.g. +61400000000');
+// the one E.164 rule of every phone the service takes (alert and notification recipients, the SMS sender): a user's
+// phone took `+12`, which an SMS to it would then refuse
+const Phone = PhoneSchema('phone');
 const TimeZone = z
   .string()
   .refine((tz) => isTimeZone(tz), TIME_ZONE_MESSAGE)
