@@ -43,7 +43,8 @@ const EXPOSED_HEADERS = 'ratelimit, ratelimit-policy, retry-after, www-authentic
 const CORS_PREFLIGHT = {
   'access-control-allow-origin': '*',
   'access-control-allow-methods': 'GET, POST, PUT, PATCH, DELETE, OPTIONS',
-  'access-control-allow-headers': 'authorization, content-type, accept, idempotency-key, x-request-id',
+  // mcp-protocol-version: what an MCP client in a browser sends with every request after it initializes
+  'access-control-allow-headers': 'authorization, content-type, accept, idempotency-key, x-request-id, mcp-protocol-version',
   'access-control-max-age': '600',
 };
 export const API_BASE = '/api/v1';

@@ -341,6 +341,13 @@ describe('CORS for browser front ends', () => {
     expect(pre.status).toBe(204);
     expect(pre.headers.get('access-control-allow-origin')).toBe('*');
     expect(pre.headers.get('access-control-allow-headers')).toContain('authorization');
+    // an MCP client in a browser sends its protocol version on every call after initialize (the preflight refused it)
+    const mcp = await env.request('OPTIONS', '/mcp', {
+      key: null,
+      headers: { origin: 'https://app.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization, content-type, mcp-protocol-version' },
+    });
+    expect(mcp.status).toBe(204);
+    expect(mcp.headers.get('access-control-allow-headers')?.split(/,\s*/)).toEqual(expect.arrayContaining(['authorization', 'content-type', 'mcp-protocol-version']));
     const res = await env.request('GET', '/api/v1/aircraft', { headers: { origin: 'https://app.example' } });
     expect(res.status).toBe(200);
     expect(res.headers.get('access-control-allow-origin')).toBe('*');
