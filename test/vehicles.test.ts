@@ -430,6 +430,26 @@ describe('PATCH /vehicles/{id}', () => {
     expectNoNulls(after);
   });
 
+  it('null clears an optional field (a linked tracking device, the VIN, the year), as on every other resource; a required one is a 400', async () => {
+    // a vehicle's optional fields could not be cleared: null was a 400, and a linked tracking device stayed for good
+    const other = await create(vehicle({ registration: `CLR-${uniq()}`, vin: 'VIN123', year: 2019, color: 'red', trackingDevice: { provider: 'tracksolid', imei: '2222' } }));
+    const r = await patch(other, { vin: null, year: null, trackingDevice: null });
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    const after = await one(other);
+    for (const k of ['vin', 'year', 'trackingDevice']) expect(after).not.toHaveProperty(k);
+    expect(after.color).toBe('red');
+    expectNoNulls(after);
+    expect((await patch(other, { vin: null })).body).toEqual({ uid: other, status: 'no_changes' });
+    for (const body of [{ make: null }, { registration: null }, { tracking: null }, { initialValues: null }]) {
+      const bad = await patch(other, body);
+      expect(bad.status, JSON.stringify(body)).toBe(400);
+    }
+    // GraphQL clears the same way
+    const g = await env.gql('mutation($id: ID!, $input: UpdateVehicleInput!) { updateVehicle(id: $id, input: $input) { status } }', { id: other, input: { color: null } });
+    expect(g.body.errors, JSON.stringify(g.body)).toBeUndefined();
+    expect(await one(other)).not.toHaveProperty('color');
+  });
+
   it('the same values → no_changes, nothing changed (updatedAt too)', async () => {
     const before = await one(uid);
     for (const body of [

@@ -86,7 +86,32 @@ export type VehicleImport = z.input<typeof VehicleImportSchema>;
 const VEHICLE_SERVER_CONTROLLED = ['uid', 'companyId', 'status', 'createdAt', 'updatedAt', 'totals'] as const;
 
 export const CreateVehicleSchema = VehicleFieldsSchema.strict();
-export const UpdateVehicleSchema = VehicleFieldsSchema.partial().strict();
+/**
+ * An update: only the fields to change; `null` clears an optional field (as on aircraft, components, users and forms:
+ * a vehicle's `vin` or linked `trackingDevice` could not be taken off). What every vehicle has (make, model,
+ * registration, its tracking and items, its initial values) cannot be cleared.
+ */
+const F = VehicleFieldsSchema.shape;
+export const UpdateVehicleSchema = VehicleFieldsSchema.partial()
+  .extend({
+    vin: F.vin.unwrap().nullable().optional(),
+    serialNumber: F.serialNumber.unwrap().nullable().optional(),
+    color: F.color.unwrap().nullable().optional(),
+    description: F.description.unwrap().nullable().optional(),
+    registrationState: F.registrationState.unwrap().nullable().optional(),
+    engineNumber: F.engineNumber.unwrap().nullable().optional(),
+    previousRegistration: F.previousRegistration.unwrap().nullable().optional(),
+    year: F.year.unwrap().nullable().optional(),
+    fuelType: F.fuelType.unwrap().nullable().optional(),
+    transmissionType: F.transmissionType.unwrap().nullable().optional(),
+    totalSeats: F.totalSeats.unwrap().nullable().optional(),
+    passengerCapacity: F.passengerCapacity.unwrap().nullable().optional(),
+    trackingDevice: F.trackingDevice.unwrap().nullable().optional(),
+    location: F.location.unwrap().nullable().optional(),
+    thirdPartyUser: F.thirdPartyUser.unwrap().nullable().optional(),
+    photos: F.photos.unwrap().nullable().optional(),
+  })
+  .strict();
 /** The create input: the contract also lets a new vehicle's starting figures come as `totals` (CreateVehicleCheck). */
 export const CreateVehicleBodySchema = CreateVehicleSchema.extend({
   totals: VehicleFiguresSchema.optional().describe('Starting figures; on create the same as initialValues'),

@@ -242,8 +242,9 @@ function pick(v: Vehicle): VehicleColumns {
  * whole. A number item the change takes away takes its stored initial value with it (the aircraft's rule); initial
  * values the change sends are checked as sent (one for an item that is not a number item is a 400).
  */
-function overStored(current: Vehicle, change: Partial<VehicleFields>): VehicleColumns & Partial<VehicleFields> {
-  const merged: VehicleColumns & Partial<VehicleFields> = { ...pick(current), ...change };
+function overStored(current: Vehicle, change: Partial<VehicleFields> | VehiclePatch): VehicleColumns & Partial<VehicleFields> {
+  // a null in an update clears its field: the row is written with it
+  const merged = { ...pick(current), ...change } as VehicleColumns & Partial<VehicleFields>;
   if (change.initialValues === undefined && change.maintenanceTrackingItems !== undefined && merged.initialValues) {
     const items: TrackingMap = merged.maintenanceTrackingItems ?? defaultMaintenanceItems(merged.tracking ?? DEFAULT_TRACKING);
     merged.initialValues = Object.fromEntries(Object.entries(merged.initialValues).filter(([key]) => items[key]?.type === 'number'));
