@@ -228,6 +228,14 @@ describe('aircraft', () => {
     expectProblem(r, 409, 'conflict');
     expect(r.body.detail).toMatch(/1 flight log\b/);
     expect((await env.json('DELETE', `/api/v1/flight-logs/${log}`)).status).toBe(200);
+    // a deleted (inactive) schedule item keeps the aircraft's history and counts: the 409 says it is inactive, since
+    // the schedule list does not show it
+    const item = await env.json('POST', '/api/v1/schedule-items', { body: { name: 'Annual', type: 'Inspection', relatedTo: c.uid, relatedToType: 'aircraft', recurring: false, calendarDateDue: '2027-01-01' } });
+    expect((await env.json('DELETE', `/api/v1/schedule-items/${item.body.uid}`)).status).toBe(200);
+    const held = await as(admin).del(`/aircraft/${c.uid}`);
+    expectProblem(held, 409, 'conflict');
+    expect(held.body.detail).toBe(`aircraft ${c.uid} has 1 schedule item (inactive): it cannot be deleted while they refer to it`);
+    await env.database.prisma.scheduleItem.deleteMany({ where: { companyId: env.a.id, uid: item.body.uid } });
     expect((await as(admin).del(`/aircraft/${c.uid}`)).body).toEqual({ uid: c.uid, status: 'deleted' });
     expectProblem(await as(admin).get(`/aircraft/${c.uid}`), 404);
     expectProblem(await as(admin).del(`/aircraft/${c.uid}`), 404);

@@ -345,15 +345,18 @@ export class AircraftService {
       this.db.$transaction(async (tx) => {
         if (!(await lockRows(tx, 'Aircraft', [uid])).size) throw new NotFoundError('aircraft', uid);
         const current = (await tx.aircraft.findFirst({ where: { uid } }))!;
-        const [logs, components, items] = await Promise.all([
+        const [logs, components, items, inactive] = await Promise.all([
           tx.flightLog.count({ where: { aircraftId: uid } }),
           tx.component.count({ where: { rootAssetType: 'aircraft', rootAssetUid: uid, state: 'installed' } }),
           tx.scheduleItem.count({ where: { relatedTo: uid, relatedToType: 'aircraft' } }),
+          tx.scheduleItem.count({ where: { relatedTo: uid, relatedToType: 'aircraft', status: 'inactive' } }),
         ]);
+        // inactive (deleted) items keep the aircraft's maintenance history, and count: said so, since a list shows
+        // only the active ones
         const refs = [
           logs ? plural(logs, 'flight log') : null,
           components ? plural(components, 'installed component') : null,
-          items ? plural(items, 'schedule item') : null,
+          items ? `${plural(items, 'schedule item')}${inactive ? ` (${inactive === items ? (items === 1 ? 'inactive' : 'all inactive') : `${inactive} of them inactive`})` : ''}` : null,
         ].filter(Boolean);
         if (refs.length) throw new ConflictError(`aircraft ${uid} has ${refs.join(', ')}: it cannot be deleted while they refer to it`);
         await tx.flightLogDaily.deleteMany({ where: { aircraftId: uid } });
