@@ -49,6 +49,14 @@ describe('a create\u2019s starting totals', () => {
 // moved, and never takes a total away from the last reading (src/modules/vehicles/service.ts vehicleTotal). Before,
 // the aircraft's rule (total = initial value + usage) shifted the total by the change: created at 50000, read at
 // 50100, initial value set to 50050: total 50150, above every reading, and a true 50120 was refused as below it.
+describe('a create\u2019s starting totals beside initialValues that are not a map', () => {
+  it('the 400 names initialValues only: the totals are not called server-controlled', async () => {
+    const r = await env.rest.post('/vehicles', vehicle(`TOT-${uniq()}`, { initialValues: [1], totals: { odometer: 3 } }));
+    expect(r.status, JSON.stringify(r.body)).toBe(400);
+    expect(r.body.errors.map((e: { path: string }) => e.path)).toEqual(['/initialValues']);
+  });
+});
+
 describe('a changed initial value and the odometer total', () => {
   const NEGATIVE = 'initial values and totals of a vehicle are meter readings (odometer, hours), never below 0';
   let form: string;

@@ -214,7 +214,9 @@ function startingTotals(raw: unknown): unknown {
   // error is that line, not the path again (oneLineMessage adds only what the detail does not say)
   if (!parsed.success) invalid('vehicle', fieldErrorsFromZod(parsed.error.issues, '/totals'));
   const initial = (rest.initialValues ?? {}) as Record<string, unknown>;
-  if (typeof initial !== 'object' || initial === null || Array.isArray(initial)) return raw; // reported by the schema
+  // not a map: the schema reports initialValues (the totals went with it; left in, they were also refused as "set
+  // by the server", which on create they are not)
+  if (typeof initial !== 'object' || initial === null || Array.isArray(initial)) return rest;
   for (const [key, value] of Object.entries(parsed.data)) {
     if (key in initial && initial[key] !== value) {
       invalid('vehicle', [{ path: `/totals/${key}`, message: `totals.${key} differs from initialValues.${key}; on create they are the same figure` }]);
