@@ -305,6 +305,13 @@ describe.skipIf(!pgUrl || !redisUrl)('three server processes on one PostgreSQL a
     return true;
   }
 
+  /**
+   * A due-soon alert whose item went overdue (and raised its overdue alert, delivered) before it was sent is not sent
+   * (docs/notifications.md, Retries): with writers logging at full speed, and a receiver held at the kill, that
+   * happens; such a delivery is recorded skipped with the reason, and counts as settled.
+   */
+  const superseded = (x: Body) => x.status === 'skipped' && /^not sent: the item has since become due or overdue/.test(String(x.error ?? ''));
+
   /** What the processes logged at warn or error level (LOG_LEVEL=warn), for a failure's message. */
   const warnings = () => JSON.stringify(nodes.map((n) => ({ [n.name]: n.output().split('\n').filter(Boolean).slice(-15) })));
 
@@ -321,7 +328,7 @@ describe.skipIf(!pgUrl || !redisUrl)('three server processes on one PostgreSQL a
         const d = await allPages(`/forms/${formId}/deliveries?channel=webhook`);
         if (d.length !== expected || d.some((x) => x.status !== 'delivered')) return false;
         const a = await allPages('/alerts/deliveries');
-        if (a.some((x) => x.status !== 'delivered') || !(await alertsRaised(a))) return false;
+        if (a.some((x) => x.status !== 'delivered' && !superseded(x)) || !(await alertsRaised(a))) return false;
         return { rows: d, alerts: a };
       },
       WAIT,
@@ -334,9 +341,13 @@ describe.skipIf(!pgUrl || !redisUrl)('three server processes on one PostgreSQL a
     const all = [...rows, ...alerts];
     const ids = new Set(all.map((d) => d.messageId));
     expect(ids.size, 'one webhook-id per delivery').toBe(all.length);
+    const skipped = new Set(alerts.filter(superseded).map((a) => a.messageId));
     for (const id of ids) {
       const n = receiver.ids.get(id) ?? 0;
-      if (!allowRepeat.has(id)) {
+      if (skipped.has(id)) {
+        // never sent, unless the killed process sent it before its outcome was recorded
+        expect(n, `superseded due-soon alert ${id} not sent`).toBeLessThanOrEqual(allowRepeat.has(id) ? 1 : 0);
+      } else if (!allowRepeat.has(id)) {
         const seen = receiver.arrivals.map((a, i) => ({ ...a, i })).filter((a) => a.id === id);
         expect(n, `webhook-id ${id} arrived exactly once (arrivals: ${JSON.stringify(seen)} of ${receiver.arrivals.length}; held: ${JSON.stringify(receiver.held.filter((h) => h.id === id))}; the processes' warnings: ${warnings()})`).toBe(1);
       } else {
