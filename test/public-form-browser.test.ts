@@ -74,6 +74,13 @@ describe.skipIf(!chromiumAvailable)('public form in chromium', () => {
     await receiver?.close();
   });
 
+  /** A public form of one section holding `fields`: its uid and the public id its page is served under. */
+  async function publicForm(name: string, code: string, department: string, fields: Record<string, unknown>[], section = 'Answers') {
+    const r = await env.json('POST', '/api/v1/forms', { body: { name, code: `${code}-${uniq()}`, department, publiclyAvailable: true, sections: [{ name: section, fields }] } });
+    expect(r.status, JSON.stringify(r.body)).toBe(201);
+    return { uid: r.body.uid as string, publicId: (await env.json('GET', `/api/v1/forms/${r.body.uid}`)).body.publicId as string };
+  }
+
   it('shows a missing answer, then answers the server refused (at their field, in plain words), then submits and confirms; the completion and its webhook delivery exist', async () => {
     const page = await browser.newPage({ viewport: { width: 900, height: 1400 } });
     const consoleErrors: string[] = [];
@@ -246,27 +253,12 @@ describe.skipIf(!chromiumAvailable)('public form in chromium', () => {
     // the page read the form element's properties, which a control of the same name overrides: a field named
     // `action` was the address posted to (405), one named `elements` broke the script, `submitterName` read as empty
     const names = ['action', 'elements', 'submitterName', 'hidden', 'querySelector', 'addEventListener'];
-    const r = await env.json('POST', '/api/v1/forms', {
-      body: {
-        name: 'Names',
-        code: `names-${uniq()}`,
-        department: 'Ops',
-        publiclyAvailable: true,
-        sections: [
-          {
-            name: 'Answers',
-            fields: [
-              ...names.map((name) => ({ name, label: `Field ${name}`, type: 'text', required: true })),
-              { name: 'count', label: 'Count', type: 'number', required: true },
-              // an option the template wrote with a space at its end is that option (the page trimmed it to none)
-              { name: 'grade', label: 'Grade', type: 'select', options: ['Good ', 'Poor'], required: true },
-            ],
-          },
-        ],
-      },
-    });
-    expect(r.status, JSON.stringify(r.body)).toBe(201);
-    const id = (await env.json('GET', `/api/v1/forms/${r.body.uid}`)).body.publicId;
+    const { publicId: id } = await publicForm('Names', 'names', 'Ops', [
+      ...names.map((name) => ({ name, label: `Field ${name}`, type: 'text', required: true })),
+      { name: 'count', label: 'Count', type: 'number', required: true },
+      // an option the template wrote with a space at its end is that option (the page trimmed it to none)
+      { name: 'grade', label: 'Grade', type: 'select', options: ['Good ', 'Poor'], required: true },
+    ]);
     const page = await browser.newPage();
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(e.message));
@@ -287,28 +279,14 @@ describe.skipIf(!chromiumAvailable)('public form in chromium', () => {
   it('a part of an answer the server refused (a defect\u2019s description, one of several links, a reading\u2019s decimals) is shown at its field with the limit it broke', async () => {
     // the page placed only refusals at /answers/<field>: one at /answers/<field>/description or /0 was a bare "please
     // check your answers", and a reading past 6 decimal places was told "at least 0", which it was
-    const r = await env.json('POST', '/api/v1/forms', {
-      body: {
-        name: 'Parts',
-        code: `parts-${uniq()}`,
-        department: 'Ops',
-        publiclyAvailable: true,
-        sections: [
-          {
-            name: 'Check',
-            fields: [
-              { name: 'vehicle', label: 'Vehicle', type: 'vehicle', required: true },
-              { name: 'odo', label: 'Reading', type: 'odometer', vehicleField: 'vehicle' },
-              { name: 'defect', label: 'Defect', type: 'defect', assetField: 'vehicle' },
-              { name: 'pics', label: 'Pictures', type: 'photo', multiple: true },
-            ],
-          },
-        ],
-      },
-    });
-    expect(r.status, JSON.stringify(r.body)).toBe(201);
+    const parts = await publicForm('Parts', 'parts', 'Ops', [
+      { name: 'vehicle', label: 'Vehicle', type: 'vehicle', required: true },
+      { name: 'odo', label: 'Reading', type: 'odometer', vehicleField: 'vehicle' },
+      { name: 'defect', label: 'Defect', type: 'defect', assetField: 'vehicle' },
+      { name: 'pics', label: 'Pictures', type: 'photo', multiple: true },
+    ], 'Check');
     const page = await browser.newPage();
-    await page.goto(`${base}/forms/public/${(await env.json('GET', `/api/v1/forms/${r.body.uid}`)).body.publicId}`);
+    await page.goto(`${base}/forms/public/${parts.publicId}`);
     await page.locator('#f-0-0').selectOption('acme-v-1');
     const refusedAt = async (id: string) => {
       await page.getByRole('button', { name: 'Submit' }).click();
@@ -326,7 +304,7 @@ describe.skipIf(!chromiumAvailable)('public form in chromium', () => {
     await expect(refusedAt('#f-0-1')).resolves.toBe('Enter a number of at least 0 and less than 1000000000 with at most 6 decimal places.');
     await page.locator('#f-0-1').fill('1000000000'); // refused before it is sent
     await expect(refusedAt('#f-0-1')).resolves.toBe('Less than 1000000000');
-    expect((await env.json('GET', `/api/v1/form-completions?formId=${r.body.uid}`)).body.count).toBe(0);
+    expect((await env.json('GET', `/api/v1/form-completions?formId=${parts.uid}`)).body.count).toBe(0);
     await page.close();
   }, 180_000);
 });
