@@ -295,7 +295,8 @@ export function createApp(opts: AppOptions): App {
     }
     if (p === '/readyz') return { res: await readiness() };
     if (p === '/docs' || p === '/docs/') {
-      return { res: new Response(docsHtml(), { headers: { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': DOCS_CSP, 'x-content-type-options': 'nosniff' } }) };
+      // no referrer, as the console, GraphiQL and the public forms send none
+      return { res: new Response(docsHtml(), { headers: { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': DOCS_CSP, 'x-content-type-options': 'nosniff', 'referrer-policy': 'no-referrer' } }) };
     }
     if (p.startsWith('/docs/assets/')) {
       const name = p.slice('/docs/assets/'.length);

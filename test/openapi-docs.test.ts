@@ -279,6 +279,13 @@ describe('GET /docs', () => {
     expect(html).toContain('/api/v1/openapi.json');
   });
 
+  it('keeps no key beyond the page and sends no referrer (a key typed into Authorize was kept in localStorage)', async () => {
+    expect(html).toContain('persistAuthorization: false');
+    expect(html).not.toContain('persistAuthorization: true');
+    const res = await env.request('GET', '/docs', { key: null });
+    expect(res.headers.get('referrer-policy')).toBe('no-referrer');
+  });
+
   it('references only local scripts and styles (no CDN)', () => {
     const scripts = attrs('script', 'src');
     const styles = attrs('link', 'href');

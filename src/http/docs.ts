@@ -25,9 +25,11 @@ const html = (text: string) =>
 
 /**
  * Swagger UI's start: the document served here; `tryItOutEnabled` so an operation's example can be sent at once;
- * no validator badge (Swagger UI would fetch it from a third-party host).
+ * no validator badge (Swagger UI would fetch it from a third-party host). A key typed into Authorize lasts as long
+ * as the page (`persistAuthorization` off: it was kept in the browser's localStorage for good, where the console
+ * keeps its key for the tab's session only and GraphiQL keeps none).
  */
-const START = `window.ui = SwaggerUIBundle({ url: '/api/v1/openapi.json', dom_id: '#swagger-ui', deepLinking: true, persistAuthorization: true, validatorUrl: null, tryItOutEnabled: true, displayRequestDuration: true });`;
+const START = `window.ui = SwaggerUIBundle({ url: '/api/v1/openapi.json', dom_id: '#swagger-ui', deepLinking: true, persistAuthorization: false, validatorUrl: null, tryItOutEnabled: true, displayRequestDuration: true });`;
 
 /**
  * What the page may load: its own scripts, styles and the document, nothing from another host (the inline start
