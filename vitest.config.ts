@@ -17,6 +17,10 @@ export default defineConfig({
     // generous: a limit guards against a hang, never a measure of speed (the machine may be shared and slow)
     testTimeout: 120_000,
     hookTimeout: 180_000,
+    // expect.poll waits for what runs beside the test (a browser page, a dispatcher): 1 s by default, which a saved
+    // form's answer outlasted on PostgreSQL under CI's load ("SMS settings saved." never seen); a poll that holds
+    // returns at once, so only a failing one waits this long
+    expect: { poll: { timeout: 30_000 } },
     // PGlite opens one in-memory database per test file; two cores, so keep it to two workers
     maxWorkers: 2,
     fileParallelism: true,
