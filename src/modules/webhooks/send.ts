@@ -43,9 +43,7 @@ type TwilioSdk = typeof import('twilio');
 /** The longest SMS text (docs/contract/gaps.md §13): two concatenated GSM segments. */
 export const SMS_MAX = 320;
 
-/** `text` cut to at most `max` characters (code points), an ellipsis marking a cut. */
-const clip = (text: string, max: number) => clipText(text, max);
-
+/** Characters (code points), as text limits are counted; a cut is clipText's (src/lib/text.ts). */
 const length = (text: string) => Array.from(text).length;
 
 /** `2026-11-23T06:30:00.000Z` → `2026-11-23 06:30 UTC`. */
@@ -66,12 +64,12 @@ function submitterOf(p: Record<string, unknown>): string {
  * characters: the form name and submitter are cut first, and a link that does not fit whole is left out.
  */
 export function notificationSms(p: Record<string, unknown>): string {
-  const name = clip(oneLine(String(p.formName ?? '')), 80);
-  const by = clip(oneLine(submitterOf(p)), 60);
+  const name = clipText(oneLine(String(p.formName ?? '')), 80);
+  const by = clipText(oneLine(submitterOf(p)), 60);
   const text = `Fleet Ops: "${name}" submitted by ${by} at ${shortTime(p.submittedAt)}.`;
   const link = p.link ? oneLine(String(p.link)) : '';
   const withLink = link ? `${text} ${link}` : text;
-  return length(withLink) <= SMS_MAX ? withLink : clip(text, SMS_MAX);
+  return length(withLink) <= SMS_MAX ? withLink : clipText(text, SMS_MAX);
 }
 
 const RESPONSE_CAP = 16 * 1024;
