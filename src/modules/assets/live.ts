@@ -11,6 +11,9 @@ import { TotalsMoves } from './totals-moves.js';
  */
 export type AssetType = 'aircraft' | 'vehicle' | 'component';
 
+/** Each kind of asset's table, as lockRows (src/db/row-locks.ts) knows it: a write that checks an asset locks its row. */
+export const ASSET_TABLE: Record<AssetType, string> = { aircraft: 'Aircraft', vehicle: 'Vehicle', component: 'Component' };
+
 export interface LiveItem {
   key: string;
   displayText: string;

@@ -9,6 +9,7 @@ import { jsonEqual } from '../../lib/json.js';
 import type { WriteResult } from '../../lib/write-result.js';
 import { COUNTERS_MAX, asCounters, bindCounter, exact, freezeCounter, resetCounter, type StoredCounter } from './counters.js';
 import { ComponentReader, Evaluator, transactionAssets } from './read-model.js';
+import { ASSET_TABLE } from '../assets/live.js';
 import { newCounter, type ComponentPatch, type CounterReset, type InstallRequest, type NewComponent, type RemoveRequest } from './schema.js';
 
 /**
@@ -263,7 +264,7 @@ export class ComponentService extends ComponentReader {
           // fitted) and a change of its tracking items (refused while a counter is bound to one) lock it too, so each
           // waits for this install and then sees it, or this install sees what they committed (on PostgreSQL both
           // answered 200 when they raced, leaving a component fitted to a deleted aircraft or bound to a removed item)
-          await lockRows(tx, parentType === 'aircraft' ? 'Aircraft' : 'Vehicle', [body.parentUid]);
+          await lockRows(tx, ASSET_TABLE[parentType], [body.parentUid]);
           ancestors = [body.parentUid];
           root = { type: parentType, uid: body.parentUid };
         }

@@ -1,17 +1,16 @@
 import { Prisma, type CompletedScheduleItem, type ScheduleItem } from '../../generated/prisma/client.js';
 import { lockedWrite, lockRows, type LockTarget } from '../../db/row-locks.js';
 import { retrying } from '../../db/retry.js';
-import type { ScopedPrisma } from '../../db/scoped.js';
 import { transactionAssetsWithComponents } from '../components/read-model.js';
 import { endAlertCycles } from '../alerts/stored.js';
-import type { ScopedUpdate } from '../../db/scoped.js';
+import type { ScopedPrisma, ScopedUpdate } from '../../db/scoped.js';
 import { ConflictError, ValidationError, invalid, type FieldError } from '../../errors.js';
 import { now } from '../../lib/clock.js';
 import { inInstantRange, instantRangeMessage } from '../../lib/dates.js';
 import { newUid } from '../../lib/ids.js';
 import { clipText } from '../../lib/text.js';
 import type { WriteResult, WriteStatus } from '../../lib/write-result.js';
-import type { AssetReader, AssetType } from '../assets/live.js';
+import { ASSET_TABLE, type AssetReader, type AssetType } from '../assets/live.js';
 import { ScheduleReader } from './read-model.js';
 import {
   LAST_DUE_DATE,
@@ -159,6 +158,7 @@ export class ScheduleService extends ScheduleReader {
   /** `p` is checked (CreateScheduleItemCheck: GraphQL's validation runs it; other callers parse with it). */
   async create(p: CreateScheduleItemInput): Promise<ScheduleWriteResult> {
     const state = newState(p, await this.zoneForDates(p));
+    // checked first without a transaction (a bad item is refused without one), then its asset again under its lock
     await this.check(state, true);
     const uid = newUid('si');
     await retrying(() =>
@@ -383,8 +383,6 @@ export class ScheduleService extends ScheduleReader {
   }
 }
 
-/** The table of each kind of asset an item may plan on, as lockRows knows it. */
-const ASSET_TABLE: Record<AssetType, string> = { aircraft: 'Aircraft', vehicle: 'Vehicle', component: 'Component' };
 
 /** How far ahead of the service's clock a completion's date-time may be: a client's clock running a little fast. */
 export const COMPLETION_CLOCK_SLACK_MS = 5 * 60_000;
