@@ -307,7 +307,8 @@ describe('side effects', () => {
     const readings = planReadings(await services.vehicles.forReadings(['acme-v-1'], false), [{ uid: 'acme-v-1', reading }]);
     const defects = defectRows([{ assetType: 'vehicle', assetUid: 'acme-v-1', description: 'A', source: 'test' }, { assetType: 'vehicle', assetUid: 'acme-v-1', description: 'B', source: 'test' }], 'UTC');
     defects[1]!.uid = defectUid;
-    return { at, completion, readings, defects, deliveries: services.deliveries.rowsFor(form, { ...completion, createdAt: at }) };
+    const holds = { form: { uid: form.uid, updatedAt: form.updatedAt, revision: form.revision, publicId: null }, aircraft: [], vehicles: ['acme-v-1'] };
+    return { at, completion, readings, defects, deliveries: services.deliveries.rowsFor(form, { ...completion, createdAt: at }), holds };
   }
 
   it('a submission is written in one statement: a failing part writes none of it', async () => {
@@ -322,7 +323,7 @@ describe('side effects', () => {
     expect((await vehicleTotals('acme-v-1')).odometer).toBe(start);
     expect((await defectItems('acme-v-1')).length).toBe(itemsBefore);
     // and the same rows without the clash: all of it, the reading applied exactly
-    expect(await writeSubmission(db, await submissionRows(start + 500, `si_${uniq()}`), true)).toBe(true);
+    expect(await writeSubmission(db, await submissionRows(start + 500, `si_${uniq()}`), true)).toBe('written');
     expect(await completionCount()).toBe(before + 1);
     expect((await vehicleTotals('acme-v-1')).odometer).toBe(start + 500);
     expect((await defectItems('acme-v-1')).length).toBe(itemsBefore + 2);
@@ -336,13 +337,36 @@ describe('side effects', () => {
     // another submission raises the odometer after `stale` read it
     const other = await submit({ formId, answers: { vehicle: 'acme-v-1', tyres: 'pass', odometer: start + 20 } });
     expect(other.body.sideEffects).toEqual({ scheduleItemsCreated: 0, vehiclesUpdated: 1, warnings: [] });
-    expect(await writeSubmission(db, stale, true)).toBe(false);
+    expect(await writeSubmission(db, stale, true)).toBe('vehicles-changed');
     expect(await completionCount()).toBe(before + 1);
     expect((await vehicleTotals('acme-v-1')).odometer).toBe(start + 20);
     // under the caller's lock (no comparison) the same rows are written: what the locked path does after re-planning
     const fresh = await submissionRows(start + 30, `si_${uniq()}`);
-    expect(await db.$transaction((tx) => writeSubmission(tx, fresh, false))).toBe(true);
+    expect(await db.$transaction((tx) => writeSubmission(tx, fresh, false))).toBe('written');
     expect((await vehicleTotals('acme-v-1')).odometer).toBe(start + 30);
+  });
+
+  it('rows checked against a form or a vehicle that has changed since: nothing written, the service checks again', async () => {
+    const start = (await vehicleTotals('acme-v-1')).odometer;
+    const before = await completionCount();
+    const db = scopedPrisma(env.database.prisma, env.a.id);
+    // the form is edited after the rows were checked against it (its webhooks, fields or recipients may differ now)
+    const stale = await submissionRows(start + 10, `si_${uniq()}`);
+    await db.form.updateMany({ where: { uid: formId }, data: { updatedAt: new Date(stale.holds.form.updatedAt.getTime() + 1000) } });
+    expect(await writeSubmission(db, stale, true)).toBe('checks-changed');
+    // a vehicle the answers name is deleted after they were checked
+    const gone = await submissionRows(start + 10, `si_${uniq()}`);
+    const other = await env.json('POST', `${API}/vehicles`, { body: { make: 'Ford', model: 'Ranger', registration: `DEL-${uniq()}` } });
+    expect(other.status, JSON.stringify(other.body)).toBe(201);
+    gone.holds.vehicles.push(other.body.uid);
+    const deleted = await env.json('DELETE', `${API}/vehicles/${other.body.uid}`);
+    expect(deleted.status, JSON.stringify(deleted.body)).toBe(200);
+    expect(await writeSubmission(db, gone, true)).toBe('checks-changed');
+    // and with it restored, the same rows are written
+    expect(await env.json('POST', `${API}/vehicles/${other.body.uid}/restore`).then((r) => r.status)).toBe(200);
+    expect(await writeSubmission(db, gone, true)).toBe('written');
+    expect(await completionCount()).toBe(before + 1);
+    expect((await vehicleTotals('acme-v-1')).odometer).toBe(start + 10);
   });
 
   it('with an Idempotency-Key: written once under the vehicle lock, the same answer replayed, the reading applied once', async () => {

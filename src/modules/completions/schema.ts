@@ -51,6 +51,8 @@ export type CompletionFilter = z.input<typeof CompletionFilterSchema>;
 /** `public` for public-form submissions (no API key): userId is `public`, body userId not accepted. */
 export interface SubmitOptions {
   submittedBy?: 'public';
+  /** a public submission's: the public id it came by, under which its form must still be public when it is written */
+  publicId?: string;
 }
 
 /**

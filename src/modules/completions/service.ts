@@ -22,7 +22,7 @@ import type { DeliveryService } from '../webhooks/service.js';
 import { defectRows, timeZoneOf, type DefectInput } from '../schedule/service.js';
 import { VehicleService, planReadings, type ReadingVehicle } from '../vehicles/service.js';
 import { writtenAt } from '../../lib/clock.js';
-import { writeSubmission, type SubmissionWrite } from './write.js';
+import { writeSubmission, type SubmissionHolds, type SubmissionWrite } from './write.js';
 import { answerRows, pointer, resolveAnswers } from './answers.js';
 export { resolveAnswers } from './answers.js';
 
@@ -132,37 +132,59 @@ export class CompletionService {
    */
   async create(input: CreateCompletionInput, opts: SubmitOptions = {}): Promise<CompletionWriteResult> {
     const result = await retrying(async () => {
-      const form = await this.db.form.findFirst({ where: { uid: input.formId } });
-      if (!form) invalid('form completion', [{ path: '/formId', message: `${input.formId} is not a form of your company` }]);
-      if (form.status !== 'active') throw new ConflictError(`form ${form.code} is inactive and cannot be completed`);
-      const data = resolveAnswers(form, input.answers);
-      if (opts.submittedBy === 'public') refusePublicUserAnswers(form, data);
-      const userId = opts.submittedBy ?? input.userId ?? this.actorUserId;
-      const uid = newUid('fc');
-      const link = input.appBaseUrl ? submissionLink(input.appBaseUrl, uid) : undefined;
-      const plan = sideEffectsOf(form, data, `Reported on form ${form.code} (${form.name}), completion ${uid}, by ${userId}`, link);
-      // every record the answers name, read once (the vehicles as readings need them; with the users the acting
-      // user's time zone when there are defects: they are due today, in it), then all of it written in one statement
-      const attempt = async (db: ScopedPrisma, vehicles: VehicleService, locked: boolean) => {
-        const refs = await readReferences(db, vehicles, form, data, input.userId, plan.defects.length ? this.actorUserId : undefined, locked && plan.readings.length > 0);
-        const written = this.submission({ form, data, plan, refs, uid, userId, input });
-        return (await writeSubmission(db, written.rows, !locked)) ? written : null;
-      };
-      const done =
-        // with an Idempotency-Key and readings, the locked path at once: the claim commits with the statement, which
-        // must then be one that writes (db.commitsWithHook); without readings the statement always writes
-        (this.db.commitsWithHook && plan.readings.length ? null : await attempt(this.db, this.vehicles, false)) ??
-        // a vehicle changed between the read and the write: read again under its lock, in a transaction
-        (await this.db.$transaction(async (tx) => {
-          const again = await attempt(tx, new VehicleService(tx), true);
-          if (!again) throw new Error('a submission planned under its vehicles\' locks was not written');
-          return again;
-        }));
-      this.vehicles.forget(done.rows.readings.totals.keys());
-      return done;
+      // what the submission was checked against changed before it was written (the statement checks: ./write.ts):
+      // check again from the start, which answers as the change requires (a 400 for an aircraft deleted meanwhile)
+      for (let round = 1; ; round++) {
+        const done = await this.submitOnce(input, opts);
+        if (done) return done;
+        if (round >= 5) throw new ConflictError('the form or a record its answers name kept changing while the submission was written: send it again');
+      }
     });
     this.deliveries.committed(result.rows.deliveries.length);
     return result.result;
+  }
+
+  /** One check and write of a submission (`create`); null when what it was checked against changed meanwhile. */
+  private async submitOnce(input: CreateCompletionInput, opts: SubmitOptions) {
+    const form = await this.db.form.findFirst({ where: { uid: input.formId } });
+    if (opts.submittedBy === 'public') {
+      // the form as this submission reads it must still be the public one it came by (docs/contract/gaps.md §7): it
+      // may have been withdrawn, deactivated or given another public id since the page's address was looked up
+      if (!form || form.status !== 'active' || !form.publiclyAvailable || form.publicId !== opts.publicId) throw new NotFoundError('public form', opts.publicId);
+    }
+    if (!form) invalid('form completion', [{ path: '/formId', message: `${input.formId} is not a form of your company` }]);
+    if (form.status !== 'active') throw new ConflictError(`form ${form.code} is inactive and cannot be completed`);
+    const data = resolveAnswers(form, input.answers);
+    if (opts.submittedBy === 'public') refusePublicUserAnswers(form, data);
+    const userId = opts.submittedBy ?? input.userId ?? this.actorUserId;
+    const uid = newUid('fc');
+    const link = input.appBaseUrl ? submissionLink(input.appBaseUrl, uid) : undefined;
+    const plan = sideEffectsOf(form, data, `Reported on form ${form.code} (${form.name}), completion ${uid}, by ${userId}`, link);
+    const formHeld = { uid: form.uid, updatedAt: form.updatedAt, revision: form.revision, publicId: opts.submittedBy === 'public' ? opts.publicId! : null };
+    // every record the answers name, read once (the vehicles as readings need them; with the users the acting
+    // user's time zone when there are defects: they are due today, in it), then all of it written in one statement
+    const attempt = async (db: ScopedPrisma, vehicles: VehicleService, locked: boolean) => {
+      const refs = await readReferences(db, vehicles, form, data, input.userId, plan.defects.length ? this.actorUserId : undefined, locked && plan.readings.length > 0);
+      const written = this.submission({ form, data, plan, refs, uid, userId, input, holds: { form: formHeld, aircraft: refs.aircraft, vehicles: refs.named } });
+      const outcome = await writeSubmission(db, written.rows, !locked);
+      return outcome === 'written' ? written : outcome;
+    };
+    // with an Idempotency-Key and readings, the locked path at once: the claim commits with the statement, which
+    // must then be one that writes (db.commitsWithHook); without readings the statement always writes
+    const first = this.db.commitsWithHook && plan.readings.length ? 'vehicles-changed' : await attempt(this.db, this.vehicles, false);
+    if (first === 'checks-changed') return null;
+    const done =
+      first !== 'vehicles-changed'
+        ? first
+        : // a vehicle changed between the read and the write: read again under its lock, in a transaction
+          await this.db.$transaction(async (tx) => {
+            const again = await attempt(tx, new VehicleService(tx), true);
+            if (again === 'vehicles-changed') throw new Error("a submission planned under its vehicles' locks was not written");
+            return again;
+          });
+    if (done === 'checks-changed') return null;
+    this.vehicles.forget(done.rows.readings.totals.keys());
+    return done;
   }
 
   /** What a submission writes and answers, from the form, its checked answers and the records they name. */
@@ -174,6 +196,7 @@ export class CompletionService {
     uid: string;
     userId: string;
     input: CreateCompletionInput;
+    holds: SubmissionHolds;
   }): { rows: SubmissionWrite; result: CompletionWriteResult } {
     const { form, data, plan, refs, uid, input } = s;
     const readings = planReadings(refs.vehicles, plan.readings);
@@ -211,6 +234,7 @@ export class CompletionService {
         readings,
         defects,
         deliveries: this.deliveries.rowsFor(form, { ...completion, createdAt: at }, summary),
+        holds: s.holds,
       },
       result: {
         uid,
@@ -224,7 +248,7 @@ export class CompletionService {
    * A public-form submission (docs/contract/gaps.md §7): only `answers` and `submitterName` (no userId, signatories or links,
    * which an anonymous submitter must not set); the completion's userId and its webhooks' submittedBy are `public`.
    */
-  async createPublic(formId: string, raw: unknown): Promise<{ uid: string; status: 'created' }> {
+  async createPublic(formId: string, publicId: string, raw: unknown): Promise<{ uid: string; status: 'created' }> {
     // what no channel takes (NUL in text, a `__proto__` key): a public submission runs no GraphQL operation, whose
     // policy checks it for every other channel
     rejectFault(raw, 'submission');
@@ -232,7 +256,7 @@ export class CompletionService {
     const allowed = new Set(['answers', 'submitterName']);
     const extra = Object.keys(raw).filter((k) => !allowed.has(k));
     if (extra.length) invalid('submission', extra.map((k) => ({ path: `/${k}`, message: `${k} is not accepted on a public form (answers, submitterName)` })));
-    const opts: SubmitOptions = { submittedBy: 'public' };
+    const opts: SubmitOptions = { submittedBy: 'public', publicId };
     const r = await this.create(checkCompletionBody({ ...raw, formId }, opts), opts);
     return { uid: r.uid, status: r.status };
   }
@@ -305,6 +329,9 @@ function refusePublicUserAnswers(form: Form, data: Record<string, unknown>): voi
  */
 interface References {
   vehicles: Map<string, ReadingVehicle>;
+  /** every aircraft and every vehicle the answers name (all found) */
+  aircraft: string[];
+  named: string[];
   actorTimeZone: string | undefined;
 }
 
@@ -348,5 +375,5 @@ async function readReferences(
   if (actor !== undefined) {
     actorTimeZone = await timeZoneOf(db, userRows.find((r) => r.uid === actor));
   }
-  return { vehicles, actorTimeZone };
+  return { vehicles, actorTimeZone, aircraft: [...wanted.aircraft], named: [...wanted.vehicle] };
 }

@@ -65,7 +65,7 @@ export function createPublicForms(opts: {
     const form = await find(publicId);
     const body = await readJsonBody(request, PUBLIC_BODY_LIMIT);
     const ctx = createContext(opts.database, { companyId: form.companyId, keyId: 'public', userId: 'public' });
-    const result = await ctx.services.completions.createPublic(form.uid, body);
+    const result = await ctx.services.completions.createPublic(form.uid, publicId, body);
     opts.afterWrite?.(form.companyId);
     return Response.json(result, { status: 201, headers });
   }
