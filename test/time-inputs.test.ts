@@ -234,6 +234,17 @@ describe('one rule for offsets and whitespace in every date input', () => {
   it('an offset beyond -12:00..+14:00 is refused as such; an hour-only offset is read; surrounding whitespace is refused everywhere', async () => {
     const far = await env.rest.post('/flight-logs', flightLogBody({ timeDate: '2026-03-01T09:30:00+23:59' }));
     expectValidation(far, '/timeDate');
+    expect(far.body.errors[0].message).toMatch(/offset \+23:59.*-12:00 to \+14:00/);
+    // the list's bounds say the same (they said only "must be an ISO 8601 date or date-time")
+    for (const bound of ['startDate', 'endDate']) {
+      const list = await env.rest.get(`/flight-logs?${bound}=${encodeURIComponent('2026-01-01T00:00:00+23:59')}`);
+      expectValidation(list, `/query/${bound}`);
+      expect(list.body.errors[0].message).toMatch(new RegExp(`${bound} has the offset \\+23:59`));
+    }
+    // and a year out of range is said as such
+    const late = await env.rest.post('/flight-logs', flightLogBody({ timeDate: '9999-12-31T23:00:00-05:00' }));
+    expectValidation(late, '/timeDate');
+    expect(late.body.errors[0].message).toMatch(/years 0001 to 9999/);
     const dueFar = await env.rest.post('/schedule-items', { name: 'Far', type: 'Inspection', relatedTo: 'acme-ac-1', relatedToType: 'aircraft', recurring: false, calendarDateDue: '2026-03-01T09:30:00-12:30' });
     expectValidation(dueFar, '/calendarDateDue');
     expect(dueFar.body.errors[0].message).toMatch(/offset -12:30.*-12:00 to \+14:00/);

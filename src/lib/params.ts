@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { parseIsoInstant } from './dates.js';
+import { isoProblem, isoProblemMessage, parseIsoInstant } from './dates.js';
 import { typedAs } from './graphql-hint.js';
 import { ValidationError, fieldErrorsFromZod } from '../errors.js';
 
@@ -43,18 +43,15 @@ export const BoolParam = (what: string) =>
   );
 
 /** `startDate`/`endDate` of a list: ISO 8601 date or date-time (a date alone is its UTC day). */
+/** A list's date bound: an ISO 8601 date or date-time, refused with the offset or the year when that is what is wrong. */
+const dateBound = (name: 'startDate' | 'endDate') =>
+  z.string().superRefine((v, ctx) => {
+    if (parseIsoInstant(v) === null) ctx.addIssue({ code: 'custom', message: isoProblemMessage(name, v, isoProblem(v), `${name} must be an ISO 8601 date or date-time`) });
+  });
 export const StartDateParam = (what: string) =>
-  z
-    .string()
-    .refine((v) => parseIsoInstant(v) !== null, 'startDate must be an ISO 8601 date or date-time')
-    .optional()
-    .describe(`ISO 8601; ${what} at or after this instant (a date means its start, UTC)`);
+  dateBound('startDate').optional().describe(`ISO 8601; ${what} at or after this instant (a date means its start, UTC)`);
 export const EndDateParam = (what: string) =>
-  z
-    .string()
-    .refine((v) => parseIsoInstant(v) !== null, 'endDate must be an ISO 8601 date or date-time')
-    .optional()
-    .describe(`ISO 8601; ${what} at or before this instant (a date alone includes that whole day, UTC)`);
+  dateBound('endDate').optional().describe(`ISO 8601; ${what} at or before this instant (a date alone includes that whole day, UTC)`);
 
 /** The message of a date range whose end comes before its start: every list, and POST /aggregate, say it so. */
 export const RANGE_REVERSED = 'the end of the date range is before its start';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { timeCursorArg } from '../../db/keyset.js';
 import { ValidationError, isPlainObject, type FieldError } from '../../errors.js';
-import { parseIsoInstant } from '../../lib/dates.js';
+import { isoProblem, isoProblemMessage, parseIsoInstant } from '../../lib/dates.js';
 import { typedAs } from '../../lib/graphql-hint.js';
 import { EndDateParam, LimitParam, StartDateParam, dateRangeInOrder } from '../../lib/params.js';
 import { serviceCheck } from '../../graphql/validation.js';
@@ -24,7 +24,8 @@ const IsoDate = z
   .transform((v, ctx) => {
     const d = parseIsoInstant(v);
     if (!d) {
-      ctx.addIssue({ code: 'custom', message: TIME_DATE });
+      // the offset or the year, when that is what is wrong (the rule every date input follows: src/lib/dates.ts)
+      ctx.addIssue({ code: 'custom', message: isoProblemMessage('timeDate', v, isoProblem(v), TIME_DATE) });
       return z.NEVER;
     }
     return d;
