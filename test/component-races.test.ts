@@ -4,7 +4,7 @@
 // the child at P's ancestors + P and under P's root asset. Before the install locked P's whole chain, the move's
 // single UPDATE missed the child written meanwhile: it stayed on the aircraft its parent had left (23 of 30 runs).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminKey, createTestEnv, onPostgres, type TestEnv } from './helpers.js';
+import { adminKey, createTestEnv, flightLogBody, onPostgres, type TestEnv } from './helpers.js';
 
 let env: TestEnv;
 beforeAll(async () => {
@@ -131,3 +131,88 @@ describe.runIf(onPostgres)('a schedule item made on an asset racing the removal 
   });
 });
 
+
+describe.runIf(onPostgres)('a remove or a counter reset below a component racing that component’s remove and a flight', () => {
+  // G is fitted to an aircraft, components under it count through it. A remove of G freezes G's counters at the
+  // aircraft's total as it reads it, then moves G's subtree off the aircraft. A remove of X below G, or a reset of a
+  // counter bound through G, read through G without locking it: with a flight logged meanwhile, X counted the
+  // flight its top component G (frozen first) never did (7 of 40 races), and a reset bound X's counter above G's
+  // frozen value, so it showed sourceDecreased and stopped counting (10 of 40). They now lock every component above
+  // them first, as an install does.
+  const newAircraft = async (admin: string, i: number) => {
+    const registration = `VH-K${i}${Math.random().toString(36).slice(2, 5).toUpperCase()}`;
+    const ac = await env.json('POST', '/api/v1/aircraft', {
+      key: admin,
+      body: {
+        registration, type: 'helicopter', category: 'Utility', engineType: 'piston', engineCount: 1,
+        maintenanceTrackingItems: { hobbs: { displayText: 'Hobbs', type: 'number', precision: 1 } }, initialValues: { hobbs: 100 },
+      },
+    });
+    expect(ac.status, JSON.stringify(ac.body)).toBe(201);
+    return { uid: ac.body.uid as string, registration };
+  };
+  const part = async (name: string) => {
+    const r = await api('POST', '/components', {
+      name, type: 'Chain', partNumber: 'P', serialNumber: `${name}-${Math.random()}`,
+      counters: [{ displayText: 'Hours', unit: 'hours' }, { displayText: 'TSO', unit: 'hours', basis: 'sinceEvent' }],
+    });
+    expect(r.status, JSON.stringify(r.body)).toBe(201);
+    return r.body.uid as string;
+  };
+  const fit = async (uid: string, parentType: string, parentUid: string) => {
+    const source = parentType === 'aircraft' ? 'hobbs' : 'hours';
+    const r = await api('POST', `/components/${uid}/install`, { parentType, parentUid, mappings: [{ counterKey: 'hours', sourceKey: source }, { counterKey: 'tso', sourceKey: source }] });
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+  };
+  const counter = async (uid: string, key: string) => {
+    const c = (await api('GET', `/components/${uid}`)).body;
+    return { value: c.totals[key] as number, sourceDecreased: !!c.counters.find((x: { key: string }) => x.key === key).sourceDecreased };
+  };
+  const after = <T>(ms: number, f: () => Promise<T>) => new Promise((r) => setTimeout(r, ms)).then(f);
+  const flight = (ac: { uid: string; registration: string }) =>
+    api('POST', '/flight-logs', flightLogBody({ aircraftId: ac.uid, aircraftRegistration: ac.registration, hobbs: 1, timeDate: '2026-02-01T10:00:00Z' }));
+  const ROUNDS = 20;
+
+  it('remove X (G > P > X) while G is removed and a flight is logged: X never counts more than G', async () => {
+    const admin = await adminKey(env);
+    const bad: string[] = [];
+    for (let i = 0; i < ROUNDS; i++) {
+      const ac = await newAircraft(admin, i);
+      const [g, p, x] = [await part(`G${i}`), await part(`P${i}`), await part(`X${i}`)];
+      await fit(g, 'aircraft', ac.uid);
+      await fit(p, 'component', g);
+      await fit(x, 'component', p);
+      const d = [i % 3, (i + 1) % 3, (i + 2) % 3];
+      const [rg, rx, l] = await Promise.all([
+        after(d[0], () => api('POST', `/components/${g}/remove`, {})),
+        after(d[1], () => api('POST', `/components/${x}/remove`, {})),
+        after(d[2], () => flight(ac)),
+      ]);
+      expect([rg.status, rx.status, l.status], JSON.stringify([rg.body, rx.body, l.body])).toEqual([200, 200, 201]);
+      const [G, X] = [await counter(g, 'hours'), await counter(x, 'hours')];
+      if (X.value > G.value) bad.push(`#${i} X ${X.value} h, G ${G.value} h`);
+    }
+    expect(bad).toEqual([]);
+  });
+
+  it('reset X’s counter bound through G while G is removed and a flight is logged: never above its source', async () => {
+    const admin = await adminKey(env);
+    const bad: string[] = [];
+    for (let i = 0; i < ROUNDS; i++) {
+      const ac = await newAircraft(admin, i);
+      const [g, x] = [await part(`G${i}`), await part(`X${i}`)];
+      await fit(g, 'aircraft', ac.uid);
+      await fit(x, 'component', g);
+      const d = [i % 3, (i + 1) % 3, (i + 2) % 3];
+      const [rg, rx, l] = await Promise.all([
+        after(d[0], () => api('POST', `/components/${g}/remove`, {})),
+        after(d[1], () => api('POST', `/components/${x}/counters/reset`, { counterKey: 'tso', newValue: 0 })),
+        after(d[2], () => flight(ac)),
+      ]);
+      expect([rg.status, rx.status, l.status], JSON.stringify([rg.body, rx.body, l.body])).toEqual([200, 200, 201]);
+      const X = await counter(x, 'tso');
+      if (X.sourceDecreased || ![0, 1].includes(X.value)) bad.push(`#${i} X tso ${JSON.stringify(X)}`);
+    }
+    expect(bad).toEqual([]);
+  });
+});

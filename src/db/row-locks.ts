@@ -25,6 +25,22 @@ export async function lockRows(tx: ScopedPrisma, table: string, uids: Iterable<s
 }
 
 /**
+ * As lockRows, but in the order given rather than by uid (one statement: rows are locked in the order it returns
+ * them), for rows with an order of their own that every writer follows: a component's ancestors from the top down,
+ * then the component (src/modules/components/service.ts). Returns the uids that exist (and are now locked).
+ */
+export async function lockRowsInOrder(tx: ScopedPrisma, table: string, uids: readonly string[]): Promise<Set<string>> {
+  if (!TABLES.has(table)) throw new Error(`lockRowsInOrder: unknown table ${table}`);
+  const list = [...new Set(uids)];
+  if (!list.length) return new Set();
+  const rows = await tx.$queryRaw<{ uid: string }[]>(
+    Prisma.sql`SELECT uid FROM ${Prisma.raw(`"${table}"`)} WHERE "companyId" = ${COMPANY} AND uid = ANY(${list}::text[])
+      ORDER BY array_position(${list}::text[], uid) FOR UPDATE`,
+  );
+  return new Set(rows.map((r) => r.uid));
+}
+
+/**
  * Read-modify-write of one row. The row is locked before it is read, so no other writer can change it between the
  * read and the write, and a transaction that loses a deadlock or serialization race is run again rather than
  * answered as a 500 (docs/api-notes.md: totals are applied "inside each write's transaction, after locking";

@@ -1,5 +1,6 @@
 import type { Component, Prisma } from '../../generated/prisma/client.js';
-import { lockAndRead, lockedWrite, lockRows, type LockTarget } from '../../db/row-locks.js';
+import { lockedWrite, lockRows, lockRowsInOrder, type LockTarget } from '../../db/row-locks.js';
+import { retrying } from '../../db/retry.js';
 import { COMPANY, type ScopedPrisma } from '../../db/scoped.js';
 import { updatedAtNow } from '../../db/timestamps.js';
 import { ConflictError, NotFoundError, invalid, type FieldError } from '../../errors.js';
@@ -36,27 +37,42 @@ const COMPONENT: LockTarget<Component> = {
 const countersJson = (counters: StoredCounter[]): Prisma.InputJsonValue =>
   counters.map((c) => ({ ...c, binding: c.binding && { ...c.binding } }));
 
-/** Rewrites every descendant of `uid`: its ancestors become `prefix` + the path from `uid` down; rootAsset follows. */
 /**
- * Locks the components above `uid` (its `ancestorUids` as read, then again as read under those locks, until they
- * agree) and answers its place as it stands under them: no move of a subtree that holds `uid` can then begin or be
- * in flight until this transaction ends.
+ * Locks a component where it stands: the components above it from the top down, then the component itself (read
+ * under those locks, again until its ancestors are the ones locked), so that no move of a subtree holding it can
+ * begin or be in flight until this transaction ends, and nothing read through its ancestors changes meanwhile.
+ * Every write that moves a subtree or reads through one locks in this order, top down (a move locks the component
+ * it moves, then its UPDATE the rows under it): two of them then wait for each other in turn, where locking the
+ * component before its ancestors had each hold what the other needed (a deadlock, which PostgreSQL breaks only after
+ * a second). Null when there is no such component.
  */
-async function lockChain(tx: ScopedPrisma, uid: string, seen: string[]): Promise<{ ancestorUids: string[]; rootAssetType: string | null; rootAssetUid: string | null }> {
-  const locked = new Set<string>();
-  let chain = seen;
+async function lockPlace(tx: ScopedPrisma, uid: string): Promise<Component | null> {
+  const held = new Set<string>();
   for (;;) {
-    const missing = chain.filter((u) => !locked.has(u));
-    // the chain's first entry may be an aircraft or a vehicle: lockRows locks only the components among them
-    await lockRows(tx, 'Component', missing);
-    missing.forEach((u) => locked.add(u));
-    const now = await tx.component.findFirst({ where: { uid }, select: { ancestorUids: true, rootAssetType: true, rootAssetUid: true } });
-    if (!now) throw new NotFoundError('component', uid);
-    if (now.ancestorUids.every((u) => locked.has(u))) return now;
-    chain = now.ancestorUids;
+    const seen = await tx.component.findFirst({ where: { uid }, select: { ancestorUids: true } });
+    if (!seen) return null;
+    // the chain's first entry may be an aircraft or a vehicle: only the components among them are locked
+    const order = [...seen.ancestorUids, uid].filter((u) => !held.has(u));
+    await lockRowsInOrder(tx, 'Component', order);
+    order.forEach((u) => held.add(u));
+    const self = await COMPONENT.read(tx, uid);
+    if (!self) return null;
+    if (self.ancestorUids.every((u) => held.has(u))) return self;
   }
 }
 
+/** Runs `write` on the component locked where it stands (lockPlace), in a transaction of its own, retried as a whole when it loses a race. */
+function lockedPlace<T>(db: ScopedPrisma, uid: string, write: (tx: ScopedPrisma, self: Component) => Promise<T>): Promise<T> {
+  return retrying(() =>
+    db.$transaction(async (tx) => {
+      const self = await lockPlace(tx, uid);
+      if (!self) throw new NotFoundError('component', uid);
+      return write(tx, self);
+    }),
+  );
+}
+
+/** Rewrites every descendant of `uid`: its ancestors become `prefix` + the path from `uid` down; rootAsset follows. */
 async function moveDescendants(tx: ScopedPrisma, uid: string, prefix: string[], root: { type: string; uid: string } | null) {
   await tx.$executeRaw`
     UPDATE "Component"
@@ -244,7 +260,12 @@ export class ComponentService extends ComponentReader {
         let root: { type: string; uid: string } | null;
         if (parentType === 'component') {
           if (body.parentUid === uid) throw new ConflictError(`component ${uid} cannot be installed under itself`);
-          const parent = await ev.rows.load(body.parentUid);
+          // the parent is read locked where it stands, with every component above it (lockPlace): a remove or
+          // install of one of them moves its subtree with one UPDATE over the rows that held it when that statement
+          // began, so a child written here meanwhile with the chain read before the move kept the old ancestors and
+          // root (an install under P racing a remove of P's parent on PostgreSQL left the child on the aircraft its
+          // parent had left); and its checks below are made on it as it is now
+          const parent = await lockPlace(tx, body.parentUid);
           if (!parent || parent.status === 'deleted') {
             invalid('install request', [{ path: '/parentUid', message: `component ${body.parentUid} is not a component of your company` }]);
           }
@@ -252,13 +273,8 @@ export class ComponentService extends ComponentReader {
             throw new ConflictError(`component ${body.parentUid} is fitted under ${uid}; a component cannot be installed under its own descendant`);
           }
           if (!parent.canHaveChildren) throw new ConflictError(`component ${body.parentUid} cannot have components fitted (canHaveChildren is false)`);
-          // the parent's place is read under the locks of every component above it: a remove or install of one of
-          // them moves its subtree with one UPDATE over the rows that held it when that statement began, so a child
-          // written here meanwhile with the chain read before the move kept the old ancestors and root (an install
-          // under P racing a remove of P's parent on PostgreSQL left the child on the aircraft its parent had left)
-          const placed = await lockChain(tx, body.parentUid, parent.ancestorUids);
-          ancestors = [...placed.ancestorUids, body.parentUid];
-          root = placed.rootAssetType && placed.rootAssetUid ? { type: placed.rootAssetType, uid: placed.rootAssetUid } : null;
+          ancestors = [...parent.ancestorUids, body.parentUid];
+          root = parent.rootAssetType && parent.rootAssetUid ? { type: parent.rootAssetType, uid: parent.rootAssetUid } : null;
         } else {
           // the aircraft's or vehicle's row is locked before it is read: its delete (refused while a component is
           // fitted) and a change of its tracking items (refused while a counter is bound to one) lock it too, so each
@@ -324,7 +340,6 @@ export class ComponentService extends ComponentReader {
         if (parentType === 'component') await tx.component.updateMany({ where: { uid: body.parentUid }, data: { childCount: { increment: 1 } } });
         return { uid, status: 'installed' as const };
       },
-      parentType === 'component' ? [body.parentUid] : [],
     );
     this.resetCaches();
     return result;
@@ -335,11 +350,12 @@ export class ComponentService extends ComponentReader {
    * comes along (off any aircraft/vehicle); the old parent's childCount goes down by one.
    */
   async remove(uid: string, body: RemoveRequest): Promise<WriteResult> {
-    const result = await lockedWrite(this.db, COMPONENT, uid, async (tx, locked) => {
-      let self = locked;
+    // locked where it stands, with every component above it (lockPlace; the parent before its childCount goes down):
+    // a remove of one of them freezes its counters at the aircraft's total as it reads it, then moves this subtree;
+    // read through it half-way, this component counted a flight its top component, frozen before it, never did
+    // (PostgreSQL: 7 of 40 races)
+    const result = await lockedPlace(this.db, uid, async (tx, self) => {
       if (self.state !== 'installed') throw new ConflictError(`component ${uid} is not installed (state ${self.state})`);
-      // the parent is known only once the row is read; it is locked before its childCount goes down
-      if (self.parentKind === 'component' && self.parentUid) self = await lockAndRead(tx, COMPONENT, uid, [self.parentUid]);
       const ev = new Evaluator(tx, transactionAssets(tx));
       const current = (await ev.readings([self])).get(uid) ?? {};
       const counters = asCounters(self.counters).map((c) => freezeCounter(c, current[c.key]?.value ?? exact(c.value)));
@@ -370,7 +386,10 @@ export class ComponentService extends ComponentReader {
 
   /** Resets a `sinceEvent` counter (e.g. after an overhaul); a bound counter re-binds from now. */
   async resetCounter(uid: string, body: CounterReset): Promise<WriteResult> {
-    const result = await lockedWrite(this.db, COMPONENT, uid, async (tx, self) => {
+    // locked where it stands, with every component above it (lockPlace), as a remove locks them: a remove of one
+    // of them freezes the parent at a value this reset must not read past (read before the freeze, the counter was
+    // bound above its frozen source, showed sourceDecreased and stopped counting: 10 of 40 races on PostgreSQL)
+    const result = await lockedPlace(this.db, uid, async (tx, self) => {
       const counters = asCounters(self.counters);
       const idx = counters.findIndex((c) => c.key === body.counterKey);
       if (idx < 0) {
