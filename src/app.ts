@@ -14,7 +14,7 @@ import { AppError, MethodNotAllowedError, NotFoundError, RateLimitedError, Unaut
 import { internalErrorResponse, problemResponse } from './http/problem.js';
 import { createRateLimit } from './http/rate-limit.js';
 import { readBodyText, withLimitedBody } from './http/body.js';
-import { rejectNulInUrl } from './http/json-guard.js';
+import { rejectUrlFaults } from './http/json-guard.js';
 import { databaseError } from './db/errors.js';
 import { appliedMigrations, readMigrations } from './db/migrate.js';
 import { reportUnexpected, setUnexpectedErrorSink } from './lib/unexpected.js';
@@ -374,7 +374,7 @@ export function createApp(opts: AppOptions): App {
         if (request.method === 'OPTIONS' && request.headers.has('access-control-request-method')) {
           res = new Response(null, { status: 204, headers: CORS_PREFLIGHT });
         } else {
-          rejectNulInUrl(url);
+          rejectUrlFaults(url);
           ({ res, companyId, headers } = await route(request, url, info, log));
         }
       } catch (e) {

@@ -2,7 +2,7 @@
 // deeply nested bodies, crafted cursors, integers beyond the columns, a batch item that fails unexpectedly,
 // GraphQL aliases/depth/mutation floods; each must be a 4xx problem (or GraphQL error) and change nothing.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestEnv, flightLogBody, type TestEnv } from './helpers.js';
+import { createTestEnv, flightLogBody, mcpTool, type TestEnv } from './helpers.js';
 import { expectProblem, expectValidation } from './assertions.js';
 import { databaseError } from '../src/db/errors.js';
 import { runBatch, runSetBatch } from '../src/lib/batch.js';
@@ -42,6 +42,44 @@ describe('NUL characters', () => {
     const literal = await env.gql('{ aircraft(id: "x\\u0000") { uid } }');
     expect(literal.body.errors![0].message).toMatch(/NUL/);
     expect(literal.body.data).toBeUndefined();
+  });
+});
+
+describe('text that is not UTF-8', () => {
+  // REST carries an id or a query value as percent escapes and a body as bytes; ones that do not decode to text were
+  // routed elsewhere (PATCH /aircraft/%FF: 405 "not allowed", with Allow naming PATCH), or read as U+FFFD and taken
+  // (a list filtered by "\uFFFD", a vehicle stored with make "a\uFFFD"), where GraphQL and MCP refuse a lone surrogate
+  it('a path or query parameter whose escapes are not UTF-8 is a 400 at its name; a bare % is itself', async () => {
+    for (const [method, path, at] of [
+      ['PATCH', '/api/v1/aircraft/%FF', '/path/id'],
+      ['GET', '/api/v1/aircraft/%ED%A0%80', '/path/id'],
+      ['POST', '/api/v1/components/%C0%AF/install', '/path/id'],
+      ['GET', '/api/v1/flight-logs?pilotId=%FF', '/query/pilotId'],
+      ['GET', '/api/v1/flight-logs?pilotId=%ED%A0%80', '/query/pilotId'],
+    ] as const) {
+      const r = await env.json(method, path, { body: method === 'GET' ? undefined : {} });
+      expectValidation(r, at);
+      expect(r.body.errors[0].message, path).toMatch(/not UTF-8 text/);
+    }
+    const literal = await env.json('GET', '/api/v1/flight-logs?pilotId=100%');
+    expect(literal.status, JSON.stringify(literal.body)).toBe(200);
+  });
+  it('a body that is not UTF-8 is a 400, and nothing is stored', async () => {
+    const count = async () => (await env.json('GET', '/api/v1/vehicles')).body.data.length as number;
+    const before = await count();
+    const bytes = Buffer.concat([Buffer.from('{"make":"a'), Buffer.from([0xff]), Buffer.from('","model":"B","registration":"UTF-1"}')]);
+    const res = await env.app.fetch(new Request('http://fleetops.test/api/v1/vehicles', { method: 'POST', headers: { authorization: `Bearer ${env.a.key}`, 'content-type': 'application/json' }, body: bytes }));
+    expect(res.status).toBe(400);
+    expect((await res.json()).detail).toMatch(/not UTF-8 text/);
+    expect(await count()).toBe(before);
+  });
+  it('MCP names the parameter a NUL or a lone surrogate was sent in, as REST does', async () => {
+    const list = await mcpTool(env, 'listFlightLogs', { pilotId: 'a\u0000' });
+    expect(list.isError).toBe(true);
+    expect(JSON.parse(list.content[1]!.text).errors).toEqual([{ path: '/query/pilotId', message: expect.stringMatching(/NUL/) }]);
+    const update = await mcpTool(env, 'updateVehicle', { id: '\ud800', body: { model: 'X' } });
+    expect(update.isError).toBe(true);
+    expect(JSON.parse(update.content[1]!.text).errors).toEqual([{ path: '/path/id', message: expect.stringMatching(/lone surrogate/) }]);
   });
 });
 

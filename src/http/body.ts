@@ -62,5 +62,11 @@ async function readLimited(request: Request, limitBytes: number): Promise<string
     }
     chunks.push(value);
   }
-  return new TextDecoder('utf-8').decode(Buffer.concat(chunks));
+  // fatal: bytes that are not UTF-8 are a 400, never text with U+FFFD in their place (stored as such, while a lone
+  // surrogate in the same field is refused on every channel)
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(Buffer.concat(chunks));
+  } catch {
+    throw new BadRequestError('the request body is not UTF-8 text: send JSON (and CSV) as UTF-8');
+  }
 }

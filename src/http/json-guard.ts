@@ -3,16 +3,34 @@ import { ValidationError } from '../errors.js';
 /**
  * Input guards (docs/contract/gaps.md §11): values nested deeper than MAX_JSON_DEPTH, strings holding NUL
  * (PostgreSQL text cannot hold NUL) and keys named `__proto__` (JavaScript does not keep them as keys) are refused:
- * by the operation policy for every operation's variables (src/graphql/policy.ts), and here for the URL (NUL), before
- * any routing.
+ * by the operation policy for every operation's variables (src/graphql/policy.ts), and here for the URL (NUL, and
+ * escapes that are not UTF-8 text), before any routing.
  */
 export const MAX_JSON_DEPTH = 64;
 
 // NUL and `__proto__` keys in JSON values: src/lib/input-faults.ts (the batch runner checks each item with the same function)
 export { findFault, faultFieldMessage, faultMessage, PROTO_KEY_MESSAGE } from '../lib/input-faults.js';
 
-/** NUL in the URL (path or query, after percent-decoding): 400 before any routing. */
-export function rejectNulInUrl(url: URL): void {
+/** What a path or query parameter whose percent escapes do not decode is told (the router and the query check say the same). */
+export const NOT_UTF8 = 'its percent escapes are not UTF-8 text (each character is written as its UTF-8 bytes, e.g. %C3%A9 for é)';
+
+/**
+ * The URL's faults, 400 before any routing: NUL in the path or the query (after percent-decoding), and a query
+ * name or value whose percent escapes are not UTF-8 text (`%FF`, `%ED%A0%80`), which URLSearchParams would read as
+ * U+FFFD and the route would then take: GraphQL and MCP refuse such text (a lone surrogate), so the query does too.
+ * A path parameter of that kind is the router's to answer, at its name (src/rest/match.ts).
+ */
+export function rejectUrlFaults(url: URL): void {
+  for (const part of url.search.slice(1).split('&')) {
+    if (!part) continue;
+    const eq = part.indexOf('=');
+    const [rawName, rawValue] = eq < 0 ? [part, ''] : [part.slice(0, eq), part.slice(eq + 1)];
+    const name = decodeOr(rawName);
+    if (name === null || decodeOr(rawValue) === null) {
+      const shown = name ?? rawName;
+      throw new ValidationError(`invalid query parameter ${shown}: ${NOT_UTF8}`, [{ path: `/query/${shown}`, message: NOT_UTF8 }]);
+    }
+  }
   let path: string;
   try {
     path = decodeURIComponent(url.pathname);
@@ -26,5 +44,17 @@ export function rejectNulInUrl(url: URL): void {
         { path: `/query/${k.replace(/\u0000/g, '%00')}`, message: 'must not contain the NUL character (%00)' },
       ]);
     }
+  }
+}
+
+/**
+ * A query component as URLSearchParams reads it (`+` is a space; a `%` not followed by two hex digits is itself), or
+ * null when its escapes are not UTF-8 text.
+ */
+function decodeOr(raw: string): string | null {
+  try {
+    return decodeURIComponent(raw.replace(/\+/g, ' ').replace(/%(?![0-9A-Fa-f]{2})/g, '%25'));
+  } catch {
+    return null;
   }
 }

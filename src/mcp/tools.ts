@@ -4,6 +4,7 @@ import { isReadRoute, type RouteSpec } from '../rest/contract.js';
 import { OPERATION_GUIDANCE } from './guidance.js';
 import type { RouteInput } from '../rest/facade.js';
 import { InexactNumber, inexactMessage } from '../lib/json-numbers.js';
+import { faultFieldMessage, findFault } from '../lib/input-faults.js';
 
 /**
  * MCP tools derived from the REST route declarations (src/rest/routes.ts): one tool per operation, so a new route
@@ -91,6 +92,16 @@ function restOnly(r: RouteSpec): string {
  */
 export function argumentErrors(tool: ToolDef, args: Record<string, unknown>): { detail: string; errors: FieldError[] } | undefined {
   const r = tool.route;
+  // text REST could not carry in a URL (NUL, a lone surrogate) is refused at the parameter, as REST names it,
+  // before the route's own checks (the operation's policy would name only the value, not where it came from)
+  const faults: FieldError[] = [];
+  for (const [where, shape] of [['path', r.params?.shape], ['query', r.query?.shape]] as const) {
+    for (const k of Object.keys(shape ?? {})) {
+      const fault = typeof args[k] === 'string' ? findFault(args[k]) : null;
+      if (fault) faults.push({ path: `/${where}/${k}`, message: faultFieldMessage(fault) });
+    }
+  }
+  if (faults.length) return { detail: `invalid ${faults[0]!.path.startsWith('/path/') ? 'path' : 'query'} parameter`, errors: faults };
   if (r.params) {
     const values = Object.fromEntries(
       Object.keys(r.params.shape).map((k) => [k, typeof args[k] === 'number' ? String(args[k]) : args[k]]),

@@ -11,6 +11,8 @@ interface Compiled {
 export type Match =
   | { kind: 'route'; spec: RouteSpec; params: Record<string, string> }
   | { kind: 'method'; allow: HttpMethod[] }
+  /** the route, but a parameter's percent escapes are not UTF-8 text (`%FF`, `%ED%A0%80`): a 400, not another route */
+  | { kind: 'badParam'; name: string; raw: string }
   | { kind: 'none' };
 
 export function compileRoutes(specs: RouteSpec[]) {
@@ -41,15 +43,14 @@ export function compileRoutes(specs: RouteSpec[]) {
         continue;
       }
       const params: Record<string, string> = {};
-      let ok = true;
-      c.names.forEach((n, i) => {
+      for (const [i, n] of c.names.entries()) {
         try {
           params[n] = decodeURIComponent(m[i + 1]);
         } catch {
-          ok = false;
+          return { kind: 'badParam', name: n, raw: m[i + 1] };
         }
-      });
-      if (ok) return { kind: 'route', spec: c.spec, params };
+      }
+      return { kind: 'route', spec: c.spec, params };
     }
     return allow.size ? { kind: 'method', allow: [...allow] } : { kind: 'none' };
   };
