@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestEnv, uniq, type TestEnv } from './helpers.js';
 import { expectProblem, expectValidation } from './assertions.js';
-import { scopedPrisma } from '../src/db/scoped.js';
+import { scopedPrisma, type ScopedPrisma, type TransactionHooks } from '../src/db/scoped.js';
 import { createServices } from '../src/context.js';
 import { writeSubmission, type SubmissionWrite } from '../src/modules/completions/write.js';
 import { defectRows } from '../src/modules/schedule/service.js';
@@ -367,6 +367,61 @@ describe('side effects', () => {
     expect(await writeSubmission(db, gone, true)).toBe('written');
     expect(await completionCount()).toBe(before + 1);
     expect((await vehicleTotals('acme-v-1')).odometer).toBe(start + 10);
+  });
+
+  /**
+   * The company's client for a submission, on which `change` runs right after the submission's first read of its
+   * form (as another request's change committing at that moment would); `hooks` as a request's client has them.
+   */
+  function changedAfterFormRead(change: () => Promise<unknown>, hooks?: TransactionHooks): ScopedPrisma {
+    const db = scopedPrisma(env.database.prisma, env.a.id, false, hooks);
+    let reads = 0;
+    return new Proxy(db as object, {
+      get(target, prop) {
+        const value = Reflect.get(target, prop);
+        if (prop !== 'form') return value;
+        return new Proxy(value as object, {
+          get(forms, op) {
+            const fn = Reflect.get(forms, op);
+            if (op !== 'findFirst') return fn;
+            return async (args: unknown) => {
+              const row = await (fn as (a: unknown) => Promise<unknown>).call(forms, args);
+              if (reads++ === 0) await change();
+              return row;
+            };
+          },
+        });
+      },
+    }) as ScopedPrisma;
+  }
+
+  it('a public form withdrawn after the submission read it: checked again, a 404, nothing written', async () => {
+    const plain = scopedPrisma(env.database.prisma, env.a.id);
+    const f = await env.json('POST', `${API}/forms`, { body: { name: 'Feedback', code: `fb-${uniq()}`, department: 'Ops', publiclyAvailable: true, sections: [{ name: 'A', fields: [{ name: 'note', label: 'Note', type: 'text' }] }] } });
+    expect(f.status, JSON.stringify(f.body)).toBe(201);
+    const { publicId } = (await env.json('GET', `${API}/forms/${f.body.uid}`)).body;
+    const db = changedAfterFormRead(() => plain.form.updateMany({ where: { uid: f.body.uid }, data: { publiclyAvailable: false } }));
+    const err = await createServices(db, 'public').completions.createPublic(f.body.uid, publicId, { answers: { note: 'late' } }).then(() => null, (e: unknown) => e);
+    expect(String(err)).toMatch(/public form/);
+    expect((err as { status?: number }).status).toBe(404);
+    expect(await plain.formCompletion.count({ where: { formId: f.body.uid } })).toBe(0);
+  });
+
+  it('with an Idempotency-Key, a submission that writes nothing leaves its claim unmarked', async () => {
+    // a claim marked committed without its write would answer a retry with the same key 422 (outcome lost) after a
+    // crash, although nothing was written (src/db/scoped.ts commitsWithHook)
+    const plain = scopedPrisma(env.database.prisma, env.a.id);
+    const f = await env.json('POST', `${API}/forms`, { body: { name: 'Note', code: `note-${uniq()}`, department: 'Ops', sections: [{ name: 'A', fields: [{ name: 'note', label: 'Note', type: 'text' }] }] } });
+    expect(f.status, JSON.stringify(f.body)).toBe(201);
+    const key = `claim-${uniq()}`;
+    await plain.idempotencyKey.create({ data: { key, apiKeyId: 'test', requestHash: 'h', expiresAt: new Date(Date.now() + 3_600_000) } });
+    const hooks: TransactionHooks = { beforeCommit: (tx) => tx.idempotencyKey.updateMany({ where: { key, state: 'running' }, data: { state: 'committed' } }) };
+    const db = changedAfterFormRead(() => plain.form.updateMany({ where: { uid: f.body.uid }, data: { status: 'inactive' } }), hooks);
+    expect(db.commitsWithHook).toBe(true);
+    const err = await createServices(db, 'acme-owner').completions.create({ formId: f.body.uid, answers: { note: 'x' } }).then(() => null, (e: unknown) => e);
+    expect(String(err)).toMatch(/inactive/);
+    expect(await plain.formCompletion.count({ where: { formId: f.body.uid } })).toBe(0);
+    expect((await plain.idempotencyKey.findFirst({ where: { key } }))?.state).toBe('running');
   });
 
   it('with an Idempotency-Key: written once under the vehicle lock, the same answer replayed, the reading applied once', async () => {

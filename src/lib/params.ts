@@ -42,8 +42,10 @@ export const BoolParam = (what: string) =>
     'Boolean',
   );
 
-/** `startDate`/`endDate` of a list: ISO 8601 date or date-time (a date alone is its UTC day). */
-/** A list's date bound: an ISO 8601 date or date-time, refused with the offset or the year when that is what is wrong. */
+/**
+ * `startDate`/`endDate` of a list: an ISO 8601 date or date-time (a date alone is its UTC day), refused with the
+ * offset or the year when that is what is wrong.
+ */
 const dateBound = (name: 'startDate' | 'endDate') =>
   z.string().superRefine((v, ctx) => {
     if (parseIsoInstant(v) === null) ctx.addIssue({ code: 'custom', message: isoProblemMessage(name, v, isoProblem(v), `${name} must be an ISO 8601 date or date-time`) });

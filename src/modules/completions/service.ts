@@ -169,20 +169,31 @@ export class CompletionService {
       const outcome = await writeSubmission(db, written.rows, !locked);
       return outcome === 'written' ? written : outcome;
     };
-    // with an Idempotency-Key and readings, the locked path at once: the claim commits with the statement, which
-    // must then be one that writes (db.commitsWithHook); without readings the statement always writes
-    const first = this.db.commitsWithHook && plan.readings.length ? 'vehicles-changed' : await attempt(this.db, this.vehicles, false);
+    // with an Idempotency-Key, the transaction at once: outside one the claim commits with the statement
+    // (db.commitsWithHook) even when the statement writes nothing (what it was checked against changed), and a claim
+    // must be marked committed only with the write it stands for
+    const first = this.db.commitsWithHook ? 'vehicles-changed' : await attempt(this.db, this.vehicles, false);
     if (first === 'checks-changed') return null;
-    const done =
-      first !== 'vehicles-changed'
-        ? first
-        : // a vehicle changed between the read and the write: read again under its lock, in a transaction
-          await this.db.$transaction(async (tx) => {
-            const again = await attempt(tx, new VehicleService(tx), true);
-            if (again === 'vehicles-changed') throw new Error("a submission planned under its vehicles' locks was not written");
-            return again;
-          });
-    if (done === 'checks-changed') return null;
+    if (first !== 'vehicles-changed') return this.written(first);
+    // a vehicle changed between the read and the write: read again under its lock, in a transaction, which is rolled
+    // back (the claim's mark with it) when what the submission was checked against changed meanwhile
+    try {
+      return this.written(
+        await this.db.$transaction(async (tx) => {
+          const again = await attempt(tx, new VehicleService(tx), true);
+          if (again === 'vehicles-changed') throw new Error("a submission planned under its vehicles' locks was not written");
+          if (again === 'checks-changed') throw RECHECK;
+          return again;
+        }),
+      );
+    } catch (e) {
+      if (e === RECHECK) return null;
+      throw e;
+    }
+  }
+
+  /** A written submission: what this request's loader holds of the vehicles its readings changed is forgotten. */
+  private written<T extends { rows: SubmissionWrite }>(done: T): T {
     this.vehicles.forget(done.rows.readings.totals.keys());
     return done;
   }
@@ -261,6 +272,9 @@ export class CompletionService {
     return { uid: r.uid, status: r.status };
   }
 }
+
+/** Thrown to roll a submission's transaction back when what it was checked against changed (`submitOnce`). */
+const RECHECK = new Error('what the submission was checked against changed: check it again');
 
 export { submissionLink };
 export { CompletionFilterSchema, CreateCompletionSchema, CreateFormCompletionCheck, checkCompletionBody, type CompletionFilter, type CreateCompletionInput, type SubmitOptions } from './schema.js';

@@ -36,18 +36,24 @@ export type SubmissionOutcome = 'written' | 'vehicles-changed' | 'checks-changed
 /**
  * The statement's check of `SubmissionHolds`: the form still as read (and still public under the same id for a
  * public submission), every named aircraft still there and every named vehicle still not deleted, each row locked
- * (`FOR KEY SHARE`, which only a delete's or a soft delete's `FOR UPDATE` waits for, never an odometer reading or
- * totals update) so that none of it changes before the statement commits. Under READ COMMITTED a row changed after
- * the statement began is re-read at its newest committed version, so the check is made on the rows as they are now.
+ * so that none of it changes before the statement commits:
+ * - the form `FOR SHARE`, which waits for any transaction changing it (its writers lock it `FOR UPDATE` first too);
+ * - the aircraft `FOR KEY SHARE`: only a delete matters, and a delete waits for and is waited for by any lock, where
+ *   a stronger lock would hold up flight-log totals updates for nothing;
+ * - every named vehicle `FOR UPDATE`, all at once in uid order: the odometer readings' lock (./readings.ts) then
+ *   takes its rows again without waiting, so two submissions naming the same vehicles lock them in one order (a
+ *   weaker lock on some, then `FOR UPDATE` on others, had two submissions each hold what the other needed).
+ * Under READ COMMITTED a locking read that meets a row a conflicting transaction changed waits for it and, once it
+ * has committed, checks the row's newest version: the check is made on the rows as they are now.
  */
 function holdsCheck(h: SubmissionHolds): { ctes: Prisma.Sql[]; ok: Prisma.Sql } {
   const f = h.form;
   const ctes = [
     Prisma.sql`held_form AS (SELECT f.uid FROM "Form" f WHERE f."companyId" = ${COMPANY} AND f.uid = ${f.uid} AND f.status = 'active'
       AND f."updatedAt" = ${f.updatedAt}::timestamptz AND f.revision IS NOT DISTINCT FROM ${f.revision}::int
-      ${f.publicId === null ? Prisma.empty : Prisma.sql`AND f."publiclyAvailable" AND f."publicId" = ${f.publicId}::text`} FOR KEY SHARE)`,
+      ${f.publicId === null ? Prisma.empty : Prisma.sql`AND f."publiclyAvailable" AND f."publicId" = ${f.publicId}::text`} FOR SHARE)`,
     Prisma.sql`held_aircraft AS (SELECT a.uid FROM "Aircraft" a WHERE a."companyId" = ${COMPANY} AND a.uid = ANY(${h.aircraft}::text[]) ORDER BY a.uid FOR KEY SHARE)`,
-    Prisma.sql`held_vehicles AS (SELECT v.uid FROM "Vehicle" v WHERE v."companyId" = ${COMPANY} AND v.uid = ANY(${h.vehicles}::text[]) AND v.status <> 'deleted' ORDER BY v.uid FOR KEY SHARE)`,
+    Prisma.sql`held_vehicles AS (SELECT v.uid FROM "Vehicle" v WHERE v."companyId" = ${COMPANY} AND v.uid = ANY(${h.vehicles}::text[]) AND v.status <> 'deleted' ORDER BY v.uid FOR UPDATE)`,
     Prisma.sql`held AS (SELECT (SELECT count(*) FROM held_form) = 1 AND (SELECT count(*) FROM held_aircraft) = ${h.aircraft.length}
       AND (SELECT count(*) FROM held_vehicles) = ${h.vehicles.length} AS ok)`,
   ];
@@ -67,10 +73,8 @@ function holdsCheck(h: SubmissionHolds): { ctes: Prisma.Sql[]; ok: Prisma.Sql } 
 export async function writeSubmission(db: ScopedPrisma, w: SubmissionWrite, compare: boolean): Promise<SubmissionOutcome> {
   const when = Prisma.sql`(SELECT ok FROM go)`;
   const readings = w.readings.seen.length ? readingsWrite(w.readings, compare) : null;
-  // the vehicles a reading names are locked by the readings' lock (FOR UPDATE, which also requires them not deleted):
-  // taking a weaker lock on them first would let two submissions each hold one and wait for the other's (a deadlock)
-  const reading = new Set(w.readings.seen.map((v) => v.uid));
-  const held = holdsCheck({ ...w.holds, vehicles: w.holds.vehicles.filter((uid) => !reading.has(uid)) });
+  // every named vehicle is locked by the check, first (`go` reads it before the readings' lock): see holdsCheck
+  const held = holdsCheck(w.holds);
   const ctes: Prisma.Sql[] = [
     ...held.ctes,
     ...(readings
