@@ -14,7 +14,7 @@ import { AppError, MethodNotAllowedError, NotFoundError, RateLimitedError, Unaut
 import { internalErrorResponse, problemResponse } from './http/problem.js';
 import { createRateLimit } from './http/rate-limit.js';
 import { readBodyText, withLimitedBody } from './http/body.js';
-import { rejectUrlFaults } from './http/json-guard.js';
+import { rejectNulInUrl, rejectUndecodableQuery } from './http/json-guard.js';
 import { databaseError } from './db/errors.js';
 import { appliedMigrations, readMigrations } from './db/migrate.js';
 import { reportUnexpected, setUnexpectedErrorSink } from './lib/unexpected.js';
@@ -317,6 +317,8 @@ export function createApp(opts: AppOptions): App {
     if (p === '/graphql') {
       const ctx = await authenticate(request, info, 'graphql', log);
       refuseUnsupportedGraphQLBody(request);
+      // a GET carries its document and variables in the query string
+      if (request.method === 'GET') rejectUndecodableQuery(url);
       // read here under the limit (a 413 problem past it); Yoga parses this text (src/graphql/request-body.ts)
       const graphqlBody = request.body ? await readBodyText(request, config.bodyLimitBytes) : undefined;
       const res = await yoga.fetch(request, { fleet: ctx, graphqlBody });
@@ -374,7 +376,7 @@ export function createApp(opts: AppOptions): App {
         if (request.method === 'OPTIONS' && request.headers.has('access-control-request-method')) {
           res = new Response(null, { status: 204, headers: CORS_PREFLIGHT });
         } else {
-          rejectUrlFaults(url);
+          rejectNulInUrl(url);
           ({ res, companyId, headers } = await route(request, url, info, log));
         }
       } catch (e) {

@@ -3,6 +3,7 @@
 // GraphQL aliases/depth/mutation floods; each must be a 4xx problem (or GraphQL error) and change nothing.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestEnv, flightLogBody, mcpTool, type TestEnv } from './helpers.js';
+import { ApiKeyService } from '../src/auth/keys.js';
 import { expectProblem, expectValidation } from './assertions.js';
 import { databaseError } from '../src/db/errors.js';
 import { runBatch, runSetBatch } from '../src/lib/batch.js';
@@ -51,7 +52,7 @@ describe('text that is not UTF-8', () => {
   // (a list filtered by "\uFFFD", a vehicle stored with make "a\uFFFD"), where GraphQL and MCP refuse a lone surrogate
   it('a path or query parameter whose escapes are not UTF-8 is a 400 at its name; a bare % is itself', async () => {
     for (const [method, path, at] of [
-      ['PATCH', '/api/v1/aircraft/%FF', '/path/id'],
+      ['PATCH', '/api/v1/vehicles/%FF', '/path/id'],
       ['GET', '/api/v1/aircraft/%ED%A0%80', '/path/id'],
       ['POST', '/api/v1/components/%C0%AF/install', '/path/id'],
       ['GET', '/api/v1/flight-logs?pilotId=%FF', '/query/pilotId'],
@@ -61,8 +62,27 @@ describe('text that is not UTF-8', () => {
       expectValidation(r, at);
       expect(r.body.errors[0].message, path).toMatch(/not UTF-8 text/);
     }
+    // a % not followed by two hex digits is itself, in the query and in the path (as browsers send it)
     const literal = await env.json('GET', '/api/v1/flight-logs?pilotId=100%');
     expect(literal.status, JSON.stringify(literal.body)).toBe(200);
+    const bare = await env.json('GET', '/api/v1/aircraft/100%');
+    expect([bare.status, bare.body.detail], JSON.stringify(bare.body)).toEqual([404, expect.stringMatching(/100%/)]);
+    // the key's scope is decided first, whatever the parameters (403 on every channel)
+    const reader = (await new ApiKeyService(env.database.prisma).create({ companyId: env.a.id, name: 'reader', scope: 'read' })).key;
+    for (const path of ['/api/v1/vehicles/%FF', '/api/v1/vehicles/acme-v-1?x=%FF']) {
+      expect((await env.json('PATCH', path, { key: reader, body: {} })).status, path).toBe(403);
+    }
+    // a page that does not read its query string does not refuse it
+    for (const path of ['/healthz?ref=caf%E9', '/docs?utm=%FF', '/nope?x=%FF']) {
+      expect((await env.request('GET', path, { key: null })).status, path).not.toBe(400);
+    }
+    // a GraphQL GET reads its query string: its document and variables are held to the same rule
+    const q = encodeURIComponent('query($p: String) { flightLogs(pilotId: $p) { count } }');
+    const get = await env.request('GET', `/graphql?query=${q}&variables=${encodeURIComponent('{"p":"x')}%FF${encodeURIComponent('"}')}`, { headers: { accept: 'application/json' } });
+    expect(get.status).toBe(400);
+    // a NUL in a refused name is shown as %00
+    const named = await env.json('GET', '/api/v1/flight-logs?%00=%FF');
+    expect(named.body.errors[0].path).toBe('/query/%00');
   });
   it('a body that is not UTF-8 is a 400, and nothing is stored', async () => {
     const count = async () => (await env.json('GET', '/api/v1/vehicles')).body.data.length as number;
@@ -76,7 +96,10 @@ describe('text that is not UTF-8', () => {
   it('MCP names the parameter a NUL or a lone surrogate was sent in, as REST does', async () => {
     const list = await mcpTool(env, 'listFlightLogs', { pilotId: 'a\u0000' });
     expect(list.isError).toBe(true);
-    expect(JSON.parse(list.content[1]!.text).errors).toEqual([{ path: '/query/pilotId', message: expect.stringMatching(/NUL/) }]);
+    expect(JSON.parse(list.content[1]!.text)).toMatchObject({
+      detail: expect.stringMatching(/^invalid query parameter pilotId: it must not contain the NUL/),
+      errors: [{ path: '/query/pilotId', message: expect.stringMatching(/NUL/) }],
+    });
     const update = await mcpTool(env, 'updateVehicle', { id: '\ud800', body: { model: 'X' } });
     expect(update.isError).toBe(true);
     expect(JSON.parse(update.content[1]!.text).errors).toEqual([{ path: '/path/id', message: expect.stringMatching(/lone surrogate/) }]);

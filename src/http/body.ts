@@ -67,6 +67,6 @@ async function readLimited(request: Request, limitBytes: number): Promise<string
   try {
     return new TextDecoder('utf-8', { fatal: true }).decode(Buffer.concat(chunks));
   } catch {
-    throw new BadRequestError('the request body is not UTF-8 text: send JSON (and CSV) as UTF-8');
+    throw new BadRequestError('the request body is not UTF-8 text: send JSON as UTF-8');
   }
 }

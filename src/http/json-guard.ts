@@ -3,8 +3,8 @@ import { ValidationError } from '../errors.js';
 /**
  * Input guards (docs/contract/gaps.md §11): values nested deeper than MAX_JSON_DEPTH, strings holding NUL
  * (PostgreSQL text cannot hold NUL) and keys named `__proto__` (JavaScript does not keep them as keys) are refused:
- * by the operation policy for every operation's variables (src/graphql/policy.ts), and here for the URL (NUL, and
- * escapes that are not UTF-8 text), before any routing.
+ * by the operation policy for every operation's variables (src/graphql/policy.ts), and here for the URL (NUL), before
+ * any routing.
  */
 export const MAX_JSON_DEPTH = 64;
 
@@ -14,23 +14,8 @@ export { findFault, faultFieldMessage, faultMessage, PROTO_KEY_MESSAGE } from '.
 /** What a path or query parameter whose percent escapes do not decode is told (the router and the query check say the same). */
 export const NOT_UTF8 = 'its percent escapes are not UTF-8 text (each character is written as its UTF-8 bytes, e.g. %C3%A9 for é)';
 
-/**
- * The URL's faults, 400 before any routing: NUL in the path or the query (after percent-decoding), and a query
- * name or value whose percent escapes are not UTF-8 text (`%FF`, `%ED%A0%80`), which URLSearchParams would read as
- * U+FFFD and the route would then take: GraphQL and MCP refuse such text (a lone surrogate), so the query does too.
- * A path parameter of that kind is the router's to answer, at its name (src/rest/match.ts).
- */
-export function rejectUrlFaults(url: URL): void {
-  for (const part of url.search.slice(1).split('&')) {
-    if (!part) continue;
-    const eq = part.indexOf('=');
-    const [rawName, rawValue] = eq < 0 ? [part, ''] : [part.slice(0, eq), part.slice(eq + 1)];
-    const name = decodeOr(rawName);
-    if (name === null || decodeOr(rawValue) === null) {
-      const shown = name ?? rawName;
-      throw new ValidationError(`invalid query parameter ${shown}: ${NOT_UTF8}`, [{ path: `/query/${shown}`, message: NOT_UTF8 }]);
-    }
-  }
+/** NUL in the URL (path or query, after percent-decoding): 400 before any routing. */
+export function rejectNulInUrl(url: URL): void {
   let path: string;
   try {
     path = decodeURIComponent(url.pathname);
@@ -48,12 +33,31 @@ export function rejectUrlFaults(url: URL): void {
 }
 
 /**
- * A query component as URLSearchParams reads it (`+` is a space; a `%` not followed by two hex digits is itself), or
- * null when its escapes are not UTF-8 text.
+ * A query name or value whose percent escapes are not UTF-8 text (`%FF`, `%ED%A0%80`) is a 400 at `/query/<name>`:
+ * URLSearchParams would read it as U+FFFD and the route would take that, where GraphQL and MCP refuse such text (a
+ * lone surrogate). Checked where a query is read (the REST façade, after the key's scope; a GraphQL GET), not for
+ * pages that ignore their query string.
  */
-function decodeOr(raw: string): string | null {
+export function rejectUndecodableQuery(url: URL): void {
+  for (const part of url.search.slice(1).split('&')) {
+    if (!part) continue;
+    const eq = part.indexOf('=');
+    const [rawName, rawValue] = eq < 0 ? [part, ''] : [part.slice(0, eq), part.slice(eq + 1)];
+    const name = decodeComponent(rawName.replace(/\+/g, ' '));
+    if (name === null || decodeComponent(rawValue.replace(/\+/g, ' ')) === null) {
+      const shown = (name ?? rawName).replace(/\u0000/g, '%00');
+      throw new ValidationError(`invalid query parameter ${shown}: ${NOT_UTF8}`, [{ path: `/query/${shown}`, message: NOT_UTF8 }]);
+    }
+  }
+}
+
+/**
+ * A percent-encoded path segment or query component as browsers and URLSearchParams read it (a `%` not followed by
+ * two hex digits is itself), or null when its escapes are not UTF-8 text.
+ */
+export function decodeComponent(raw: string): string | null {
   try {
-    return decodeURIComponent(raw.replace(/\+/g, ' ').replace(/%(?![0-9A-Fa-f]{2})/g, '%25'));
+    return decodeURIComponent(raw.replace(/%(?![0-9A-Fa-f]{2})/g, '%25'));
   } catch {
     return null;
   }

@@ -101,7 +101,10 @@ export function argumentErrors(tool: ToolDef, args: Record<string, unknown>): { 
       if (fault) faults.push({ path: `/${where}/${k}`, message: faultFieldMessage(fault) });
     }
   }
-  if (faults.length) return { detail: `invalid ${faults[0]!.path.startsWith('/path/') ? 'path' : 'query'} parameter`, errors: faults };
+  if (faults.length) {
+    const [, where, name] = faults[0]!.path.split('/');
+    return { detail: `invalid ${where} parameter ${name}: it ${faults[0]!.message}`, errors: faults };
+  }
   if (r.params) {
     const values = Object.fromEntries(
       Object.keys(r.params.shape).map((k) => [k, typeof args[k] === 'number' ? String(args[k]) : args[k]]),

@@ -16,7 +16,7 @@ import { forbiddenMessage, mayCall, requiredScopeOf, type RequiredScope } from '
 import type { Executor } from '../graphql/executor.js';
 import { internalErrorResponse, problemFromError, problemResponse, type Problem } from '../http/problem.js';
 import { readJsonBody } from '../http/body.js';
-import { NOT_UTF8 } from '../http/json-guard.js';
+import { NOT_UTF8, rejectUndecodableQuery } from '../http/json-guard.js';
 import type { RouteSpec } from './contract.js';
 import { compileRoutes } from './match.js';
 import { routeOperation } from './operations.js';
@@ -139,12 +139,14 @@ export function createRestFacade(opts: FacadeOptions) {
       const m = match(request.method, path);
       if (m.kind === 'none') throw new NotFoundError('route', `${request.method} ${url.pathname}`);
       if (m.kind === 'method') throw new MethodNotAllowedError(`${request.method} is not allowed on ${url.pathname}`, m.allow);
-      if (m.kind === 'badParam') throw new ValidationError(`invalid path parameter ${m.name}: ${NOT_UTF8}`, [{ path: `/path/${m.name}`, message: NOT_UTF8 }]);
-      const { spec, params } = m;
+      const { spec } = m;
       // the key's scope first, as the operation decides it and MCP does: a key that may not call the route is told
       // so (403), whatever its parameters and body, which are not even read
       const need = required.get(spec)!;
       if (!mayCall(ctx.actor.scope, need)) throw new ForbiddenError(forbiddenMessage(ctx.actor.scope, need, spec.field.split('.')[1]));
+      if (m.kind === 'badParam') throw new ValidationError(`invalid path parameter ${m.name}: ${NOT_UTF8}`, [{ path: `/path/${m.name}`, message: NOT_UTF8 }]);
+      const { params } = m;
+      rejectUndecodableQuery(url);
       const query: Record<string, string> = {};
       const declared = Object.keys(spec.query?.shape ?? {});
       for (const key of declared) {

@@ -1,4 +1,5 @@
 import type { HttpMethod, RouteSpec } from './contract.js';
+import { decodeComponent } from '../http/json-guard.js';
 
 /** Compiles the declared paths (`/aircraft/{id}`) once; static segments win over parameters. */
 interface Compiled {
@@ -12,7 +13,7 @@ export type Match =
   | { kind: 'route'; spec: RouteSpec; params: Record<string, string> }
   | { kind: 'method'; allow: HttpMethod[] }
   /** the route, but a parameter's percent escapes are not UTF-8 text (`%FF`, `%ED%A0%80`): a 400, not another route */
-  | { kind: 'badParam'; name: string; raw: string }
+  | { kind: 'badParam'; spec: RouteSpec; name: string }
   | { kind: 'none' };
 
 export function compileRoutes(specs: RouteSpec[]) {
@@ -44,11 +45,9 @@ export function compileRoutes(specs: RouteSpec[]) {
       }
       const params: Record<string, string> = {};
       for (const [i, n] of c.names.entries()) {
-        try {
-          params[n] = decodeURIComponent(m[i + 1]);
-        } catch {
-          return { kind: 'badParam', name: n, raw: m[i + 1] };
-        }
+        const value = decodeComponent(m[i + 1]!);
+        if (value === null) return { kind: 'badParam', spec: c.spec, name: n };
+        params[n] = value;
       }
       return { kind: 'route', spec: c.spec, params };
     }
