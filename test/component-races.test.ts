@@ -216,3 +216,69 @@ describe.runIf(onPostgres)('a remove or a counter reset below a component racing
     expect(bad).toEqual([]);
   });
 });
+
+describe.runIf(onPostgres)('a schedule completion on a component, sent no trackingValue, racing a remove or a reset and a flight', () => {
+  // The default trackingValue (the counter's current figure) was read before the completion's transaction, through
+  // the component's row, its parents and the aircraft's totals one statement at a time: a remove or a reset committing
+  // between them recorded a figure the counter never had (2 on a counter reset to 0 and at 1 after the flight; 1 on a
+  // component frozen at 0), and the item rolled forward from it. It is now read under the item's lock with the
+  // component's place locked (src/modules/components/place.ts), so it is the figure of one serial order. (The same
+  // with the parent's remove happened about once in 40 runs, too rarely to test here: the reset shows the read.)
+  const ROUNDS = 40;
+  const jitter = (i: number, k: number, m: number) => (i * 7 + k * 13 + ((i * k) % 5)) % m;
+  const after = <T>(ms: number, f: () => Promise<T>) => new Promise((r) => setTimeout(r, ms)).then(f);
+  const newAircraft = async (admin: string, i: number) => {
+    const registration = `VH-S${i}${Math.random().toString(36).slice(2, 5).toUpperCase()}`;
+    const ac = await env.json('POST', '/api/v1/aircraft', {
+      key: admin,
+      body: { registration, type: 'helicopter', category: 'Utility', engineType: 'piston', engineCount: 1, maintenanceTrackingItems: { hobbs: { displayText: 'Hobbs', type: 'number', precision: 1 } }, initialValues: { hobbs: 100 } },
+    });
+    expect(ac.status, JSON.stringify(ac.body)).toBe(201);
+    return { uid: ac.body.uid as string, registration };
+  };
+  const part = async (name: string) => {
+    const r = await api('POST', '/components', { name, type: 'Due', partNumber: 'P', serialNumber: `${name}-${Math.random()}`, counters: [{ displayText: 'Hours', unit: 'hours' }, { displayText: 'TSO', unit: 'hours', basis: 'sinceEvent' }] });
+    expect(r.status, JSON.stringify(r.body)).toBe(201);
+    return r.body.uid as string;
+  };
+  const fit = async (uid: string, parentType: string, parentUid: string) => {
+    const source = parentType === 'aircraft' ? 'hobbs' : 'hours';
+    const r = await api('POST', `/components/${uid}/install`, { parentType, parentUid, mappings: [{ counterKey: 'hours', sourceKey: source }, { counterKey: 'tso', sourceKey: source }] });
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+  };
+  const flight = (ac: { uid: string; registration: string }) => api('POST', '/flight-logs', flightLogBody({ aircraftId: ac.uid, aircraftRegistration: ac.registration, hobbs: 1, timeDate: '2026-02-01T10:00:00Z' }));
+  const dueItem = async (x: string, key: string) => {
+    const r = await api('POST', '/schedule-items', { name: `Check ${x}`, type: 'Inspection', relatedTo: x, relatedToType: 'component', recurring: true, trackingItem: key, dueAtInterval: 50, recurringInterval: 50 });
+    expect(r.status, JSON.stringify(r.body)).toBe(201);
+    return r.body.uid as string;
+  };
+  const recorded = async (item: string) => {
+    const done = (await api('GET', `/schedule-completions?scheduleItemId=${item}`)).body.data as { trackingValue: number }[];
+    return { value: Number(done[0]?.trackingValue), due: Number((await api('GET', `/schedule-items/${item}`)).body.dueAtInterval) };
+  };
+  const counter = async (x: string, key: string) => (await api('GET', `/components/${x}`)).body.totals[key] as number;
+
+  it('reset of the counter it tracks (at 1): the completion records the figure of one serial order, and rolls from it', async () => {
+    const admin = await adminKey(env);
+    const bad: string[] = [];
+    for (let i = 0; i < ROUNDS; i++) {
+      const ac = await newAircraft(admin, i);
+      const x = await part(`X${i}`);
+      await fit(x, 'aircraft', ac.uid);
+      expect((await flight(ac)).status).toBe(201); // tso 1
+      const item = await dueItem(x, 'tso');
+      const rs = await Promise.all([
+        after(jitter(i, 1, 4), () => api('POST', `/schedule-items/${item}/complete`, {})),
+        after(jitter(i, 2, 6), () => api('POST', `/components/${x}/counters/reset`, { counterKey: 'tso', newValue: 0 })),
+        after(jitter(i, 3, 9), () => flight(ac)),
+      ]);
+      expect(rs.map((r) => r.status), JSON.stringify(rs.map((r) => r.body))).toEqual([201, 200, 201]);
+      const [c, end] = [await recorded(item), await counter(x, 'tso')];
+      // serial orders: (completion, reset, flight) 1/1; (completion, flight, reset) 1 or 2/0; (reset, ...) 0/1 or 1/1 ...
+      // what none gives: a completion above the counter's figure at both the reset and the flight
+      const possible = [[1, 1], [1, 0], [2, 0], [0, 1], [0, 0]].some(([v, e]) => v === c.value && e === end);
+      if (!possible || c.due !== c.value + 50) bad.push(`#${i} recorded ${c.value}, due ${c.due}, tso now ${end}`);
+    }
+    expect(bad).toEqual([]);
+  });
+});

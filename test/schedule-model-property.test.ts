@@ -997,6 +997,5 @@ describe('maintenance figures model', () => {
       ),
       { numRuns: RUNS, seed: SEED, verbose: 1 },
     );
-    console.log('STATS', JSON.stringify(stats));
   }, 3_000_000);
 });

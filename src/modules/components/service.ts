@@ -1,5 +1,6 @@
 import type { Component, Prisma } from '../../generated/prisma/client.js';
-import { lockedWrite, lockRows, lockRowsInOrder, type LockTarget } from '../../db/row-locks.js';
+import { lockedWrite, lockRows, type LockTarget } from '../../db/row-locks.js';
+import { lockPlace } from './place.js';
 import { retrying } from '../../db/retry.js';
 import { COMPANY, type ScopedPrisma } from '../../db/scoped.js';
 import { updatedAtNow } from '../../db/timestamps.js';
@@ -36,30 +37,6 @@ const COMPONENT: LockTarget<Component> = {
  */
 const countersJson = (counters: StoredCounter[]): Prisma.InputJsonValue =>
   counters.map((c) => ({ ...c, binding: c.binding && { ...c.binding } }));
-
-/**
- * Locks a component where it stands: the components above it from the top down, then the component itself (read
- * under those locks, again until its ancestors are the ones locked), so that no move of a subtree holding it can
- * begin or be in flight until this transaction ends, and nothing read through its ancestors changes meanwhile.
- * Every write that moves a subtree or reads through one locks in this order, top down (a move locks the component
- * it moves, then its UPDATE the rows under it): two of them then wait for each other in turn, where locking the
- * component before its ancestors had each hold what the other needed (a deadlock, which PostgreSQL breaks only after
- * a second). Null when there is no such component.
- */
-async function lockPlace(tx: ScopedPrisma, uid: string): Promise<Component | null> {
-  const held = new Set<string>();
-  for (;;) {
-    const seen = await tx.component.findFirst({ where: { uid }, select: { ancestorUids: true } });
-    if (!seen) return null;
-    // the chain's first entry may be an aircraft or a vehicle: only the components among them are locked
-    const order = [...seen.ancestorUids, uid].filter((u) => !held.has(u));
-    await lockRowsInOrder(tx, 'Component', order);
-    order.forEach((u) => held.add(u));
-    const self = await COMPONENT.read(tx, uid);
-    if (!self) return null;
-    if (self.ancestorUids.every((u) => held.has(u))) return self;
-  }
-}
 
 /** Runs `write` on the component locked where it stands (lockPlace), in a transaction of its own, retried as a whole when it loses a race. */
 function lockedPlace<T>(db: ScopedPrisma, uid: string, write: (tx: ScopedPrisma, self: Component) => Promise<T>): Promise<T> {

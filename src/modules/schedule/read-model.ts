@@ -216,12 +216,6 @@ export class ScheduleReader {
       .sort((a, b) => compareUrgency(urgency(a), urgency(b)));
   }
 
-  /** The asset's live total for `key`, which a completion records when it is sent none. */
-  protected async liveTotal(type: string, uid: string, key: string): Promise<number | null> {
-    if (!ASSET_TYPES.has(type)) return null;
-    const asset = await this.assets.live(type as AssetType, uid);
-    return asset?.items.find((x) => x.key === key)?.value ?? null;
-  }
 
   /** Each distinct asset once, all requested together so the readers' dataloaders batch them per kind. */
   private async liveAssets(items: ScheduleItem[]): Promise<Map<string, LiveAsset | null>> {

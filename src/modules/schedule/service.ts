@@ -2,6 +2,7 @@ import { Prisma, type CompletedScheduleItem, type ScheduleItem } from '../../gen
 import { lockedWrite, lockRows, type LockTarget } from '../../db/row-locks.js';
 import { retrying } from '../../db/retry.js';
 import { transactionAssetsWithComponents } from '../components/read-model.js';
+import { lockPlace } from '../components/place.js';
 import { endAlertCycles } from '../alerts/stored.js';
 import type { ScopedPrisma, ScopedUpdate } from '../../db/scoped.js';
 import { ConflictError, ValidationError, invalid, type FieldError } from '../../errors.js';
@@ -268,21 +269,10 @@ export class ScheduleService extends ScheduleReader {
     }
 
     const usage = item.trackingItem !== null && item.dueAtInterval !== null;
-    let trackingValue: string | null = input.trackingValue === undefined || input.trackingValue === null ? null : formatDec(parseDec(input.trackingValue));
-    if (trackingValue === null && usage) {
-      const total = await this.liveTotal(item.relatedToType, item.relatedTo, item.trackingItem!);
-      if (total !== null && Math.abs(total) < TRACKING_MAX_ABS) trackingValue = roundToTrackingScale(total);
-    }
-    if (trackingValue === null && usage && item.recurring) {
-      invalid('completion', [
-        {
-          path: '/trackingValue',
-          message: `trackingValue is required: the current ${item.trackingItem} of ${item.relatedToType} ${item.relatedTo} is not available to roll the item forward`,
-        },
-      ]);
-    }
+    const given: string | null = input.trackingValue === undefined || input.trackingValue === null ? null : formatDec(parseDec(input.trackingValue));
 
     const completionUid = newUid('sc');
+    let trackingValue = given;
     await lockedWrite(this.db, SCHEDULE_ITEM, uid, async (tx, locked) => {
       if (locked.status !== 'active') throw new ConflictError(`schedule item ${JSON.stringify(uid)} is inactive; restore it before completing it`);
       if (
@@ -292,6 +282,26 @@ export class ScheduleService extends ScheduleReader {
         locked.recurring !== item.recurring
       ) {
         throw new ConflictError(`schedule item ${JSON.stringify(uid)} changed while it was being completed; send the completion again`);
+      }
+      // the default is the asset's current figure, read here, under the item's lock (a second completion of the item
+      // waits, then reads after this one: it never rolls the item from an older figure) and, for a component, with
+      // its place locked as its removes, installs and resets lock it (components/place.ts): read before the
+      // transaction, through the component's row, its parents and the aircraft's totals one statement at a time, a
+      // remove or reset committing between them gave a figure the counter never had (PostgreSQL races)
+      trackingValue = given;
+      if (trackingValue === null && usage) {
+        if (item.relatedToType === 'component') await lockPlace(tx, item.relatedTo);
+        const asset = ASSET_TYPES.has(item.relatedToType) ? await transactionAssetsWithComponents(tx).live(item.relatedToType as AssetType, item.relatedTo) : null;
+        const total = asset?.items.find((x) => x.key === item.trackingItem)?.value ?? null;
+        if (total !== null && Math.abs(total) < TRACKING_MAX_ABS) trackingValue = roundToTrackingScale(total);
+      }
+      if (trackingValue === null && usage && item.recurring) {
+        invalid('completion', [
+          {
+            path: '/trackingValue',
+            message: `trackingValue is required: the current ${item.trackingItem} of ${item.relatedToType} ${item.relatedTo} is not available to roll the item forward`,
+          },
+        ]);
       }
       await tx.completedScheduleItem.create({
         data: {
