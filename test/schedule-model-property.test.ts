@@ -10,6 +10,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminKey, createTestEnv, type TestEnv } from './helpers.js';
+import { SCALE, dec, micro, num } from './micro-units.js';
 import { setClock } from '../src/lib/clock.js';
 import { ApiKeyService } from '../src/auth/keys.js';
 
@@ -29,21 +30,6 @@ beforeAll(async () => {
 afterAll(() => env?.close());
 
 // ---------------------------------------------------------------- exact decimals (micro-units)
-const SCALE = 1_000_000n;
-function micro(v: unknown): bigint {
-  const s = typeof v === 'number' && Number.isFinite(v) ? String(v) : '';
-  const m = /^(-?)(\d+)(?:\.(\d{1,6}))?$/.exec(s);
-  if (!m) throw new Error(`not an exact decimal: ${JSON.stringify(v)}`);
-  const n = BigInt(m[2]!) * SCALE + BigInt((m[3] ?? '').padEnd(6, '0'));
-  return m[1] ? -n : n;
-}
-function dec(m: bigint): string {
-  const neg = m < 0n;
-  const a = neg ? -m : m;
-  const frac = (a % SCALE).toString().padStart(6, '0').replace(/0+$/, '');
-  return `${neg ? '-' : ''}${a / SCALE}${frac ? `.${frac}` : ''}`;
-}
-const num = (m: bigint) => Number(dec(m));
 const FINE = !!process.env.FINE;
 const cents = (c: number) => (FINE ? BigInt(c) * 10_000n + BigInt((c * 7919) % 10_000) : BigInt(c) * 10_000n);
 
