@@ -75,5 +75,13 @@ export function lockedWrite<Row, T>(
   alsoLock: Iterable<string> = [],
 ): Promise<T> {
   const also = [...alsoLock];
-  return retrying(() => db.$transaction(async (tx) => write(tx, await lockAndRead(tx, target, uid, also))));
+  return lockedBy(db, (tx) => lockAndRead(tx, target, uid, also), write);
+}
+
+/**
+ * Runs `write` on what `lock` locked and read (its own order of locks: a component's place, components/place.ts), in
+ * a transaction of its own, retried as a whole when it loses a race.
+ */
+export function lockedBy<Row, T>(db: ScopedPrisma, lock: (tx: ScopedPrisma) => Promise<Row>, write: (tx: ScopedPrisma, row: Row) => Promise<T>): Promise<T> {
+  return retrying(() => db.$transaction(async (tx) => write(tx, await lock(tx))));
 }

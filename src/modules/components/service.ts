@@ -1,7 +1,6 @@
 import type { Component, Prisma } from '../../generated/prisma/client.js';
-import { lockedWrite, lockRows, type LockTarget } from '../../db/row-locks.js';
+import { lockedBy, lockedWrite, lockRows, type LockTarget } from '../../db/row-locks.js';
 import { lockPlace } from './place.js';
-import { retrying } from '../../db/retry.js';
 import { COMPANY, type ScopedPrisma } from '../../db/scoped.js';
 import { updatedAtNow } from '../../db/timestamps.js';
 import { ConflictError, NotFoundError, invalid, type FieldError } from '../../errors.js';
@@ -38,16 +37,17 @@ const COMPONENT: LockTarget<Component> = {
 const countersJson = (counters: StoredCounter[]): Prisma.InputJsonValue =>
   counters.map((c) => ({ ...c, binding: c.binding && { ...c.binding } }));
 
-/** Runs `write` on the component locked where it stands (lockPlace), in a transaction of its own, retried as a whole when it loses a race. */
-function lockedPlace<T>(db: ScopedPrisma, uid: string, write: (tx: ScopedPrisma, self: Component) => Promise<T>): Promise<T> {
-  return retrying(() =>
-    db.$transaction(async (tx) => {
+/** Runs `write` on the component locked where it stands (lockPlace), in a transaction of its own (lockedBy). */
+const lockedPlace = <T>(db: ScopedPrisma, uid: string, write: (tx: ScopedPrisma, self: Component) => Promise<T>): Promise<T> =>
+  lockedBy(
+    db,
+    async (tx) => {
       const self = await lockPlace(tx, uid);
       if (!self) throw new NotFoundError('component', uid);
-      return write(tx, self);
-    }),
+      return self;
+    },
+    write,
   );
-}
 
 /** Rewrites every descendant of `uid`: its ancestors become `prefix` + the path from `uid` down; rootAsset follows. */
 async function moveDescendants(tx: ScopedPrisma, uid: string, prefix: string[], root: { type: string; uid: string } | null) {
